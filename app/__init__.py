@@ -1,0 +1,1 @@
+"""Subword Scope's Qt application. It imports ``core``; ``core`` never imports it."""

@@ -1,0 +1,1 @@
+"""One module per pane; each pane owns its widgets and calls ``core``."""

@@ -1,0 +1,32 @@
+"""What every pane offers the main window."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import QWidget
+
+
+class Pane(QWidget):
+    """Base class of the app's panes (tabs of the main window).
+
+    A pane keeps its own state in ``settings`` under the group named by :attr:`key`,
+    renders from ``core`` results, and reports short messages through
+    :attr:`sig_status_requested`. It never imports another pane.
+    """
+
+    title: str = "Pane"
+    key: str = "pane"
+
+    sig_status_requested = Signal(str)  # a short message for the status bar
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings
+
+    def save_state(self) -> None:
+        """Write what should survive a restart into :attr:`settings` (default: nothing)."""
+
+    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+        """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""

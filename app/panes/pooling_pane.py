@@ -1,0 +1,17 @@
+"""Pooling pane (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+from app.panes.base import Pane
+
+
+class PoolingPane(Pane):
+    title = "Pooling"
+    key = "pooling"
+
+    def __init__(self, settings, parent=None):
+        super().__init__(settings, parent)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Pooling pane: coming soon."))

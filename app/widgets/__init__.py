@@ -1,0 +1,1 @@
+"""Reusable views shared by panes."""

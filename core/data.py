@@ -1,0 +1,31 @@
+"""Where the shared, read-only data lives (UDHR texts, real tokenizer files, a real encoder).
+
+The location is ``$SUBWORDSCOPE_DATA`` when set, else ``../shared/data`` relative to the
+repository root. Nothing here downloads anything.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def data_dir() -> Path:
+    """Return the shared data directory (it may not exist; callers check)."""
+    env = os.environ.get("SUBWORDSCOPE_DATA")
+    if env:
+        return Path(env).expanduser().resolve()
+    return (_REPO_ROOT.parent / "shared" / "data").resolve()
+
+
+def udhr_files() -> list[Path]:
+    """The UDHR text files, sorted by language code; empty when the data is absent."""
+    d = data_dir() / "udhr"
+    return sorted(d.glob("*.txt")) if d.is_dir() else []
+
+
+def tokenizer_path(name: str) -> Path:
+    """Path of a shared tokenizer folder, e.g. ``tokenizer_path("bert-base-uncased")``."""
+    return data_dir() / "tokenizers" / name
