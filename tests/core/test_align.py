@@ -1,0 +1,106 @@
+"""SPEC §2: aligning token lists to original spans with a cursor walk."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from core.align import AlignmentError, align
+from core.normalize import normalize
+from tests.core.strategies import any_text
+
+FULL = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
+FULL_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final".split()
+FULL_SPANS = [(0, 4), (5, 9), (11, 13), (14, 22), (23, 24), (25, 29), (30, 32), (32, 34), (34, 36), (37, 41)]
+
+
+def test_golden_tiny():
+    assert align("Ze\u0301 \ufb01x", ["ze", "fi", "##x"]) == [(0, 3), (4, 5), (5, 6)]
+
+
+def test_golden_full():
+    spans = align(FULL, FULL_TOKENS)
+    assert spans == FULL_SPANS
+    assert [FULL[s:e] for s, e in spans][:5] == ["Zoe\u0301", "flew", "to", "\u0130stanbul", "\U0001F600"]
+    assert FULL[37:41] == "\ufb01nal"
+
+
+def test_wrong_token_list_is_rejected_with_position():
+    with pytest.raises(AlignmentError) as err:
+        align(FULL, ["zoe", "flew", "from"])
+    e = err.value
+    assert (e.token_index, e.token) == (2, "from")
+    assert e.found.startswith("to ")
+    assert e.cursor == 9 and e.original_cursor == 11
+    assert isinstance(e, ValueError)
+
+
+def test_wordpiece_continuation_must_not_skip_spaces():
+    with pytest.raises(AlignmentError) as err:
+        align("ab cd", ["ab", "##cd"])
+    assert err.value.token_index == 1
+
+
+def test_repeated_word_maps_to_its_own_occurrence():
+    assert align("to be or not to be", "to be or not to be".split()) == [
+        (0, 2), (3, 5), (6, 8), (9, 12), (13, 15), (16, 18)
+    ]
+
+
+def test_special_tokens_get_empty_spans_and_truncation_is_allowed():
+    spans = align(FULL, ["[CLS]", "zoe", "flew", "[SEP]"])
+    assert spans == [(0, 0), (0, 4), (5, 9), (9, 9)]
+
+
+def test_surface_scheme_is_cased_and_unnormalized():
+    assert align("Hello  World", ["Hello", "Wor", "ld"], scheme="surface") == [(0, 5), (7, 10), (10, 12)]
+    with pytest.raises(AlignmentError):
+        align("Hello", ["hello"], scheme="surface")
+
+
+@pytest.mark.parametrize("tokens", [[""], ["zoe", 3], ["zoe", "flew", "to", "istanbul", "x"]])
+def test_malformed_token_lists(tokens):
+    with pytest.raises(AlignmentError):
+        align(FULL, tokens)
+
+
+def test_empty_text():
+    assert align("", []) == []
+    with pytest.raises(AlignmentError) as err:
+        align("", ["a"])
+    assert "end of the text" in str(err.value)
+
+
+def test_unknown_scheme():
+    with pytest.raises(ValueError):
+        align("a", ["a"], scheme="morse")
+
+
+def _words(text: str) -> list[str]:
+    """Whitespace words of the normalized text, cut into chunks of at most 3 as ## pieces."""
+    tokens = []
+    for word in normalize(text).text.split():
+        tokens.append(word[:3])
+        tokens.extend("##" + word[i : i + 3] for i in range(3, len(word), 3))
+    return tokens
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text)
+def test_spans_in_bounds_and_ordered(text):
+    spans = align(text, _words(text))
+    assert all(0 <= s <= e <= len(text) for s, e in spans)
+    assert [s for s, _ in spans] == sorted(s for s, _ in spans)
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text, st.data())
+def test_a_corrupted_token_list_raises(text, data):
+    tokens = _words(text)
+    assume(tokens)
+    i = data.draw(st.integers(0, len(tokens) - 1))
+    tokens[i] = tokens[i] + "\u2603"  # a snowman never survives normalization next to a word
+    with pytest.raises(AlignmentError) as err:
+        align(text, tokens)
+    assert err.value.token_index <= i
