@@ -5,7 +5,8 @@ skipping spaces where the scheme allows it), so a repeated word always maps to i
 occurrence. There is never a fallback to searching. Spans are half-open code-point offsets
 into the *original* text, mapped through the normalizer's offset map.
 
-Public names: :func:`align`, :class:`AlignmentError`, :data:`UNK_TOKENS`.
+Public names: :func:`align`, :func:`detect_scheme`, :class:`AlignmentError`,
+:data:`SCHEMES`, :data:`UNK_TOKENS`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import regex
 from core.errors import SubwordScopeError
 from core.normalize import NormalizedText, normalize
 
+SCHEMES = ("wordpiece", "sentencepiece", "bytelevel", "surface")
+METASPACE = "\u2581"
 UNK_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>", "[unk]"})
 """Token strings that stand for "whatever pre-tokenized unit is at the cursor"."""
 
@@ -71,6 +74,8 @@ def _match(text: str, cur: int, token: str, scheme: str) -> tuple[int, int] | No
         start = _skip_spaces(text, cur)
         m = _UNIT.match(text, start)
         return (start, m.end()) if m else None
+    if scheme == "bytelevel":
+        return (cur, cur + len(token)) if token and text.startswith(token, cur) else None
     if scheme == "wordpiece" and token.startswith("##") and len(token) > 2:
         piece = token[2:]
         return (cur, cur + len(piece)) if text.startswith(piece, cur) else None
@@ -78,11 +83,95 @@ def _match(text: str, cur: int, token: str, scheme: str) -> tuple[int, int] | No
     return (start, start + len(token)) if token and text.startswith(token, start) else None
 
 
+def _marker_lookahead(tokens: Sequence[str]) -> list[int]:
+    """For each token, how many ``▁`` follow it in the token stream before anything else
+    (counting only through tokens made entirely of ``▁``)."""
+    after = [0] * len(tokens)
+    run = 0
+    for i in range(len(tokens) - 1, -1, -1):
+        after[i] = run
+        tok = tokens[i] if isinstance(tokens[i], str) else ""
+        lead = len(tok) - len(tok.lstrip(METASPACE))
+        run = lead + run if tok and lead == len(tok) else lead
+    return after
+
+
+def _match_metaspace(text: str, cur: int, token: str, lookahead: int) -> tuple[int, int] | None:
+    """Match a SentencePiece piece at ``cur``: each ``▁`` stands for the whitespace run
+    there, leaving one whitespace character for each ``▁`` that follows it."""
+    j = cur
+    first = None
+    for k, ch in enumerate(token):
+        if ch == METASPACE:
+            rest = len(token) - k - 1 - len(token[k + 1 :].lstrip(METASPACE))
+            follow = rest + (lookahead if token[k:].strip(METASPACE) == "" else 0)
+            run = _skip_spaces(text, j) - j
+            take = max(1, run - follow) if run else 0
+            if first is None and take:
+                first = j
+            j += take
+        elif j < len(text) and text[j] == ch:
+            first = j if first is None else first
+            j += 1
+        else:
+            return None
+    return (cur if first is None else first, j) if first is not None else (cur, cur)
+
+
+def _byte_level_text(nt: NormalizedText) -> NormalizedText:
+    """Every character becomes its UTF-8 bytes in the GPT-2 byte-to-unicode alphabet, each
+    byte carrying the character's span (so pieces of one character share its span)."""
+    from core.tokenizers.bytelevel import to_byte_level
+
+    return nt.map_chars(to_byte_level)
+
+
+def detect_scheme(tokens: Sequence[str]) -> str:
+    """Guess how a token list marks word boundaries.
+
+    ``"wordpiece"`` when a token starts with ``##``; ``"sentencepiece"`` when one contains
+    ``▁``; ``"bytelevel"`` when one contains a GPT-2 byte-alphabet stand-in for whitespace
+    or control bytes (``Ġ``, ``Ċ``, ``ĉ``, U+0100–U+0143); otherwise ``"surface"``.
+    """
+    strs = [t for t in tokens if isinstance(t, str)]
+    if any(t.startswith("##") and len(t) > 2 for t in strs):
+        return "wordpiece"
+    if any(METASPACE in t for t in strs):
+        return "sentencepiece"
+    if any("\u0100" <= c <= "\u0143" for t in strs for c in t):
+        return "bytelevel"
+    return "surface"
+
+
+def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str) -> list[tuple[int, int]]:
+    text = nt.text
+    lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
+    spans: list[tuple[int, int]] = []
+    cur = 0
+    for i, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise AlignmentError(i, repr(token), cur, nt.to_original(cur, cur)[0], text[cur : cur + _CONTEXT])
+        if scheme == "sentencepiece" and token not in UNK_TOKENS and not _is_special(token):
+            span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
+        else:
+            span = _match(text, cur, token, scheme)
+        if span is None and _is_special(token):
+            span = (cur, cur)
+        if span is None:
+            no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
+            at = cur if no_skip else _skip_spaces(text, cur)
+            pos = nt.to_original(at, at)[0]
+            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT])
+        spans.append(nt.to_original(*span))
+        cur = span[1]
+    return spans
+
+
 def align(
     original: str,
     tokens: Sequence[str],
     *,
-    scheme: str | None = "wordpiece",
+    scheme: str | None = None,
     normalizer: Callable[[str], NormalizedText] | None = None,
 ) -> list[tuple[int, int]]:
     """Map each token to its half-open code-point span in ``original`` (SPEC §2).
@@ -93,48 +182,59 @@ def align(
         The text the tokens came from.
     tokens : sequence of str
         The token list, e.g. BERT's ``["zoe", "fi", "##x"]``.
-    scheme : {"wordpiece", "surface"} or None
+    scheme : {"wordpiece", "sentencepiece", "bytelevel", "surface"} or None
         ``"wordpiece"``: a ``##`` piece must match exactly at the cursor, any other token
-        after skipping spaces. ``"surface"``: tokens are plain substrings matched after
-        skipping spaces. None means ``"wordpiece"``.
+        after skipping spaces. ``"sentencepiece"``: ``▁`` stands for the whitespace run
+        before the piece (one whitespace character is left for each further ``▁`` that
+        follows). ``"bytelevel"``: tokens are GPT-2 byte-alphabet strings (``Ġ`` = the
+        space byte) matched byte for byte, no skipping. ``"surface"``: plain substrings
+        of the text, matched after skipping spaces. None detects the scheme with
+        :func:`detect_scheme`; a list without markers is tried as ``"surface"`` and then
+        as ``"wordpiece"`` (the error of the attempt that got further is raised).
     normalizer : callable, optional
-        ``text -> NormalizedText``; default the teaching normalizer (:func:`normalize`) for
-        ``"wordpiece"`` and no normalization for ``"surface"``.
+        ``text -> NormalizedText``. Default: the teaching normalizer (:func:`normalize`)
+        for ``"wordpiece"``, none for the other schemes.
 
     Returns
     -------
     list of (int, int)
-        One original span per token. ``[UNK]``/``<unk>`` takes the whole pre-tokenized
-        unit at the cursor (a run of word characters, or one other non-space character).
-        A special token such as ``[CLS]`` or ``</s>`` that does not occur in the text gets
-        an empty span at the cursor. Text left after the last token is allowed (a
-        truncated encoding); :func:`uncovered` style checks belong to the audit layer.
+        One original span per token, in code points. Conventions: a marker that stands
+        for whitespace (``▁``, ``Ġ``) includes that whitespace in its span (untrimmed); a
+        lone ``▁`` that consumes no character (a dummy prefix) gets an empty span at its
+        position; a byte-level piece owns every character whose UTF-8 bytes it contains,
+        so pieces of one character share that character's span; a mark the normalizer
+        drops is folded into the preceding character's span. ``[UNK]``/``<unk>`` takes
+        the whole pre-tokenized unit at the cursor (a run of word characters, or one
+        other non-space character). A special token such as ``[CLS]`` or ``</s>`` that
+        is not in the text gets an empty span at the cursor. Text left after the last
+        token is allowed (a truncated encoding); :mod:`core.audit` reports it.
 
     Raises
     ------
     AlignmentError
         At the first token that does not fit, with its index, the cursor and the text there.
+    SubwordScopeError
+        For an unknown ``scheme``.
     """
-    scheme = scheme or "wordpiece"
-    if scheme not in ("wordpiece", "surface"):
-        raise SubwordScopeError(f"unknown alignment scheme {scheme!r}; use 'wordpiece' or 'surface'")
-    if normalizer is None:
-        nt = normalize(original) if scheme == "wordpiece" else NormalizedText.identity(original)
-    else:
+    if scheme is None:
+        detected = detect_scheme(tokens)
+        if detected != "surface":
+            return align(original, tokens, scheme=detected, normalizer=normalizer)
+        try:
+            return align(original, tokens, scheme="surface", normalizer=normalizer)
+        except AlignmentError as surface_error:
+            try:
+                return align(original, tokens, scheme="wordpiece", normalizer=normalizer)
+            except AlignmentError as wordpiece_error:
+                raise max(surface_error, wordpiece_error, key=lambda e: e.token_index) from None
+    if scheme not in SCHEMES:
+        raise SubwordScopeError(f"unknown alignment scheme {scheme!r}; use one of {SCHEMES}")
+    if normalizer is not None:
         nt = normalizer(original)
-    text = nt.text
-    spans: list[tuple[int, int]] = []
-    cur = 0
-    for i, token in enumerate(tokens):
-        if not isinstance(token, str):
-            raise AlignmentError(i, repr(token), cur, nt.to_original(cur, cur)[0], text[cur : cur + _CONTEXT])
-        span = _match(text, cur, token, scheme)
-        if span is None and _is_special(token):
-            span = (cur, cur)
-        if span is None:
-            at = cur if token.startswith("##") and scheme == "wordpiece" else _skip_spaces(text, cur)
-            pos = nt.to_original(at, at)[0]
-            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT])
-        spans.append(nt.to_original(*span))
-        cur = span[1]
-    return spans
+    elif scheme == "wordpiece":
+        nt = normalize(original)
+    else:
+        nt = NormalizedText.identity(original)
+    if scheme == "bytelevel":
+        nt = _byte_level_text(nt)
+    return _walk(nt, tokens, scheme)

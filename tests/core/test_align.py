@@ -104,3 +104,58 @@ def test_a_corrupted_token_list_raises(text, data):
     with pytest.raises(AlignmentError) as err:
         align(text, tokens)
     assert err.value.token_index <= i
+
+
+# -- other tokenizer families (issue 3) ---------------------------------------------------
+M = "\u2581"
+
+
+def test_sentencepiece_marker_owns_the_whitespace_before_it():
+    text = "Hello  wide world"
+    tokens = [M + "Hello", M + "wi", "de", M + "world"]
+    assert align(text, tokens) == [(0, 5), (5, 9), (9, 11), (11, 17)]
+
+
+def test_sentencepiece_dummy_prefix_alone_gets_an_empty_span():
+    assert align("Zoe", [M, "Zoe"], scheme="sentencepiece") == [(0, 0), (0, 3)]
+    assert align("Zoe", [M + "Zoe"]) == [(0, 3)]
+
+
+def test_sentencepiece_uncollapsed_whitespace_gives_one_space_per_marker():
+    text = "a   b"
+    assert align(text, [M + "a", M, M + M, M + "b"]) == [(0, 1), (1, 2), (2, 4), (4, 5)]
+    assert align(text, [M + "a", M + "b"]) == [(0, 1), (1, 5)]
+
+
+def test_sentencepiece_rejects_a_wrong_piece_and_a_missing_marker():
+    with pytest.raises(AlignmentError) as err:
+        align("new york", [M + "new", "york"], scheme="sentencepiece")
+    assert err.value.token_index == 1 and err.value.found.startswith(" york")
+    with pytest.raises(AlignmentError):
+        align("new york", [M + "new", M + "yolk"])
+
+
+def test_sentencepiece_with_a_normalizer_folds_dropped_marks():
+    def strip_marks(text):
+        return normalize(text, form="NFD", lowercase=False, collapse_whitespace=False)
+
+    text = "Zoe\u0301 flew"
+    assert align(text, [M + "Zoe", M + "flew"], normalizer=strip_marks) == [(0, 4), (4, 9)]
+
+
+def test_detect_scheme():
+    from core.align import detect_scheme
+
+    assert detect_scheme(["ze", "##x"]) == "wordpiece"
+    assert detect_scheme([M + "ze"]) == "sentencepiece"
+    assert detect_scheme(["Hello", "\u0120world"]) == "bytelevel"
+    assert detect_scheme(["Hello", "world"]) == "surface"
+    assert detect_scheme([]) == "surface"
+
+
+def test_unmarked_lists_try_surface_then_wordpiece():
+    assert align("Hello World", ["Hello", "World"]) == [(0, 5), (6, 11)]
+    assert align("Hello World", ["hello", "world"]) == [(0, 5), (6, 11)]
+    with pytest.raises(AlignmentError) as err:
+        align("Hello World", ["hello", "there"])
+    assert err.value.token_index == 1
