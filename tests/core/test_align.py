@@ -159,3 +159,41 @@ def test_unmarked_lists_try_surface_then_wordpiece():
     with pytest.raises(AlignmentError) as err:
         align("Hello World", ["hello", "there"])
     assert err.value.token_index == 1
+
+
+def test_bytelevel_pieces_of_one_character_share_its_span():
+    text = "Zoe\u0301 \U0001F600"
+    tokens = ["Zoe", "\u00cc", "\u0123", "\u0120\u00f0\u0141\u013a", "\u0122"]
+    assert align(text, tokens) == [(0, 3), (3, 4), (3, 4), (4, 6), (5, 6)]
+    with pytest.raises(AlignmentError) as err:
+        align(text, ["Zoe", "\u0120"], scheme="bytelevel")
+    assert err.value.token_index == 1
+
+
+def _gpt2_reference(data_dir):
+    tokenizers = pytest.importorskip("tokenizers")
+    path = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    return tokenizers.Tokenizer.from_file(str(path))
+
+
+def test_aligning_gpt2s_own_tokens_gives_its_own_offsets(data_dir):
+    ref = _gpt2_reference(data_dir)
+    for name in ("eng", "hin", "cmn_hans", "vie", "amh"):
+        lines = (data_dir / "udhr" / f"{name}.txt").read_text(encoding="utf-8").splitlines()[:12]
+        text = "\n".join(lines)
+        enc = ref.encode(text)
+        assert align(text, enc.tokens, scheme="bytelevel") == [tuple(o) for o in enc.offsets], name
+
+
+def test_aligning_berts_own_tokens_gives_its_own_offsets_up_to_folded_marks(data_dir):
+    tokenizers = pytest.importorskip("tokenizers")
+    path = data_dir / "tokenizers" / "bert-base-uncased" / "tokenizer.json"
+    ref = tokenizers.Tokenizer.from_file(str(path))
+    text = (data_dir / "udhr" / "fra.txt").read_text(encoding="utf-8")
+    enc = ref.encode(text, add_special_tokens=False)
+    spans = align(text, enc.tokens, scheme="wordpiece")
+    for (s, e), (rs, re_) in zip(spans, enc.offsets):
+        # same start; the teaching normalizer may extend the end over a folded accent
+        assert s == rs and e >= re_ and text[re_:e].strip("\u0300\u0301\u0302\u0308\u0327") == ""
