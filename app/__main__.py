@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         w, _, h = args.size.partition("x")
         window.resize(int(w), int(h))
         window.show()
-        return 0 if window.save_screenshot(args.screenshot) else 1
+        ok = window.save_screenshot(args.screenshot)
+        window.shutdown()
+        return 0 if ok else 1
     window.show()
     return app.exec()
 

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import QEventLoop, QThreadPool, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -230,7 +230,14 @@ class MainWindow(QMainWindow):
         self._recent_menu.setEnabled(bool(recent))
 
     # -- lifetime ------------------------------------------------------------------------
+    def shutdown(self, timeout_ms: int = 3000) -> None:
+        """Cancel every pane's running task and wait (bounded) for the worker threads."""
+        for runner in self.findChildren(TaskRunner):
+            runner.cancel()
+        QThreadPool.globalInstance().waitForDone(timeout_ms)
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.shutdown()
         for pane in self.panes.values():
             pane.save_state()
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -60,7 +60,15 @@ class Worker(QRunnable):
 
     def _report_progress(self, fraction: float) -> None:
         if not self._stop.is_set():
-            self.signals.progress.emit(self.request_id, float(fraction))
+            self._emit(self.signals.progress, self.request_id, float(fraction))
+
+    @staticmethod
+    def _emit(signal, *args: Any) -> None:
+        """Emit, unless the receiver side is already gone (the app is shutting down)."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # "Signal source has been deleted"
+            pass
 
     def run(self) -> None:  # noqa: D401 - Qt override
         rid = self.request_id
@@ -72,18 +80,18 @@ class Worker(QRunnable):
                     if self._stop.is_set():
                         raise Cancelled()
                     last = item
-                    self.signals.yielded.emit(rid, item)
+                    self._emit(self.signals.yielded, rid, item)
                 result = last
             if not self._stop.is_set():
-                self.signals.returned.emit(rid, result)
+                self._emit(self.signals.returned, rid, result)
         except Cancelled:
             pass
         except Exception as exc:  # reported to the GUI thread, never raised there
             if not self._stop.is_set():
                 exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-                self.signals.errored.emit(rid, exc)
+                self._emit(self.signals.errored, rid, exc)
         finally:
-            self.signals.finished.emit(rid)
+            self._emit(self.signals.finished, rid)
 
 
 class TaskRunner(QObject):

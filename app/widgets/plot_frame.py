@@ -1,0 +1,80 @@
+"""A titled plot with a hover readout, an inline note and an export button.
+
+:class:`PlotFrame` is the common shell of :class:`~app.widgets.plot_heatmap.HeatmapPlot` and
+:class:`~app.widgets.plot_lines.LinePlot`: a header row (title, readout of the value under the
+mouse, export button), then a ``GraphicsLayoutWidget`` holding one ``PlotItem``.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from app.widgets.plot_export import ExportButton, add_export_actions
+
+
+class PlotFrame(QWidget):
+    """Header + one pyqtgraph ``PlotItem``; subclasses fill the plot and implement readouts.
+
+    Signals
+    -------
+    sig_status_requested(str) : export results and errors, for the status bar.
+    """
+
+    sig_status_requested = Signal(str)
+
+    def __init__(self, title: str, name: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title_label = QLabel(f"<b>{title}</b>")
+        self.readout = QLabel("")
+        self.readout.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.readout.setToolTip("Exact value under the mouse pointer")
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.note = QLabel("")
+        self.note.setStyleSheet("color: #a15c00;")
+        self.note.hide()
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground("w")
+        self.plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0)
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.export_button = ExportButton(self.plot, name, self)
+        self.export_button.sig_exported.connect(lambda p: self.sig_status_requested.emit(f"Saved {p}"))
+        self.export_button.sig_export_failed.connect(self.sig_status_requested)
+        add_export_actions(self.plot, self.export_button)
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.title_label)
+        header.addWidget(self.readout, 1)
+        header.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addLayout(header)
+        layout.addWidget(self.note)
+        layout.addWidget(self.graphics, 1)
+        self.graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    def set_title(self, title: str) -> None:
+        self.title_label.setText(f"<b>{title}</b>")
+
+    def set_note(self, text: str) -> None:
+        """Show a short inline note under the header (empty text hides it)."""
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
+    def set_labels(self, x: str, y: str) -> None:
+        self.plot.setLabel("bottom", x)
+        self.plot.setLabel("left", y)
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        vb = self.plot.getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return
+        p = vb.mapSceneToView(scene_pos)
+        self.readout.setText(self.readout_at(p.x(), p.y()))
+
+    def readout_at(self, x: float, y: float) -> str:
+        """Text describing the data at view coordinates ``(x, y)`` (subclasses override)."""
+        return f"x={x:.6g}, y={y:.6g}"
