@@ -10,6 +10,7 @@ Public names: :class:`NormalizedText`, :func:`normalize`, :data:`FORMS`.
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Literal
@@ -167,6 +168,135 @@ class NormalizedText:
         starts.extend(self.starts[pos:])
         ends.extend(self.ends[pos:])
         return NormalizedText(self.original, "".join(text), starts, ends)
+
+    # -- fast, HF-compatible edit primitives used by core.tokenizers -------------------------
+
+    def map_chars_cached(
+        self, fn: Callable[[str], str], cache: dict[str, str]
+    ) -> "NormalizedText":
+        """:meth:`map_chars` with ``on_empty="drop"``, fast for long texts.
+
+        ``fn`` must be a pure per-character function (``cache`` memoizes it across calls).
+        Characters mapped one-to-one are translated with :meth:`str.translate` over the
+        whole text; only characters whose image has another length are walked one by one.
+        Every character ``fn`` returns inherits the span of its source character, as the
+        reference ``tokenizers`` library does for per-character normalizers.
+        """
+        text = self.text
+        table: dict[int, str] = {}
+        resized: list[str] = []
+        for c in set(text):
+            out = cache.get(c)
+            if out is None:
+                out = cache[c] = fn(c)
+            if out != c:
+                if len(out) == 1:
+                    table[ord(c)] = out
+                else:
+                    resized.append(c)
+        if not resized:
+            new = text.translate(table) if table else text
+            return NormalizedText(self.original, new, self.starts, self.ends)
+        pattern = re.compile("[" + "".join(re.escape(c) for c in resized) + "]")
+        pieces: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        old_s, old_e = self.starts, self.ends
+        for m in pattern.finditer(text):
+            i = m.start()
+            if i > pos:
+                pieces.append(text[pos:i])
+                starts += old_s[pos:i]
+                ends += old_e[pos:i]
+            out = cache[text[i]]
+            if out:
+                pieces.append(out)
+                starts += [old_s[i]] * len(out)
+                ends += [old_e[i]] * len(out)
+            pos = i + 1
+        pieces.append(text[pos:])
+        starts += old_s[pos:]
+        ends += old_e[pos:]
+        new = "".join(pieces)
+        return NormalizedText(self.original, new.translate(table) if table else new, starts, ends)
+
+    def transform(
+        self, changes: Iterable[tuple[str, int]], initial_offset: int = 0
+    ) -> "NormalizedText":
+        """Rebuild the text from ``(char, change)`` pairs, as ``tokenizers``' ``transform``.
+
+        Walks the current normalized text from character ``initial_offset`` (the first
+        ``initial_offset`` characters are removed). ``change == 0``: ``char`` replaces the
+        current character (and takes its span); ``change == -n``: it replaces the current
+        character and the ``n`` characters after it are removed; ``change == 1``: ``char``
+        is inserted and takes the span of the character consumed just before it (``(0, 0)``
+        at the very start). Characters after the last pair are removed.
+        """
+        old_s, old_e = self.starts, self.ends
+        out: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        idx = initial_offset
+        for ch, change in changes:
+            if change > 0:
+                s, e = (old_s[idx - 1], old_e[idx - 1]) if idx >= 1 else (0, 0)
+            else:
+                if idx >= len(old_s):
+                    raise OffsetError(f"transform consumes past the end ({idx})")
+                s, e = old_s[idx], old_e[idx]
+                idx += 1 - change
+            out.append(ch)
+            starts.append(s)
+            ends.append(e)
+        return NormalizedText(self.original, "".join(out), starts, ends)
+
+    def compose(self, inner: "NormalizedText") -> "NormalizedText":
+        """Chain two maps: ``inner`` normalizes ``self.text``; result maps ``self.original``.
+
+        Raises
+        ------
+        OffsetError
+            If ``inner.original`` is not ``self.text``.
+        """
+        if inner.original != self.text:
+            raise OffsetError("compose: the inner map does not start from this text")
+        starts, ends = [], []
+        for s, e in zip(inner.starts, inner.ends):
+            a, b = self.to_original(s, e)
+            starts.append(a)
+            ends.append(b)
+        return NormalizedText(self.original, inner.text, starts, ends)
+
+    def slice(self, start: int, end: int) -> "NormalizedText":
+        """Normalized characters ``[start, end)`` with their (absolute) original spans."""
+        if not 0 <= start <= end <= len(self.text):
+            raise OffsetError(f"slice ({start}, {end}) is outside 0..{len(self.text)}")
+        return NormalizedText(
+            self.original, self.text[start:end], self.starts[start:end], self.ends[start:end]
+        )
+
+    @classmethod
+    def concat(
+        cls, original: str, parts: Iterable[tuple[int, "NormalizedText"]]
+    ) -> "NormalizedText":
+        """Join maps of consecutive pieces of ``original``.
+
+        ``parts`` are ``(shift, piece)`` pairs: ``piece`` normalizes
+        ``original[shift:shift + len(piece.original)]``; its spans are shifted by ``shift``.
+        """
+        texts: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        for shift, piece in parts:
+            texts.append(piece.text)
+            if shift:
+                starts += [s + shift for s in piece.starts]
+                ends += [e + shift for e in piece.ends]
+            else:
+                starts += piece.starts
+                ends += piece.ends
+        return cls(original, "".join(texts), starts, ends)
 
 
 def _units(text: str, form: Form | None) -> list[tuple[int, int]]:

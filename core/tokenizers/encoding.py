@@ -1,0 +1,54 @@
+"""The result of encoding one text: tokens, ids and their spans in the original text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.normalize import NormalizedText
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One encoded text, field for field like the ``tokenizers`` library's ``Encoding``.
+
+    Attributes
+    ----------
+    tokens : list[str]
+        Token strings, length ``n``.
+    ids : list[int]
+        Vocabulary ids, length ``n``.
+    offsets : list[tuple[int, int]]
+        Half-open code-point spans into the ORIGINAL text, length ``n``; special tokens
+        added by the post-processor get ``(0, 0)``, as in the reference library.
+    word_ids : list[int | None]
+        Index of the pre-tokenized word each token came from (``None`` for added
+        special tokens), length ``n``.
+    special_tokens_mask : list[int]
+        1 for tokens the post-processor added, else 0, length ``n``.
+    normalized : NormalizedText
+        The whole normalized text with its offset map (added tokens found in the text
+        appear verbatim).
+    type_ids : list[int]
+        Segment ids from the post-processor template (0 without one), length ``n``.
+    """
+
+    tokens: list[str]
+    ids: list[int]
+    offsets: list[tuple[int, int]]
+    word_ids: list[int | None]
+    special_tokens_mask: list[int]
+    normalized: NormalizedText = field(repr=False)
+    type_ids: list[int] = field(default_factory=list, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def original(self) -> str:
+        """The text that was encoded."""
+        return self.normalized.original
+
+    def token_text(self, i: int) -> str:
+        """The original substring token ``i`` covers (``""`` for special tokens)."""
+        a, b = self.offsets[i]
+        return self.normalized.original[a:b]

@@ -1,0 +1,58 @@
+"""Base class of tokenization models: one call per distinct word, memoized.
+
+A model implements ``_tokenize(word) -> Piece``; :class:`CachedModel` provides
+``tokenize_word`` and the bulk ``tokenize_words`` (a C-level ``map`` over a dict with
+``__missing__``), which is what makes long texts fast: Zipf's law means a 900k-character
+text has only tens of thousands of distinct words.
+
+``Piece = (tokens, ids, starts, ends)``: tuples of equal length; ``starts``/``ends`` are
+code-point offsets relative to the word (model input), ``start <= end``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+Piece = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+#: The cache is cleared when it grows beyond this many words (bounded memory).
+MAX_CACHED_WORDS = 500_000
+
+
+class _WordCache(dict):
+    def __init__(self, fn: Callable[[str], Piece]):
+        super().__init__()
+        self._fn = fn
+
+    def __missing__(self, word: str) -> Piece:
+        if len(self) >= MAX_CACHED_WORDS:
+            self.clear()
+        piece = self[word] = self._fn(word)
+        return piece
+
+
+class CachedModel:
+    """Subclass and implement ``_tokenize``; set ``type_name``, ``vocab``, ``unk_token``."""
+
+    type_name = "Model"
+    unk_token: str | None = None
+
+    def __init__(self) -> None:
+        self._cache = _WordCache(self._tokenize)
+
+    def _tokenize(self, word: str) -> Piece:  # pragma: no cover
+        raise NotImplementedError
+
+    def tokenize_word(self, word: str) -> Piece:
+        """Tokens, ids, word-relative starts and ends of one pre-tokenized word."""
+        return self._cache[word]
+
+    def tokenize_words(self, words: list[str]) -> list[Piece]:
+        """:meth:`tokenize_word` for many words."""
+        return list(map(self._cache.__getitem__, words))
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": self.type_name, **self.settings()}

@@ -1,0 +1,323 @@
+"""The tokenizer pipeline: added tokens -> normalizer -> pre-tokenizer -> model -> post-processor.
+
+Offsets are tracked all the way through: the normalizer yields a
+:class:`core.normalize.NormalizedText` (normalized character -> original span), the
+pre-tokenizer yields words with normalized spans, the model yields word-relative spans, and
+the two maps compose into original code-point spans, as the ``tokenizers`` library reports.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from operator import itemgetter
+from typing import Any, Iterator, Protocol
+
+import numpy as np
+
+from core.normalize import NormalizedText
+from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
+from core.tokenizers.encoding import Encoding
+from core.tokenizers.model_base import Piece
+from core.tokenizers.normalizers import Normalizer
+from core.tokenizers.post_processors import PostProcessor
+from core.tokenizers.pre_tokenizers import PreTokenizer
+
+
+class Model(Protocol):
+    """What the pipeline needs from a model (WordPiece, BPE, Unigram, WordLevel)."""
+
+    type_name: str
+    vocab: dict[str, int]
+    unk_token: str | None
+
+    def tokenize_word(self, word: str) -> Piece: ...
+
+    def tokenize_words(self, words: list[str]) -> list[Piece]: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+class Tokenizer:
+    """A loaded tokenizer.
+
+    Parameters
+    ----------
+    name : str
+        Shown to the user (usually the file or folder name).
+    model : Model
+    normalizer, pre_tokenizer, post_processor : optional components
+    added_tokens : list[AddedToken]
+    padding, truncation : dict or None
+        The file's settings, reported by :meth:`describe`, never applied.
+    source : dict
+        Where it came from (``{"format": ..., "path": ...}``).
+    """
+
+    def __init__(self, *, name: str, model: Model, normalizer: Normalizer | None = None,
+                 pre_tokenizer: PreTokenizer | None = None,
+                 post_processor: PostProcessor | None = None,
+                 added_tokens: list[AddedToken] | None = None, padding: dict | None = None,
+                 truncation: dict | None = None, source: dict | None = None):
+        self.name = name
+        self.model = model
+        self.normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.post_processor = post_processor
+        self.added = AddedVocabulary(added_tokens or [])
+        self.padding, self.truncation = padding, truncation
+        self.source = dict(source or {})
+        self._vocab = dict(model.vocab)
+        for t in self.added.tokens:
+            self._vocab.setdefault(t.content, t.id)
+        self._inverse = {i: t for t, i in model.vocab.items()}
+        for t in self.added.tokens:
+            self._inverse[t.id] = t.content
+
+    # -- vocabulary ---------------------------------------------------------------------
+
+    @property
+    def model_type(self) -> str:
+        """``"WordPiece"``, ``"BPE"``, ``"Unigram"`` or ``"WordLevel"``."""
+        return self.model.type_name
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of distinct tokens, added tokens included (like ``get_vocab_size()``)."""
+        return len(self._vocab)
+
+    @property
+    def unk_token(self) -> str | None:
+        return getattr(self.model, "unk_token", None)
+
+    @property
+    def special_tokens(self) -> list[str]:
+        """Contents of the added tokens marked special, in file order."""
+        return [t.content for t in self.added.tokens if t.special]
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._vocab.get(token)
+
+    def id_to_token(self, id_: int) -> str | None:
+        return self._inverse.get(id_)
+
+    def describe(self) -> dict[str, Any]:
+        """Every component with its settings, plus the file's padding and truncation."""
+        def show(c):
+            return None if c is None else c.describe()
+        return {
+            "name": self.name, **self.source, "model": self.model.describe(),
+            "normalizer": show(self.normalizer), "pre_tokenizer": show(self.pre_tokenizer),
+            "post_processor": show(self.post_processor),
+            "added_tokens": [dict(vars(t)) for t in self.added.tokens],
+            "padding": self.padding, "truncation": self.truncation,
+            "vocab_size": self.vocab_size,
+        }
+
+    # -- pipeline -----------------------------------------------------------------------
+
+    def _normalize_piece(self, piece: str) -> NormalizedText:
+        nt = NormalizedText.identity(piece)
+        return self.normalizer.normalize(nt) if self.normalizer else nt
+
+    def _pieces(self, text: str) -> Iterator[tuple[str, Any, Any]]:
+        """Yield ``("added", (start, end), token)`` and ``("text", shift, NormalizedText)``."""
+        segments = self.added.split_original(text) if self.added.has_raw else (
+            [(0, len(text), None)] if text else [])
+        for a, b, tok in segments:
+            if tok is not None:
+                yield "added", (a, b), tok
+            else:
+                yield "text", a, self._normalize_piece(text[a:b] if (a, b) != (0, len(text)) else text)
+
+    def _words(self, nt: NormalizedText) -> Iterator[tuple[str, Any, Any]]:
+        """Yield ``("added", (ns, ne), token)`` and ``("words", (words, starts))`` of a piece
+        (starts are normalized code points within ``nt.text``)."""
+        segs = self.added.split_normalized(nt.text) if self.added.has_normalized else (
+            [(0, len(nt.text), None)] if nt.text else [])
+        split = self.pre_tokenizer.split if self.pre_tokenizer else _whole
+        for a, b, tok in segs:
+            if tok is not None:
+                yield "added", (a, b), tok
+            elif (a, b) == (0, len(nt.text)):
+                yield "words", 0, split(nt.text)
+            else:
+                words, starts = split(nt.text[a:b])
+                yield "words", a, (words, [s + a for s in starts])
+
+    def normalize(self, text: str) -> NormalizedText:
+        """The whole normalized text; added tokens found in it are kept verbatim."""
+        parts = []
+        for kind, where, val in self._pieces(text):
+            if kind == "added":
+                parts.append((where[0], NormalizedText.identity(text[where[0]:where[1]])))
+            else:
+                parts.append((where, val))
+        if len(parts) == 1 and parts[0][0] == 0:
+            return parts[0][1]
+        return NormalizedText.concat(text, parts)
+
+    def pre_tokenize(self, text: str) -> list[tuple[str, tuple[int, int]]]:
+        """Pre-tokenized words with their ORIGINAL code-point spans (added tokens included)."""
+        out: list[tuple[str, tuple[int, int]]] = []
+        for kind, where, val in self._pieces(text):
+            if kind == "added":
+                out.append((val.content, where))
+                continue
+            for k2, w2, v2 in self._words(val):
+                if k2 == "added":
+                    a, b = val.to_original(*w2)
+                    out.append((v2.content, (a + where, b + where)))
+                    continue
+                for word, s, e in self._word_spans(val.text, *v2):
+                    a, b = val.to_original(s, e)
+                    out.append((word, (a + where, b + where)))
+        return out
+
+    def _word_spans(self, text: str, words: list[str], starts: list[int]):
+        pre = self.pre_tokenizer
+        if pre is None or not pre.transforms:
+            return [(w, s, s + len(w)) for w, s in zip(words, starts)]
+        out = []
+        for w, s in zip(words, starts):
+            a, b = pre.word_map(text, w, s)
+            out.append((w, a[0] if a else s, b[-1] if b else s))
+        return out
+
+    def encode(self, text: str, *, add_special_tokens: bool = False) -> Encoding:
+        """Encode ``text``; offsets are code points into ``text``.
+
+        Parameters
+        ----------
+        text : str
+            Any string (lone surrogates and control characters included).
+        add_special_tokens : bool
+            Apply the post-processor's template (``[CLS] … [SEP]`` for BERT).
+
+        Returns
+        -------
+        Encoding
+            ``n`` tokens with ids, original code-point offsets, word ids, special-tokens
+            mask, type ids and the whole normalized text. The file's padding and
+            truncation settings are not applied.
+
+        Raises
+        ------
+        TypeError
+            If ``text`` is not a ``str``.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        tokens: list[str] = []
+        ids: list[int] = []
+        offsets: list[tuple[int, int]] = []
+        word_ids: list[int | None] = []
+        parts = []
+        for kind, where, val in self._pieces(text):
+            if kind == "added":
+                wid = word_ids[-1] + 1 if word_ids else 0
+                _emit_added(val, where, wid, tokens, ids, offsets, word_ids)
+                parts.append((where[0], NormalizedText.identity(text[where[0]:where[1]])))
+            else:
+                parts.append((where, val))
+                self._encode_piece(val, where, tokens, ids, offsets, word_ids)
+        if len(parts) == 1 and parts[0][0] == 0:
+            normalized = parts[0][1]
+        else:
+            normalized = NormalizedText.concat(text, parts)
+        if self.post_processor is not None:
+            self.post_processor.adjust(text, tokens, offsets)
+        return self._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
+
+    def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids) -> None:
+        wid = word_ids[-1] + 1 if word_ids else 0
+        maps = None
+        for kind, where, val in self._words(nt):
+            if kind == "added":
+                a, b = nt.to_original(*where)
+                _emit_added(val, (a + shift, b + shift), wid, tokens, ids, offsets, word_ids)
+                wid += 1
+                continue
+            words, starts = val
+            if not words:
+                continue
+            pieces = self.model.tokenize_words(words)
+            counts = list(map(len, map(_IDS, pieces)))
+            tokens += chain.from_iterable(map(_TOKENS, pieces))
+            ids += chain.from_iterable(map(_IDS, pieces))
+            word_ids += np.repeat(np.arange(wid, wid + len(words)), counts).tolist()
+            wid += len(words)
+            if maps is None:
+                maps = (np.asarray(nt.starts, dtype=np.int64), np.asarray(nt.ends, dtype=np.int64))
+            offsets += self._piece_offsets(nt, maps, words, starts, pieces, counts, shift)
+
+    def _piece_offsets(self, nt, maps, words, starts, pieces, counts, shift):
+        """Original spans of every token of ``pieces`` (numpy over all tokens at once)."""
+        total = sum(counts)
+        rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
+        rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
+        pre = self.pre_tokenizer
+        if pre is not None and pre.transforms:  # word characters -> normalized spans
+            ca, cb = [], []
+            for w, s in zip(words, starts):
+                wa, wb = pre.word_map(nt.text, w, s)
+                ca.append(wa)
+                cb.append(wb)
+            lo, hi = _map_rel(ca, cb, counts, rel_a, rel_b)
+        else:
+            base = np.repeat(np.asarray(starts, dtype=np.int64), counts)
+            lo, hi = base + rel_a, base + rel_b
+        n = len(nt.text)
+        empty = hi <= lo
+        safe_lo = np.minimum(lo, max(n - 1, 0))
+        out_a = maps[0][safe_lo] if n else np.zeros_like(lo)
+        out_b = maps[1][np.maximum(hi - 1, 0)] if n else np.zeros_like(lo)
+        if empty.any():
+            for k in np.flatnonzero(empty):
+                out_a[k], out_b[k] = nt.to_original(int(lo[k]), int(lo[k]))
+        if shift:
+            out_a, out_b = out_a + shift, out_b + shift
+        return zip(out_a.tolist(), out_b.tolist())
+
+    def _post_process(self, tokens, ids, offsets, word_ids, normalized, add_special) -> Encoding:
+        n = len(ids)
+        if not add_special or self.post_processor is None:
+            return Encoding(tokens, ids, offsets, word_ids, [0] * n, normalized, [0] * n)
+        out = ([], [], [], [], [], [])
+        for item in self.post_processor.single_template():
+            if item[0] == "sequence":
+                parts = (tokens, ids, offsets, word_ids, [0] * n, [item[1]] * n)
+            else:
+                _, stoks, sids, type_id = item
+                k = len(sids)
+                parts = (stoks, sids, [(0, 0)] * k, [None] * k, [1] * k, [type_id] * k)
+            for acc, part in zip(out, parts):
+                acc += part
+        t, i, o, w, m, ty = out
+        return Encoding(t, i, o, w, m, normalized, ty)
+
+
+_TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
+
+
+def _whole(text: str) -> tuple[list[str], list[int]]:
+    return ([text], [0]) if text else ([], [])
+
+
+def _map_rel(ca, cb, counts, rel_a, rel_b):
+    """Map word-relative token spans through per-word character maps (transforming
+    pre-tokenizers): token span ``[a, b)`` -> ``(ca[a], cb[b-1])``."""
+    lo, hi, k = [], [], 0
+    for wa, wb, c in zip(ca, cb, counts):
+        for _ in range(c):
+            a, b = int(rel_a[k]), int(rel_b[k])
+            lo.append(wa[a] if a < len(wa) else (wb[-1] if wb else 0))
+            hi.append(wb[b - 1] if b > a else lo[-1])
+            k += 1
+    return np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
+
+
+def _emit_added(tok: AddedToken, span, wid, tokens, ids, offsets, word_ids) -> None:
+    tokens.append(tok.content)
+    ids.append(tok.id)
+    offsets.append(tuple(span))
+    word_ids.append(wid)
