@@ -94,6 +94,17 @@ class MainWindow(QMainWindow):
         file_menu.addAction(act)
         self._recent_menu = file_menu.addMenu("Open &Recent")
         self._rebuild_recent_menu()
+        self._cache_menu = file_menu.addMenu("Open from &Cache")
+        self._cache_menu.setToolTipsVisible(True)
+        self._cache_menu.aboutToShow.connect(self._rebuild_cache_menu)
+        self._special_action = QAction("Parse &Special Tokens in .tiktoken Files", self, checkable=True)
+        self._special_action.setChecked(self.settings.value("tokenizer/tiktoken_special", False, type=bool))
+        self._special_action.setStatusTip(
+            "tiktoken rank files carry no special tokens; turn this on to add the preset's "
+            "special tokens (e.g. <|endoftext|>) so they are matched in the text"
+        )
+        self._special_action.toggled.connect(self._on_special_tokens_toggled)
+        file_menu.addAction(self._special_action)
         demo = QAction("Use &Demo Tokenizer", self, shortcut=QKeySequence("Ctrl+D"))
         demo.setStatusTip("The 15-entry toy WordPiece vocabulary of the built-in example")
         demo.triggered.connect(self.use_demo_tokenizer)
@@ -173,19 +184,44 @@ class MainWindow(QMainWindow):
             self.settings.setValue("tokenizer/last_dir", str(Path(path).parent))
             self.load_tokenizer(path)
 
+    def _load_options(self, path: str) -> dict[str, Any]:
+        if path.endswith(".tiktoken") and self._special_action.isChecked():
+            return {"special_tokens": True}
+        return {}
+
     def load_tokenizer(self, path: str, *, wait: bool = False) -> None:
         """Load ``path`` off the GUI thread; ``wait=True`` blocks until done (screenshots)."""
         self._pending_path = str(path)
         self.statusBar().showMessage(f"Loading {path}…")
+        options = self._load_options(str(path))
         if wait:
             try:
-                tok = load_tokenizer_file(str(path))
-            except ValueError as exc:
+                tok = load_tokenizer_file(str(path), **options)
+            except (ValueError, OSError) as exc:
                 self._on_tokenizer_failed(exc)
             else:
                 self._on_tokenizer_loaded(tok)
             return
-        self._loader.submit(load_tokenizer_file, str(path))
+        self._loader.submit(load_tokenizer_file, str(path), **options)
+
+    def _on_special_tokens_toggled(self, on: bool) -> None:
+        self.settings.setValue("tokenizer/tiktoken_special", on)
+        current = str(self.settings.value("tokenizer/current", "") or "")
+        if current.endswith(".tiktoken"):
+            self.load_tokenizer(current)
+
+    def _rebuild_cache_menu(self) -> None:
+        from core.hf_cache import find_cached_tokenizers, hub_cache_dir
+
+        self._cache_menu.clear()
+        found = find_cached_tokenizers()
+        for item in found:
+            act = self._cache_menu.addAction(item.label)
+            act.setToolTip(str(item.path))
+            act.triggered.connect(lambda _=False, p=str(item.path): self.load_tokenizer(p))
+        if not found:
+            none = self._cache_menu.addAction(f"No tokenizers in {hub_cache_dir()}")
+            none.setEnabled(False)
 
     def use_demo_tokenizer(self) -> None:
         """Switch every pane back to the built-in demo vocabulary."""

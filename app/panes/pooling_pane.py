@@ -1,17 +1,368 @@
-"""Pooling pane (placeholder until its issue lands)."""
+"""Pooling pane: how a text becomes one vector (CLS, masked mean, max, attention), on a real
+encoder or on a synthetic stand-in; padding, document length and chunking shown on the text.
+
+The pane keeps a :class:`~app.panes.pooling_state.PoolingState`; edits restart a debounce
+timer, then one :class:`~app.workers.TaskRunner` job loads the model (if needed), runs the
+encoder and gathers every number into a :class:`~app.panes.pooling_state.PoolingResult`;
+the tabs render from it. Run alone: ``python -m app.panes.pooling_pane``.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QVBoxLayout
+import os
+import sys
+
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.panes.base import Pane
+from app.panes.pooling_state import (
+    METHOD_NAMES,
+    STANDIN_LABEL,
+    PoolingResult,
+    PoolingState,
+    compute,
+    shared_model_dir,
+    with_,
+)
+from app.panes.pooling_views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
+from app.settings import get_json, set_json
+from app.workers import TaskRunner
+from core.errors import SubwordScopeError
+from core.pooling import METHODS
+from core.pooling_compare import padding_demo
+
+DEBOUNCE_MS = 350
+
+
+def _spin(lo: int, hi: int, value: int, tip: str, cls=QSpinBox) -> QSpinBox:
+    box = cls()
+    box.setRange(lo, hi)
+    box.setValue(value)
+    box.setToolTip(tip)
+    return box
 
 
 class PoolingPane(Pane):
+    """Compare pooling methods on a real encoder or the synthetic stand-in.
+
+    Signals
+    -------
+    sig_result_changed(object) : a complete :class:`PoolingResult` (sweep included) was rendered.
+    """
+
     title = "Pooling"
     key = "pooling"
 
-    def __init__(self, settings, parent=None):
+    sig_result_changed = Signal(object)
+
+    def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
+        self.state = PoolingState.from_dict(get_json(settings, f"{self.key}/state", {}))
+        if self.state.model_dir and not os.path.isdir(self.state.model_dir):
+            self.state.model_dir = ""
+        self.result: PoolingResult | None = None
+        self._encoder, self._encoder_dir = None, None
+        self._load_failed = False  # keep the load error visible over the fallback result
+        self._runner = TaskRunner(self)
+        self._runner.sig_yielded.connect(self._on_result_ready)
+        self._runner.sig_errored.connect(self._on_task_failed)
+        self._runner.sig_progress.connect(lambda f: self.progress.setValue(int(100 * f)))
+        self._runner.sig_busy_changed.connect(self._on_busy_changed)
+        self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._timer.timeout.connect(self.encode_now)
+        self._build()
+        self._write_widgets()
+        self._connect()
+        self._shortcuts()
+        QTimer.singleShot(0, self.encode_now)
+
+    # -- construction --------------------------------------------------------------------
+    def _build(self) -> None:
+        self.model_label = QLabel()
+        self.model_label.setWordWrap(True)
+        self.choose_button = QPushButton("Choose model folder…")
+        self.choose_button.setToolTip("A folder with config.json, model.safetensors and tokenizer.json "
+                                      "of a BERT-family encoder (Ctrl+Shift+M)")
+        self.shared_button = QPushButton("Shared MiniLM")
+        self.shared_button.setToolTip("Use the all-MiniLM-L6-v2 encoder found in the shared data folder")
+        self.shared_button.setEnabled(shared_model_dir() is not None)
+        self.standin_button = QPushButton("Stand-in")
+        self.standin_button.setToolTip("Use the synthetic stand-in: no model, a fixed random vector per word")
+        buttons = QHBoxLayout()
+        for b in (self.choose_button, self.shared_button, self.standin_button):
+            buttons.addWidget(b)
+        model_box = QGroupBox("Encoder")
+        mlay = QVBoxLayout(model_box)
+        mlay.addWidget(self.model_label)
+        mlay.addLayout(buttons)
+
+        self.text_edit = QPlainTextEdit()
+        self.text_edit.setToolTip("One sentence per line; the whole text is also the document that "
+                                  "the Chunking tab splits into windows")
+        self.sentence_box = QComboBox()
+        self.sentence_box.setToolTip("The sentence shown in the Tokens and Padding tabs")
+        self.method_box = QComboBox()
+        for m in METHODS:
+            self.method_box.addItem(METHOD_NAMES[m], m)
+        self.method_box.setToolTip("Pooling method highlighted in the Tokens tab (Alt+1 … Alt+4)")
+        self.encode_button = QPushButton("Encode")
+        self.encode_button.setToolTip("Encode now (Ctrl+Return); edits also encode after a short pause")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setToolTip("Encoding progress (runs in the background)")
+        self.progress.hide()
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b91c1c;")
+        self.message.hide()
+        form = QFormLayout()
+        form.addRow("Sentence", self.sentence_box)
+        form.addRow("Pooling", self.method_box)
+
+        left = QWidget()
+        llay = QVBoxLayout(left)
+        llay.addWidget(model_box)
+        llay.addWidget(QLabel("Sentences / document"))
+        llay.addWidget(self.text_edit, 1)
+        llay.addLayout(form)
+        llay.addWidget(self.encode_button)
+        llay.addWidget(self.progress)
+        llay.addWidget(self.message)
+
+        self.tokens_view, self.similarity_view = TokensView(), SimilarityView()
+        self.padding_view, self.sweep_view, self.chunk_view = PaddingView(), SweepView(), ChunkView()
+        self._build_tab_controls()
+        self.tabs = QTabWidget()
+        for view, name in ((self.tokens_view, "Tokens"), (self.similarity_view, "Similarity"),
+                           (self.padding_view, "Padding"), (self.sweep_view, "Length sweep"),
+                           (self.chunk_view, "Chunking")):
+            self.tabs.addTab(view, name)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(1, 1)
+        split.setSizes([330, 1000])
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Pooling pane: coming soon."))
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(split)
+
+    def _build_tab_controls(self) -> None:
+        self.pad_spin = _spin(1, 4096, self.state.pad_length, "Pad the sentence with zero rows to this length")
+        row = self.padding_view.controls
+        row.addWidget(QLabel("Padded length L"))
+        row.addWidget(self.pad_spin)
+        row.addStretch(1)
+        self.strength_spin = _spin(0, 20, 3, "Value added on the evidence dimensions of each evidence token",
+                                   QDoubleSpinBox)
+        self.strength_spin.setSingleStep(0.5)
+        self.seed_spin = _spin(0, 10**6, self.state.seed, "Random seed of the stand-in documents")
+        row = self.sweep_view.controls
+        for lab, w in (("Evidence strength", self.strength_spin), ("Seed", self.seed_spin)):
+            row.addWidget(QLabel(lab))
+            row.addWidget(w)
+        row.addStretch(1)
+        self.content_spin = _spin(1, 510, self.state.content, "Tokens per window (510 leaves room for [CLS] and [SEP])")
+        self.overlap_spin = _spin(0, 509, self.state.overlap, "Tokens each window shares with the previous one")
+        self.query_edit = QLineEdit()
+        self.query_edit.setToolTip("Each window is scored by the cosine of its mean vector with this query's")
+        row = self.chunk_view.controls
+        for lab, w in (("Window content", self.content_spin), ("Overlap", self.overlap_spin),
+                       ("Query", self.query_edit)):
+            row.addWidget(QLabel(lab))
+            row.addWidget(w, 1 if w is self.query_edit else 0)
+
+    def _connect(self) -> None:
+        self.text_edit.textChanged.connect(self._on_text_changed)
+        self.choose_button.clicked.connect(self._on_choose_requested)
+        self.shared_button.clicked.connect(lambda: self.set_model_dir(str(shared_model_dir() or "")))
+        self.standin_button.clicked.connect(lambda: self.set_model_dir(""))
+        self.encode_button.clicked.connect(self.encode_now)
+        self.sentence_box.currentIndexChanged.connect(self._on_sentence_changed)
+        self.method_box.currentIndexChanged.connect(self._on_method_changed)
+        self.pad_spin.valueChanged.connect(self._on_pad_length_changed)
+        for box in (self.content_spin, self.overlap_spin, self.strength_spin, self.seed_spin):
+            box.valueChanged.connect(self._on_settings_changed)
+        self.query_edit.textChanged.connect(self._on_settings_changed)
+        self.tokens_view.strip.sig_status_requested.connect(self.sig_status_requested)
+
+    def _shortcuts(self) -> None:
+        ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.encode_now, context=ctx)
+        QShortcut(QKeySequence("Ctrl+Shift+M"), self, self._on_choose_requested, context=ctx)
+        for i in range(len(METHODS)):
+            QShortcut(QKeySequence(f"Alt+{i + 1}"), self, lambda i=i: self.method_box.setCurrentIndex(i),
+                      context=ctx)
+
+    def _write_widgets(self) -> None:
+        s = self.state
+        with QSignalBlocker(self.text_edit):
+            self.text_edit.setPlainText(s.text)
+        for box, v in ((self.pad_spin, s.pad_length), (self.content_spin, s.content),
+                       (self.overlap_spin, s.overlap), (self.strength_spin, s.strength), (self.seed_spin, s.seed)):
+            with QSignalBlocker(box):
+                box.setValue(v)
+        with QSignalBlocker(self.query_edit):
+            self.query_edit.setText(s.query)
+        with QSignalBlocker(self.method_box):
+            self.method_box.setCurrentIndex(METHODS.index(s.method))
+        self._show_model_label()
+
+    def _show_model_label(self, loading: bool = False) -> None:
+        d = self.state.model_dir
+        text = STANDIN_LABEL if not d else f"Model: {os.path.basename(d.rstrip(os.sep))}"
+        self.model_label.setText(text + (" — loading…" if loading else ""))
+        self.model_label.setToolTip(d or "No model folder chosen: the synthetic stand-in is used")
+
+    # -- public API ----------------------------------------------------------------------
+    def set_model_dir(self, path: str) -> None:
+        """Use the encoder in folder ``path`` (``""``: the stand-in); loads in the background."""
+        self.state.model_dir = str(path or "")
+        self._load_failed = False
+        self.message.hide()
+        self._show_model_label(loading=bool(path) and path != self._encoder_dir)
+        self.encode_now()
+
+    def set_text(self, text: str) -> None:
+        """Replace the sentences (one per line); encodes after the debounce pause."""
+        self.text_edit.setPlainText(text)
+
+    def encode_now(self) -> None:
+        """Submit the current state to the worker (cancels a running job)."""
+        self._timer.stop()
+        s = with_(self.state)
+        enc = self._encoder if self._encoder_dir == s.model_dir else None
+        self._runner.submit(compute, s, enc, self.result)
+
+    def save_state(self) -> None:
+        set_json(self.settings, f"{self.key}/state", self.state.to_dict())
+
+    # -- slots ---------------------------------------------------------------------------
+    def _on_choose_requested(self) -> None:
+        start = self.state.model_dir or str(shared_model_dir() or os.path.expanduser("~"))
+        path = QFileDialog.getExistingDirectory(self, "Choose a model folder", start)
+        if path:
+            self.set_model_dir(path)
+
+    def _on_text_changed(self) -> None:
+        self.state.text = self.text_edit.toPlainText()
+        self._timer.start()
+
+    def _on_settings_changed(self, *_) -> None:
+        s = self.state
+        s.content, s.query = self.content_spin.value(), self.query_edit.text()
+        s.strength, s.seed = float(self.strength_spin.value()), self.seed_spin.value()
+        if self.overlap_spin.value() >= s.content:
+            with QSignalBlocker(self.overlap_spin):
+                self.overlap_spin.setValue(s.content - 1)
+        s.overlap = self.overlap_spin.value()
+        self._timer.start()
+
+    def _on_sentence_changed(self, index: int) -> None:
+        self.state.sentence = max(0, index)
+        self._render_sentence()
+
+    def _on_method_changed(self, index: int) -> None:
+        self.state.method = METHODS[max(0, index)]
+        self._render_sentence()
+
+    def _on_pad_length_changed(self, value: int) -> None:
+        self.state.pad_length = value
+        self._render_padding()
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        if busy:
+            self.progress.setValue(0)
+
+    def _on_result_ready(self, payload) -> None:
+        encoder, result = payload
+        self._encoder, self._encoder_dir = encoder, self.state.model_dir
+        self.result = result
+        if not self._load_failed:
+            self.message.hide()
+        self._show_model_label()
+        self._render()
+        self.sig_status_requested.emit(f"Pooling: encoded {len(result.output.texts)} sentences with {result.model_label}")
+        if result.sweep is not None:  # complete (the partial result comes first)
+            self.sig_result_changed.emit(result)
+
+    def _on_task_failed(self, exc: object) -> None:
+        text = str(exc) if isinstance(exc, SubwordScopeError) else f"{type(exc).__name__}: {exc}"
+        if self.state.model_dir != self._encoder_dir:  # loading failed: keep what worked
+            self.state.model_dir = self._encoder_dir or ""
+            self._load_failed = True
+            text = f"Could not load the model: {text}"
+            self._show_model_label()
+        self.message.setText(text)
+        self.message.show()
+        self.sig_status_requested.emit(text)
+        if self.result is None and self.state.model_dir == "":  # nothing shown yet: the stand-in
+            self.encode_now()
+
+    # -- rendering -----------------------------------------------------------------------
+    def _render(self) -> None:
+        r = self.result
+        with QSignalBlocker(self.sentence_box):
+            self.sentence_box.clear()
+            for i, t in enumerate(r.output.texts):
+                self.sentence_box.addItem(f"{i + 1}. {t[:48]}")
+            self.state.sentence = min(self.state.sentence, len(r.output.texts) - 1)
+            self.sentence_box.setCurrentIndex(self.state.sentence)
+        self._render_sentence()
+        self.similarity_view.render(r)
+        self.sweep_view.render(r)
+        self.chunk_view.render(r)
+
+    def _render_sentence(self) -> None:
+        if self.result is None:
+            return
+        self.tokens_view.render(self.result, self.state.sentence, self.state.method)
+        self._render_padding()
+
+    def padding(self):
+        """The :class:`~core.pooling_compare.PaddingDemo` of the selected sentence."""
+        out, b = self.result.output, self.state.sentence
+        n = int(out.attention_mask[b].sum())
+        L = max(self.state.pad_length, n)
+        return padding_demo(out.last_hidden_state[b, :n], L)
+
+    def _render_padding(self) -> None:
+        if self.result is not None:
+            self.padding_view.render(self.padding())
+
+
+def main() -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import open_settings
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    pane = PoolingPane(open_settings())
+    pane.resize(1300, 850)
+    pane.show()
+    code = app.exec()
+    pane.save_state()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

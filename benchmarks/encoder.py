@@ -1,0 +1,89 @@
+"""Time the numpy BERT forward pass (MiniLM-L6) on 1, 8 and 32 sequences of 128 tokens.
+
+Reports tokens/s and the ratio of the forward time to a same-process reference: the bare
+float32 matrix products of the same layers (QKV, attention output, FFN in and out, and the
+attention score/context products) at the same shapes, i.e. the time BLAS alone needs. A ratio
+near 1 means the forward pass is matmul-bound; the rest is LayerNorm, softmax, GELU and
+reshapes.
+
+Run: ``python benchmarks/encoder.py`` (needs the shared data; ``SUBWORDSCOPE_DATA``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.data import data_dir  # noqa: E402
+from core.encoder import load_encoder  # noqa: E402
+
+T = 128
+SIZES = (1, 8, 32)
+
+
+def best_of_interleaved(fns, repeats: int) -> list[float]:
+    """Smallest wall time (seconds) of each callable over ``repeats`` alternating rounds.
+
+    Alternating the callables exposes them to the same background load (the machine is
+    shared), so their ratio is steadier than either time.
+    """
+    best = [float("inf")] * len(fns)
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
+
+
+def matmul_reference(enc, B: int):
+    """The forward pass's matrix products alone, same shapes and dtype."""
+    cfg = enc.config
+    d, f, L, H = cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers, cfg.num_attention_heads
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((B * T, d), dtype=np.float32)
+    h = rng.standard_normal((B * T, f), dtype=np.float32)
+    q = rng.standard_normal((B, H, T, d // H), dtype=np.float32)
+    p = rng.standard_normal((B, H, T, T), dtype=np.float32)
+    ws = [rng.standard_normal(s, dtype=np.float32) for s in ((d, 3 * d), (d, d), (d, f), (f, d))]
+
+    def run():
+        for _ in range(L):
+            x @ ws[0]
+            x @ ws[1]
+            x @ ws[2]
+            h @ ws[3]
+            q @ q.transpose(0, 1, 3, 2)
+            p @ q
+
+    return run
+
+
+def main() -> int:
+    model = data_dir() / "models" / "all-MiniLM-L6-v2"
+    if not (model / "model.safetensors").is_file():
+        print(f"MiniLM not found at {model}; set SUBWORDSCOPE_DATA")
+        return 1
+    t0 = time.perf_counter()
+    enc = load_encoder(model, tokenizer=False)
+    print(f"load: {time.perf_counter() - t0:.2f} s")
+    rng = np.random.default_rng(0)
+    print(f"{'batch':>5} {'tokens':>7} {'forward ms':>11} {'tokens/s':>9} {'matmul ms':>10} {'ratio':>6}")
+    for B in SIZES:
+        ids = rng.integers(1000, 30000, size=(B, T))
+        ids[:, 0], ids[:, -1] = 101, 102
+        mask = np.ones_like(ids)
+        enc.forward(ids, mask)  # warm-up
+        repeats = max(4, 32 // B)
+        fwd, ref = best_of_interleaved([lambda: enc.forward(ids, mask), matmul_reference(enc, B)], repeats)
+        print(f"{B:>5} {B * T:>7} {fwd * 1e3:>11.1f} {B * T / fwd:>9.0f} {ref * 1e3:>10.1f} {fwd / ref:>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

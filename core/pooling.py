@@ -1,0 +1,314 @@
+"""Turning a sequence of token vectors into one vector, and long documents into chunks (SPEC §7).
+
+Every pooling function takes ``H`` of shape ``(..., n, d)`` (one document ``(n, d)`` or a
+padded batch ``(B, n, d)``) and an optional 0/1 ``mask`` of shape ``(..., n)`` (1 = real
+token, 0 = padding; ``None`` means every row is real). Padding never counts: the masked mean
+divides by the real-token count, the masked max treats padding as ``-inf`` and attention
+pooling gives padding zero weight.
+
+Public names: :func:`cls_pool`, :func:`mean_pool`, :func:`unmasked_mean`, :func:`max_pool`,
+:func:`attention_pool`, :func:`contributions`, :func:`pad_rows`, :func:`chunk_windows`,
+:func:`noisy_or`, :func:`aggregate_chunks`, :func:`cosine_matrix`, :data:`METHODS`, and the
+synthetic stand-in of :mod:`core.pooling_standin` re-exported here (:func:`standin_document`,
+:func:`evidence_sweep`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import SubwordScopeError
+
+METHODS = ("cls", "mean", "max", "attention")
+
+
+class PoolingError(SubwordScopeError):
+    """Pooling input has the wrong shape, or a sequence has no real token."""
+
+
+def _check(H: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    H = np.asarray(H)
+    if H.ndim < 2:
+        raise PoolingError(f"token vectors must be (n, d) or (B, n, d); got shape {H.shape}")
+    m = np.ones(H.shape[:-1], dtype=bool) if mask is None else np.asarray(mask).astype(bool)
+    if m.shape != H.shape[:-1]:
+        raise PoolingError(f"mask shape {m.shape} does not match token vectors {H.shape[:-1]}")
+    if not m.any(axis=-1).all():
+        raise PoolingError("a sequence has no real token (its mask is all zeros)")
+    return H, m
+
+
+def cls_pool(H: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """The first token's vector (BERT's ``[CLS]`` position).
+
+    Parameters
+    ----------
+    H : (..., n, d) float ndarray
+    mask : (..., n) int or bool ndarray, optional — only checked; row 0 must be real.
+
+    Returns
+    -------
+    (..., d) ndarray
+    """
+    H, m = _check(H, mask)
+    if not m[..., 0].all():
+        raise PoolingError("the first position is padding; CLS pooling needs a real first token")
+    return H[..., 0, :]
+
+
+def mean_pool(H: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Masked mean: ``sum_i m_i h_i / sum_i m_i`` (padding never counts).
+
+    Returns
+    -------
+    (..., d) ndarray
+
+    Raises
+    ------
+    PoolingError
+        Shapes disagree or a sequence has no real token.
+    """
+    H, m = _check(H, mask)
+    w = m.astype(H.dtype if H.dtype.kind == "f" else np.float64)
+    return (H * w[..., None]).sum(axis=-2) / w.sum(axis=-1)[..., None]
+
+
+def unmasked_mean(H: np.ndarray) -> np.ndarray:
+    """Plain mean over every row, padding included (the mistake the padding demo shows).
+
+    With ``n`` real rows padded by zero rows to ``L``, this is ``n / L`` times the masked mean.
+    """
+    return np.asarray(H).mean(axis=-2)
+
+
+@dataclass(frozen=True)
+class MaxPool:
+    """Result of :func:`max_pool`.
+
+    Attributes
+    ----------
+    vector : (..., d) ndarray — per dimension, the largest value over real rows.
+    winners : (..., d) int ndarray — the row (token position) that gave each dimension's max.
+    shares : (..., n) float ndarray — fraction of the ``d`` dimensions each row won (sums to 1).
+    """
+
+    vector: np.ndarray
+    winners: np.ndarray
+    shares: np.ndarray
+
+
+def max_pool(H: np.ndarray, mask: np.ndarray | None = None) -> MaxPool:
+    """Masked max: padding rows are set to ``-inf`` before the per-dimension max.
+
+    Ties go to the earliest row. See :class:`MaxPool` for the fields.
+    """
+    H, m = _check(H, mask)
+    masked = np.where(m[..., None], H, -np.inf)
+    winners = masked.argmax(axis=-2)
+    vector = np.take_along_axis(H, winners[..., None, :], axis=-2)[..., 0, :]
+    n, d = H.shape[-2], H.shape[-1]
+    onehot = winners[..., None, :] == np.arange(n)[:, None]  # (..., n, d)
+    return MaxPool(vector, winners, onehot.sum(axis=-1) / d)
+
+
+@dataclass(frozen=True)
+class AttentionPool:
+    """Result of :func:`attention_pool`.
+
+    Attributes
+    ----------
+    vector : (..., d) ndarray — ``sum_i a_i h_i``.
+    weights : (..., n) ndarray — softmax of the scores over real rows; 0 on padding.
+    scores : (..., n) ndarray — ``h_i · w`` (``-inf`` on padding).
+    """
+
+    vector: np.ndarray
+    weights: np.ndarray
+    scores: np.ndarray
+
+
+def attention_pool(H: np.ndarray, mask: np.ndarray | None, w: np.ndarray) -> AttentionPool:
+    """Attention pooling with one learned query ``w``: ``a = softmax_{real i}(h_i · w)``.
+
+    Parameters
+    ----------
+    H : (..., n, d) float ndarray
+    mask : (..., n) ndarray or None
+    w : (d,) float ndarray — the scoring vector.
+
+    Golden (SPEC §7): rows (1,0), (0,1), (4,0) with w = (1,0) give weights 0.0466, 0.0171,
+    0.9362 and the pooled vector (3.7916, 0.0171).
+    """
+    H, m = _check(H, mask)
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (H.shape[-1],):
+        raise PoolingError(f"attention vector w must have shape ({H.shape[-1]},); got {w.shape}")
+    scores = np.where(m, H @ w, -np.inf)
+    z = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = z / z.sum(axis=-1, keepdims=True)
+    return AttentionPool((weights[..., None] * H).sum(axis=-2), weights, scores)
+
+
+def contributions(
+    H: np.ndarray, mask: np.ndarray | None, method: str, w: np.ndarray | None = None
+) -> np.ndarray:
+    """How much each token contributes to the pooled vector under ``method``.
+
+    ``"mean"``: ``1/n_real`` on real tokens; ``"max"``: the share of dimensions each token
+    wins; ``"attention"``: the softmax weights (``w`` required); ``"cls"``: 1 on the first
+    token. Every row sums to 1 over real tokens; padding gets 0.
+
+    Returns
+    -------
+    (..., n) float ndarray
+    """
+    H, m = _check(H, mask)
+    if method == "mean":
+        return m / m.sum(axis=-1, keepdims=True)
+    if method == "max":
+        return max_pool(H, m).shares
+    if method == "attention":
+        if w is None:
+            raise PoolingError("attention pooling needs a scoring vector w")
+        return attention_pool(H, m, w).weights
+    if method == "cls":
+        out = np.zeros(m.shape)
+        out[..., 0] = 1.0
+        return out
+    raise PoolingError(f"unknown pooling method {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def pool(H: np.ndarray, mask: np.ndarray | None, method: str, w: np.ndarray | None = None):
+    """The pooled ``(..., d)`` vector under ``method`` (one of :data:`METHODS`)."""
+    if method == "cls":
+        return cls_pool(H, mask)
+    if method == "mean":
+        return mean_pool(H, mask)
+    if method == "max":
+        return max_pool(H, mask).vector
+    if method == "attention":
+        if w is None:
+            raise PoolingError("attention pooling needs a scoring vector w")
+        return attention_pool(H, mask, w).vector
+    raise PoolingError(f"unknown pooling method {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def pad_rows(H: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pad ``H (n, d)`` with zero rows to ``length``; return ``(H_padded (L, d), mask (L,))``."""
+    H = np.asarray(H)
+    n = H.shape[0]
+    if length < n:
+        raise PoolingError(f"cannot pad {n} rows down to {length}; choose a length >= {n}")
+    out = np.zeros((length,) + H.shape[1:], dtype=H.dtype)
+    out[:n] = H
+    mask = np.zeros(length, dtype=np.int64)
+    mask[:n] = 1
+    return out, mask
+
+
+def cosine_matrix(V: np.ndarray) -> np.ndarray:
+    """Cosine similarity of every pair of rows of ``V (B, d)``; returns ``(B, B)``.
+
+    Zero rows have cosine 0 with everything (and 0 with themselves).
+    """
+    V = np.asarray(V, dtype=np.float64)
+    norms = np.linalg.norm(V, axis=-1, keepdims=True)
+    U = np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
+    return U @ U.T
+
+
+def chunk_windows(n: int, content: int = 510, overlap: int = 128) -> list[tuple[int, int]]:
+    """Half-open token windows of ``content`` tokens, each overlapping the previous by ``overlap``.
+
+    The stride is ``content - overlap``; the last window ends exactly at ``n`` (it may be
+    shorter). ``content=510`` leaves room for ``[CLS]`` and ``[SEP]`` in a 512-position model.
+
+    Golden (SPEC §7): n=2000 gives (0,510) (382,892) (764,1274) (1146,1656) (1528,2000);
+    with overlap 0 there are 4 windows.
+
+    Raises
+    ------
+    PoolingError
+        ``n < 0``, ``content < 1`` or ``overlap`` outside ``0 .. content-1``.
+    """
+    if n < 0 or content < 1 or not 0 <= overlap < content:
+        raise PoolingError(
+            f"need n >= 0, content >= 1 and 0 <= overlap < content; got n={n}, "
+            f"content={content}, overlap={overlap}"
+        )
+    windows: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        end = min(start + content, n)
+        windows.append((start, end))
+        if end == n:
+            break
+        start += content - overlap
+    return windows
+
+
+def window_spans(offsets, windows) -> list[tuple[int, int]]:
+    """Original-text span of each token window: first token's start to last token's end.
+
+    Parameters
+    ----------
+    offsets : sequence of (start, end) — half-open code-point spans, one per token.
+    windows : sequence of (start, end) — half-open token ranges (:func:`chunk_windows`).
+    """
+    return [(int(offsets[s][0]), int(offsets[e - 1][1])) for s, e in windows]
+
+
+def noisy_or(p: np.ndarray) -> float:
+    """Probability that at least one chunk fires: ``1 - prod(1 - p_i)``.
+
+    Golden (SPEC §7): ``noisy_or([0.1, 0.2, 0.7]) == 0.784``.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    if p.size == 0 or (p < 0).any() or (p > 1).any():
+        raise PoolingError("noisy-OR needs one or more probabilities in [0, 1]")
+    return float(1.0 - np.prod(1.0 - p))
+
+
+@dataclass(frozen=True)
+class ChunkAggregate:
+    """Per-document score from per-chunk probabilities.
+
+    Attributes
+    ----------
+    mean : float — mean of the chunk probabilities.
+    mean_logit : float — sigmoid of the mean chunk logit.
+    max : float — the largest chunk probability.
+    noisy_or : float — ``1 - prod(1 - p)``.
+    """
+
+    mean: float
+    mean_logit: float
+    max: float
+    noisy_or: float
+
+
+def aggregate_chunks(p: np.ndarray) -> ChunkAggregate:
+    """Combine chunk probabilities ``p (k,)`` four ways (see :class:`ChunkAggregate`)."""
+    p = np.asarray(p, dtype=np.float64)
+    nor = noisy_or(p)  # validates
+    q = np.clip(p, 1e-12, 1 - 1e-12)
+    mean_logit = float(np.mean(np.log(q) - np.log1p(-q)))
+    return ChunkAggregate(float(p.mean()), float(1 / (1 + np.exp(-mean_logit))), float(p.max()), nor)
+
+
+from core.pooling_standin import (  # noqa: E402
+    StandIn,
+    StandInEncoder,
+    Sweep,
+    evidence_sweep,
+    standin_document,
+)
+
+__all__ = [
+    "METHODS", "PoolingError", "MaxPool", "AttentionPool", "ChunkAggregate", "StandIn", "Sweep",
+    "cls_pool", "mean_pool", "unmasked_mean", "max_pool", "attention_pool", "contributions",
+    "pool", "pad_rows", "cosine_matrix", "chunk_windows", "window_spans", "noisy_or", "aggregate_chunks",
+    "standin_document", "evidence_sweep", "StandInEncoder",
+]
