@@ -1,0 +1,111 @@
+"""Full languages × tokenizers table from a cold start: load + encode + metrics, in seconds.
+
+Run: ``/tmp/venv/bin/python benchmarks/compare.py`` (from the repository root). Tokenizers
+are loaded through ``core.tokenizers.load`` where it can read the file; a file it cannot yet
+read falls back to the reference library (``tokenizers`` / ``tiktoken``) and is marked "ref".
+A second run with every tokenizer through the reference libraries gives the ratio. Prints the
+headline: the highest and lowest premium per tokenizer relative to English.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.data import data_dir  # noqa: E402
+from core.metrics import METRICS, compare_table, load_corpus  # noqa: E402
+from tests.reference_adapters import SHARED, reference_tokenizer  # noqa: E402
+
+
+def load_core(path: Path):
+    """A core tokenizer, or None with the reason when core cannot load it yet."""
+    try:
+        from core.tokenizers import load
+    except ImportError as exc:
+        return None, f"core.tokenizers.load unavailable ({exc})"
+    try:
+        return load(str(path)), ""
+    except Exception as exc:  # a benchmark reports every failure, it never stops on one
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+class Timed:
+    """Wraps a tokenizer and adds up the seconds spent in ``encode``."""
+
+    def __init__(self, tok):
+        self.tok, self.seconds = tok, 0.0
+        self.name, self.unk_token = tok.name, getattr(tok, "unk_token", None)
+
+    def token_to_id(self, token):
+        return self.tok.token_to_id(token)
+
+    def encode(self, text):
+        t = time.perf_counter()
+        out = self.tok.encode(text)
+        self.seconds += time.perf_counter() - t
+        return out
+
+
+def run(use_core: bool) -> tuple[float, object, list[str]]:
+    t0 = time.perf_counter()
+    corpus = load_corpus(data_dir() / "udhr")
+    toks, how = [], []
+    for name, rel in SHARED.items():
+        tok, why = load_core(data_dir() / "tokenizers" / rel) if use_core else (None, "reference run")
+        if tok is None:
+            tok = reference_tokenizer(data_dir(), name)
+            how.append(f"{name}: ref ({why})")
+        else:
+            how.append(f"{name}: core")
+        toks.append(Timed(tok))
+    t1 = time.perf_counter()
+    table = compare_table(toks, corpus, names=list(SHARED), reference="eng")
+    total = time.perf_counter() - t0
+    encode = sum(t.seconds for t in toks)
+    how.append(f"split: corpus + tokenizer loading {t1 - t0:.2f} s, encode {encode:.2f} s "
+               f"({', '.join(f'{n} {t.seconds:.2f}' for n, t in zip(SHARED, toks))}), "
+               f"metrics {total - (t1 - t0) - encode:.2f} s")
+    return total, table, how
+
+
+def headline(table) -> list[str]:
+    """Highest and lowest premium per tokenizer (English itself left out), with the unknown
+    rate: a low premium bought with [UNK] tokens is lost text, not efficiency."""
+    prem, unk = table.values("premium"), table.values("unknown_rate")
+    others = [i for i, code in enumerate(table.languages) if code != table.reference]
+    lines = []
+    for j, tok in enumerate(table.tokenizers):
+        col = prem[others, j]
+        hi, lo = others[int(np.nanargmax(col))], others[int(np.nanargmin(col))]
+        lines.append(f"  {tok:18s} highest {table.languages[hi]:14s} {prem[hi, j]:6.2f}x (unk {unk[hi, j]:.1%})"
+                     f"   lowest {table.languages[lo]:14s} {prem[lo, j]:5.2f}x (unk {unk[lo, j]:.1%})")
+        clean = [i for i in others if unk[i, j] < 0.01]
+        if clean and clean != others:
+            c = clean[int(np.nanargmin(prem[clean, j]))]
+            lines.append(f"  {'':18s} lowest with <1% unknown tokens: {table.languages[c]} {prem[c, j]:.2f}x")
+    return lines
+
+
+def main() -> None:
+    secs, table, how = run(use_core=True)
+    ref_secs, ref_table, ref_how = run(use_core=False)
+    n_l, n_t = len(table.languages), len(table.tokenizers)
+    print(f"compare table {n_l} languages x {n_t} tokenizers, cold start (load + encode + metrics)")
+    for line in how:
+        print("  " + line)
+    print(f"seconds: {secs:.2f} (target <= 10)")
+    print(f"reference-library run: {ref_secs:.2f} s; ratio {secs / ref_secs:.2f}x")
+    print("  " + ref_how[-1])
+    differ = [m for m in METRICS if not np.allclose(table.values(m), ref_table.values(m), equal_nan=True)]
+    print(f"every metric equal to the reference-library run: {not differ}" + (f" (differ: {', '.join(differ)})" if differ else ""))
+    print("premium vs English (tokens on the same UDHR content):")
+    print("\n".join(headline(table)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Writing systems: which script a character belongs to, which scripts write no spaces.
+
+Scripts are Unicode ``Script`` property values tested with the ``regex`` module's
+``\\p{Script=..}`` classes; everything here works on code points.
+
+Public names: :func:`script_of`, :func:`dominant_script`, :func:`writes_without_spaces`,
+:data:`NO_SPACE_SCRIPTS`, :func:`language_name`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+import regex
+
+# Scripts tested in this order; a character in none of them is reported as "Unknown".
+SCRIPTS = (
+    "Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil",
+    "Telugu", "Kannada", "Malayalam", "Gujarati", "Gurmukhi", "Oriya", "Sinhala", "Thai",
+    "Lao", "Khmer", "Myanmar", "Tibetan", "Georgian", "Armenian", "Ethiopic", "Hangul",
+    "Hiragana", "Katakana", "Han", "Bopomofo", "Mongolian", "Syriac", "Thaana", "Cherokee",
+    "Canadian_Aboriginal", "Tifinagh", "Javanese", "Balinese", "Common", "Inherited",
+)
+
+# Scripts whose texts separate words without spaces (so "words" are counted per character).
+NO_SPACE_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar"})
+
+_SCRIPT_RE = regex.compile(
+    "|".join(f"(?P<{name}>\\p{{Script={name}}})" for name in SCRIPTS) + "|(?P<Unknown>.)",
+    regex.DOTALL,
+)
+_LETTER_RE = regex.compile(r"\p{L}")
+
+# ISO 639-3 codes of the shared UDHR corpus (file stems; a variant follows an underscore).
+LANGUAGE_NAMES = {
+    "amh": "Amharic", "arb": "Arabic", "ben": "Bengali", "cmn": "Chinese",
+    "deu": "German", "ell": "Greek", "eng": "English", "fin": "Finnish", "fra": "French",
+    "heb": "Hebrew", "hin": "Hindi", "hun": "Hungarian", "ind": "Indonesian", "ita": "Italian",
+    "jpn": "Japanese", "kor": "Korean", "nld": "Dutch", "pol": "Polish", "por": "Portuguese",
+    "rus": "Russian", "spa": "Spanish", "swh": "Swahili", "tam": "Tamil", "tha": "Thai",
+    "tur": "Turkish", "ukr": "Ukrainian", "vie": "Vietnamese", "yor": "Yoruba", "zul": "Zulu",
+}
+
+
+@lru_cache(maxsize=65536)
+def script_of(char: str) -> str:
+    """The Unicode ``Script`` value of one code point, e.g. ``"Devanagari"``.
+
+    Parameters
+    ----------
+    char : str
+        Exactly one code point.
+
+    Returns
+    -------
+    str
+        A name from :data:`SCRIPTS`; ``"Common"`` for punctuation and digits shared by
+        scripts, ``"Inherited"`` for generic combining marks, ``"Unknown"`` otherwise.
+    """
+    match = _SCRIPT_RE.match(char)
+    return match.lastgroup if match else "Unknown"
+
+
+def dominant_script(text: str) -> str | None:
+    """The script of most letters (``\\p{L}``) in ``text``; ``None`` when it has no letter."""
+    counts = Counter(script_of(ch) for ch in _LETTER_RE.findall(text))
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def writes_without_spaces(text: str) -> bool:
+    """True when most letters of ``text`` are in a script written without word spaces.
+
+    Japanese counts as one writing system (Han + Hiragana + Katakana together).
+    """
+    letters = _LETTER_RE.findall(text)
+    if not letters:
+        return False
+    spaceless = sum(1 for ch in letters if script_of(ch) in NO_SPACE_SCRIPTS)
+    return spaceless * 2 > len(letters)
+
+
+def language_name(code: str) -> str:
+    """English name for a corpus file stem such as ``"por_PT"`` → ``"Portuguese (PT)"``."""
+    base, _, variant = code.partition("_")
+    name = LANGUAGE_NAMES.get(base.lower(), base)
+    return f"{name} ({variant})" if variant else name
