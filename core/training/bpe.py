@@ -1,0 +1,409 @@
+"""BPE training one merge at a time, incremental, with exact undo.
+
+The algorithm is Sennrich et al. (2016), "Neural Machine Translation of Rare Words with
+Subword Units", Algorithm 1: count adjacent symbol pairs weighted by word frequency, merge the
+most frequent pair everywhere, repeat. Ties are resolved by a rule the user picks:
+
+- ``"first"`` — the pair whose first occurrence comes first in corpus order (word types in the
+  order they were given, positions left to right; what a recount that scans the corpus and
+  keeps the first maximum picks);
+- ``"smallest"`` / ``"largest"`` — the alphabetically smallest / largest ``(left, right)``
+  tuple (Python string order: by code point).
+
+Each step costs time in proportion to the occurrences of the merged pair, not to the corpus:
+the trainer keeps pair counts, a pair → word-types index and a max-heap of
+``(count, tie key, pair)`` entries with lazy invalidation (an entry is stale once the pair's
+count or tie key has moved on; stale entries are discarded when they reach the top).
+
+For ``"first"`` a pair's tie key is ``(word index, position)`` of its first occurrence, the
+position counted in the word's *initial* symbols, so it does not move when merges elsewhere in
+the word shorten it. Only the pairs next to a merge can gain or lose occurrences, so only their
+keys are recomputed (from a per-pair min-heap of the word indices that contain the pair).
+Ordering candidates by ``(-count, key)`` is then exactly what a recount picks when it scans
+the corpus in order and keeps the first maximum.
+"""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping
+
+from core.training.records import (  # re-exported: callers import them from here
+    MAX_TIES,
+    Candidate,
+    MergeStep,
+    SegmentStep,
+    WordSegmentation,
+)
+from core.training.merging import (
+    Descending,
+    local_pairs,
+    merge_with_starts,
+    replay_in_rank_order,
+)
+from core.training.symbols import (
+    END_OF_WORD,
+    MARKERS,
+    TIE_BREAKS,
+    Pair,
+    check_choice,
+    initial_symbols,
+    merged_symbol,
+    validated_counts,
+)
+
+__all__ = ["BpeTrainer", "Candidate", "MergeStep", "SegmentStep", "WordSegmentation",
+           "MAX_TIES", "train_bpe"]
+
+
+class BpeTrainer:
+    """Stepped BPE trainer over word counts.
+
+    Parameters
+    ----------
+    word_counts : mapping of str to int
+        Word types (in corpus order: the mapping's order) and their frequencies (> 0).
+    tie_break : {"first", "smallest", "largest"}
+        How ties between equally frequent pairs are resolved (module docstring).
+    marker : {"</w>", "##", "byte"}
+        How words are split into initial symbols (:mod:`core.training.symbols`).
+
+    Raises
+    ------
+    TrainingError
+        Empty corpus, an empty word, a count that is not a positive integer, or an unknown
+        setting.
+    """
+
+    def __init__(self, word_counts: Mapping[str, int], *, tie_break: str = "first",
+                 marker: str = END_OF_WORD):
+        self.tie_break = check_choice(tie_break, TIE_BREAKS, "tie-break rule")
+        self.marker = check_choice(marker, MARKERS, "marker style")
+        self._words, self._counts = validated_counts(word_counts)
+        self._symbols = [initial_symbols(w, marker) for w in self._words]
+        self._starts = [tuple(range(len(s))) for s in self._symbols]
+        self.alphabet = tuple(sorted({s for syms in self._symbols for s in syms}))
+        self._pair_counts: dict[Pair, int] = {}
+        self._pair_words: dict[Pair, set[int]] = {}  # may hold words that lost the pair
+        self._word_heaps: dict[Pair, list[int]] = {}  # the same word indices as a min-heap
+        self._sym_counts: dict[str, int] = {}
+        self._entry: dict[Pair, tuple[int, object]] = {}
+        self._heap: list[tuple[int, object, Pair]] = []
+        self._merges: list[Pair] = []
+        self._ranks: dict[Pair, int] = {}
+        self._history: list[tuple[MergeStep, list]] = []
+        self._n_tokens = [sum(c * len(s) for c, s in zip(self._counts, self._symbols))]
+        self._n_slots = [sum(len(s) for s in self._symbols)]
+        self._build_index()
+
+    # -- public state --------------------------------------------------------------------
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The merges so far, in rank order (a copy)."""
+        return list(self._merges)
+
+    @property
+    def history(self) -> list[MergeStep]:
+        """The :class:`MergeStep` of every merge so far, in rank order."""
+        return [step for step, _ in self._history]
+
+    @property
+    def words(self) -> list[WordSegmentation]:
+        """Every word type in corpus order with its count and current segmentation."""
+        return [WordSegmentation(w, c, s)
+                for w, c, s in zip(self._words, self._counts, self._symbols)]
+
+    @property
+    def n_words(self) -> int:
+        """Number of word types."""
+        return len(self._words)
+
+    def word(self, i: int) -> WordSegmentation:
+        """Word type ``i`` (corpus order) with its count and current segmentation."""
+        return WordSegmentation(self._words[i], self._counts[i], self._symbols[i])
+
+    @property
+    def pair_counts(self) -> Mapping[Pair, int]:
+        """Current frequency of every adjacent pair (a read-only live view; pairs with
+        count 0 are absent)."""
+        return MappingProxyType(self._pair_counts)
+
+    @property
+    def symbol_counts(self) -> Mapping[str, int]:
+        """Current frequency of every symbol, weighted by word count (a read-only live view)."""
+        return MappingProxyType(self._sym_counts)
+
+    @property
+    def vocab_size(self) -> int:
+        """Initial alphabet plus one symbol per merge."""
+        return len(self.alphabet) + len(self._merges)
+
+    @property
+    def n_tokens(self) -> int:
+        """Corpus length in symbols (each word type's symbols times its count)."""
+        return self._n_tokens[-1]
+
+    @property
+    def avg_symbols_per_type(self) -> float:
+        """Mean number of symbols per word type (unweighted)."""
+        return self._n_slots[-1] / len(self._words)
+
+    def curve(self) -> tuple[list[int], list[int], list[float]]:
+        """Vocabulary size, corpus tokens and average symbols per word type after 0, 1, ...,
+        ``len(merges)`` merges (three lists of length ``len(merges) + 1``)."""
+        n = len(self._words)
+        sizes = [len(self.alphabet) + k for k in range(len(self._n_tokens))]
+        return sizes, list(self._n_tokens), [s / n for s in self._n_slots]
+
+    # -- stepping ------------------------------------------------------------------------
+    def step(self) -> MergeStep | None:
+        """Perform the next merge; ``None`` when no pair is left (every word is one symbol)."""
+        chosen = self._select()
+        if chosen is None:
+            return None
+        pair, ties, score = chosen
+        new = merged_symbol(pair[0], pair[1], self.marker)
+        count = self._pair_counts[pair]
+        touched: set[Pair] = set()
+        undo_record = []
+        for w in sorted(self._pair_words[pair]):
+            record = self._merge_word(w, pair, new, touched)
+            if record is not None:
+                undo_record.append(record)
+        for table in (self._pair_counts, self._pair_words, self._word_heaps):
+            table.pop(pair, None)  # every occurrence is merged now
+        touched.add(pair)
+        merged = sum(self._counts[r[0]] * len(r[4]) for r in undo_record)  # no overlaps
+        self._count_symbols(pair, new, merged, 1)
+        self._refresh(touched)
+        step = MergeStep(len(self._merges), pair, count, new, ties,
+                         tuple(self._words[r[0]] for r in undo_record), score)
+        self._ranks[pair] = len(self._merges)
+        self._merges.append(pair)
+        self._history.append((step, undo_record))
+        self._n_tokens.append(self._n_tokens[-1] - merged)
+        self._n_slots.append(self._n_slots[-1] - sum(len(r[4]) for r in undo_record))
+        return step
+
+    def undo(self) -> MergeStep | None:
+        """Take back the last merge exactly; returns it (``None`` when there is none)."""
+        if not self._history:
+            return None
+        step, record = self._history.pop()
+        pair = self._merges.pop()
+        del self._ranks[pair]
+        self._n_tokens.pop()
+        self._n_slots.pop()
+        touched: set[Pair] = set()
+        for w, old, old_starts, old_idx, new_idx in reversed(record):
+            self._replace(w, old, old_starts, new_idx, old_idx, touched)
+        merged = sum(self._counts[r[0]] * len(r[4]) for r in record)
+        self._count_symbols(pair, step.new_symbol, merged, -1)
+        self._refresh(touched)
+        return step
+
+    def run(self, n: int, *, progress: Callable[[float], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> list[MergeStep]:
+        """Perform up to ``n`` more merges (fewer when pairs run out or ``should_stop()``)."""
+        steps = []
+        for i in range(max(0, int(n))):
+            if should_stop is not None and should_stop():
+                break
+            step = self.step()
+            if step is None:
+                break
+            steps.append(step)
+            if progress is not None and (i % 50 == 49 or i == n - 1):
+                progress((i + 1) / n)
+        return steps
+
+    def run_to(self, n: int) -> None:
+        """Step or undo until exactly ``n`` merges are done (or no pair is left)."""
+        while len(self._merges) > max(0, n):
+            self.undo()
+        while len(self._merges) < n and self.step() is not None:
+            pass
+
+    def candidates(self, k: int = 10) -> list[Candidate]:
+        """The ``k`` best pairs for the next merge, in the order BPE would pick them."""
+        taken, seen = [], set()
+        while self._heap and len(taken) < k:
+            entry = heapq.heappop(self._heap)
+            if entry[2] not in seen and self._entry.get(entry[2]) == (-entry[0], entry[1]):
+                seen.add(entry[2])
+                taken.append(entry)
+        for entry in taken:
+            heapq.heappush(self._heap, entry)
+        return [Candidate(p, -negc) for negc, _, p in taken]
+
+    def tie_key(self, pair: Pair):
+        """The key that orders tied pairs under this trainer's rule (smaller = preferred)."""
+        if self.tie_break == "first":
+            return self._first_key(pair)
+        return pair if self.tie_break == "smallest" else Descending(pair)
+
+    # -- applying merges to unseen words -------------------------------------------------
+    def segment(self, word: str) -> list[str]:
+        """Split an unseen ``word`` by replaying the merges in rank order."""
+        return list(self.segment_steps(word)[-1].symbols)
+
+    def segment_steps(self, word: str) -> list[SegmentStep]:
+        """Every state of :meth:`segment`: the initial split, then one entry per merge that
+        changed the word (each merge applies to all its occurrences, left to right)."""
+        states = replay_in_rank_order(initial_symbols(word, self.marker), self._ranks,
+                                      self._merges, self.marker)
+        return [SegmentStep(rank, pair, symbols) for rank, pair, symbols in states]
+
+    # -- internals -----------------------------------------------------------------------
+    def _build_index(self) -> None:
+        pc, index, heaps = self._pair_counts, self._pair_words, self._word_heaps
+        sc, first = self._sym_counts, {}
+        for w, (syms, c) in enumerate(zip(self._symbols, self._counts)):
+            for s in syms:
+                sc[s] = sc.get(s, 0) + c
+            for i, p in enumerate(zip(syms, syms[1:])):
+                pc[p] = pc.get(p, 0) + c
+                words = index.get(p)
+                if words is None:
+                    index[p], heaps[p] = {w}, [w]
+                    first[p] = (w, i)  # initial start positions are the indices
+                elif w not in words:
+                    words.add(w)
+                    heaps[p].append(w)  # ascending, hence a valid heap
+        keys = first if self.tie_break == "first" else {p: self.tie_key(p) for p in pc}
+        self._entry = {p: (count, keys[p]) for p, count in pc.items()}
+        self._heap = [(-count, keys[p], p) for p, count in pc.items()]
+        heapq.heapify(self._heap)
+
+    def _merge_word(self, w: int, pair: Pair, new: str, touched: set[Pair]) -> tuple | None:
+        """Merge ``pair`` everywhere in word ``w``; returns the undo record of the word
+        (``None`` when the word no longer holds the pair: the index is a superset).
+
+        Counts and index entries of ``pair`` itself may be left stale: :meth:`step` drops
+        the pair afterwards.
+
+        The common case of one occurrence is done with tuple slicing; several occurrences go
+        through :func:`~core.training.merging.merge_with_starts`.
+        """
+        old, old_starts = self._symbols[w], self._starts[w]
+        a, b = pair
+        try:
+            j = old.index(a)
+            while old[j + 1 : j + 2] != (b,):
+                j = old.index(a, j + 1)
+        except ValueError:
+            return None
+        if a in old[j + 2 :]:  # maybe more occurrences: the general path
+            syms, starts, old_idx, new_idx = merge_with_starts(old, old_starts, pair, new)
+            if len(new_idx) > 1:
+                self._replace(w, syms, starts, old_idx, new_idx, touched)
+                return (w, old, old_starts, old_idx, new_idx)
+        removed, added = [], []  # the merged pair itself is dropped by step()
+        if j:
+            removed.append((old[j - 1], a))
+            added.append((old[j - 1], new))
+        if j + 2 < len(old):
+            removed.append((b, old[j + 2]))
+            added.append((new, old[j + 2]))
+        self._apply(w, removed, added, touched)
+        self._symbols[w] = old[:j] + (new,) + old[j + 2 :]
+        self._starts[w] = old_starts[: j + 1] + old_starts[j + 2 :]
+        return (w, old, old_starts, [j, j + 1], [j])
+
+    def _replace(self, w: int, new: tuple[str, ...], new_starts: tuple[int, ...],
+                 old_changed: list[int], new_changed: list[int], touched: set[Pair]) -> None:
+        """Give word ``w`` new symbols that differ from the old ones only at the indices
+        ``old_changed`` (old side) / ``new_changed`` (new side)."""
+        removed = local_pairs(self._symbols[w], old_changed)
+        self._apply(w, removed, local_pairs(new, new_changed), touched)
+        self._symbols[w], self._starts[w] = new, new_starts
+
+    def _apply(self, w: int, removed: list[Pair], added: list[Pair], touched: set[Pair]) -> None:
+        """Update pair counts and the pair → words index for word ``w`` losing one occurrence
+        of each ``removed`` pair and gaining one of each ``added`` pair; collect them in
+        ``touched`` (symbol counts are updated once per merge by :meth:`_count_symbols`).
+
+        The index only grows here: a word that lost a pair stays listed until a lookup
+        (:meth:`step`, :meth:`_first_key`) finds it stale."""
+        c = self._counts[w]
+        pc, index, heaps = self._pair_counts, self._pair_words, self._word_heaps
+        for p in removed:
+            pc[p] -= c
+        for p in added:
+            pc[p] = pc.get(p, 0) + c
+            words = index.get(p)
+            if words is None:
+                index[p], heaps[p] = {w}, [w]
+            elif w not in words:
+                words.add(w)
+                heapq.heappush(heaps[p], w)
+        touched.update(removed)
+        touched.update(added)
+
+    def _count_symbols(self, pair: Pair, new: str, count: int, sign: int) -> None:
+        """A merge (``sign=1``) or its undo (``-1``) of ``count`` occurrences of ``pair``
+        (occurrences actually merged: ``a a a`` merges ``(a, a)`` once, though it counts
+        the pair twice)."""
+        sc = self._sym_counts
+        for s, delta in ((pair[0], -sign * count), (pair[1], -sign * count), (new, sign * count)):
+            sc[s] = sc.get(s, 0) + delta
+            if not sc[s]:
+                del sc[s]
+
+    def _refresh(self, pairs: Iterable[Pair]) -> None:
+        """Re-key ``pairs`` after their counts or occurrences changed (push fresh entries)."""
+        first_key = self._first_key if self.tie_break == "first" else None
+        smallest = self.tie_break == "smallest"
+        for p in pairs:
+            count = self._pair_counts.get(p, 0)
+            if count <= 0:  # no word holds the pair any more
+                for table in (self._pair_counts, self._pair_words, self._word_heaps, self._entry):
+                    table.pop(p, None)
+                continue
+            key = first_key(p) if first_key else (p if smallest else Descending(p))
+            if self._entry.get(p) != (count, key):
+                self._entry[p] = (count, key)
+                heapq.heappush(self._heap, (-count, key, p))
+
+    def _first_key(self, pair: Pair) -> tuple[int, int]:
+        """(word index, start position) of the pair's first occurrence in corpus order.
+
+        Words at the top of the pair's heap that no longer hold it are dropped on the way."""
+        words, heap = self._pair_words[pair], self._word_heaps[pair]
+        a, b = pair
+        while True:
+            w = heap[0]
+            syms = self._symbols[w]
+            for i in range(len(syms) - 1):
+                if syms[i] == a and syms[i + 1] == b:
+                    return (w, self._starts[w][i])
+            heapq.heappop(heap)
+            words.discard(w)
+
+    def _select(self) -> tuple[Pair, tuple[Pair, ...], Fraction | None] | None:
+        """The pair to merge next, its tied rivals (chosen first) and its score."""
+        taken: list = []
+        while self._heap and len(taken) < MAX_TIES:
+            entry = heapq.heappop(self._heap)
+            if self._entry.get(entry[2]) != (-entry[0], entry[1]):
+                continue  # stale
+            if taken and entry[2] == taken[-1][2]:
+                continue  # a duplicate of the entry just taken
+            taken.append(entry)
+            if entry[0] != taken[0][0]:
+                break  # the first entry that is not a tie (pushed back below)
+        for entry in taken:
+            heapq.heappush(self._heap, entry)
+        ties = tuple(e[2] for e in taken if e[0] == taken[0][0]) if taken else ()
+        return (ties[0], ties, None) if ties else None
+
+
+def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str = "first",
+              marker: str = END_OF_WORD, progress: Callable[[float], None] | None = None,
+              should_stop: Callable[[], bool] | None = None) -> BpeTrainer:
+    """Build a :class:`BpeTrainer` and run ``n_merges`` merges (worker-friendly)."""
+    trainer = BpeTrainer(word_counts, tie_break=tie_break, marker=marker)
+    trainer.run(n_merges, progress=progress, should_stop=should_stop)
+    return trainer

@@ -1,0 +1,133 @@
+"""Alphabets, word markers and tie-break rules shared by the stepped trainers.
+
+A word enters training as a tuple of *symbols*. How it is split depends on the marker style:
+
+- ``"</w>"`` — one symbol per code point plus a separate end-of-word symbol ``</w>``
+  (Sennrich et al. 2016, "Neural Machine Translation of Rare Words with Subword Units");
+- ``"##"`` — the first code point as is, every later one with the continuing-subword prefix
+  ``##`` (the WordPiece convention of BERT);
+- ``"byte"`` — one symbol per UTF-8 byte, written in GPT-2's byte-to-unicode alphabet
+  (Radford et al. 2019; ``bytes_to_unicode`` in GPT-2's ``encoder.py``), no end marker.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Mapping
+
+from core.errors import SubwordScopeError
+
+END_OF_WORD = "</w>"
+CONTINUATION = "##"
+MARKERS: tuple[str, ...] = ("</w>", "##", "byte")
+TIE_BREAKS: tuple[str, ...] = ("first", "smallest", "largest")
+
+Pair = tuple[str, str]
+
+
+class TrainingError(SubwordScopeError):
+    """Bad input to a trainer or to a corpus reader (empty corpus, unknown setting, ...)."""
+
+
+@lru_cache(maxsize=1)
+def byte_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible map from the 256 byte values to printable code points.
+
+    Returns
+    -------
+    dict[int, str]
+        256 entries. Printable Latin-1 bytes (``!``..``~``, ``¡``..``¬``, ``®``..``ÿ``) map
+        to themselves; the other 68 bytes map to U+0100, U+0101, ... in byte order, so a
+        space (0x20) becomes ``Ġ`` (U+0120) and a newline ``Ċ`` (U+010A).
+    """
+    keep = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    table, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(0x100 + extra)
+            extra += 1
+    return table
+
+
+@lru_cache(maxsize=1)
+def unicode_to_byte() -> dict[str, int]:
+    """Inverse of :func:`byte_to_unicode`."""
+    return {s: b for b, s in byte_to_unicode().items()}
+
+
+def to_byte_symbols(text: str | bytes) -> tuple[str, ...]:
+    """UTF-8 bytes of ``text`` as byte-level symbols (one symbol per byte)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    table = byte_to_unicode()
+    return tuple(table[b] for b in data)
+
+
+def from_byte_symbols(symbols: str) -> bytes:
+    """Bytes behind a string of byte-level symbols; raises :class:`TrainingError` on others."""
+    table = unicode_to_byte()
+    try:
+        return bytes(table[s] for s in symbols)
+    except KeyError as exc:
+        raise TrainingError(f"{symbols!r} is not in the byte-level alphabet") from exc
+
+
+def check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
+    """Return ``value`` if it is one of ``allowed``, else raise :class:`TrainingError`."""
+    if value not in allowed:
+        raise TrainingError(f"unknown {what} {value!r}; choose one of {', '.join(allowed)}")
+    return value
+
+
+def initial_symbols(word: str, marker: str = END_OF_WORD) -> tuple[str, ...]:
+    """Split ``word`` into the symbols training starts from (see the module docstring).
+
+    Examples: ``initial_symbols("low")`` is ``("l", "o", "w", "</w>")``;
+    with ``marker="##"`` it is ``("l", "##o", "##w")``; with ``"byte"`` a space becomes ``Ġ``.
+    """
+    if marker == END_OF_WORD:
+        return (*word, END_OF_WORD)
+    if marker == CONTINUATION:
+        return (word[0], *(CONTINUATION + c for c in word[1:])) if word else ()
+    if marker == "byte":
+        return to_byte_symbols(word)
+    raise TrainingError(f"unknown marker style {marker!r}; choose one of {', '.join(MARKERS)}")
+
+
+def merged_symbol(a: str, b: str, marker: str = END_OF_WORD) -> str:
+    """The symbol a merge of ``a`` and ``b`` creates (``##`` of the right part is dropped)."""
+    if marker == CONTINUATION and b.startswith(CONTINUATION):
+        return a + b[len(CONTINUATION):]
+    return a + b
+
+
+def merge_pair(symbols: tuple[str, ...], pair: Pair, new: str) -> tuple[str, ...]:
+    """Replace every occurrence of ``pair`` in ``symbols``, left to right, without overlap."""
+    a, b = pair
+    out: list[str] = []
+    i, n = 0, len(symbols)
+    while i < n:
+        if i + 1 < n and symbols[i] == a and symbols[i + 1] == b:
+            out.append(new)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def validated_counts(word_counts: Mapping[str, int]) -> tuple[list[str], list[int]]:
+    """Words and counts of ``word_counts`` in order; raises :class:`TrainingError` on an
+    empty corpus, an empty word or a count that is not a positive integer."""
+    if not word_counts:
+        raise TrainingError("the corpus is empty: give at least one word with a count")
+    words, counts = [], []
+    for word, count in word_counts.items():
+        if not isinstance(word, str) or not word:
+            raise TrainingError(f"every word must be a non-empty string, got {word!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+            raise TrainingError(f"the count of {word!r} must be a positive integer, got {count!r}")
+        words.append(word)
+        counts.append(count)
+    return words, counts
