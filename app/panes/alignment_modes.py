@@ -1,0 +1,131 @@
+"""The alignment pane's three modes as plain functions over ``core`` (no Qt).
+
+- ``tokenize``: the chosen tokenizer's tokens, ids and offsets;
+- ``align``: a pasted token list (JSON list or whitespace-separated) aligned with
+  :func:`core.align.align`;
+- ``labels``: the current tokenization plus one pasted BIO label per token, lifted to
+  entities with :func:`core.entities.entities`.
+
+Each function returns a dict of :class:`~app.panes.alignment_state.AlignmentResult` fields;
+errors a user can fix come back as ``error`` (with ``error_pos`` for a mismatch), never raised.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import partial
+from typing import Any
+
+from core.align import AlignmentError, align
+from core.entities import LabelError, entities
+from core.errors import SubwordScopeError
+from core.normalize import normalize
+from core.tokenizers import demo_tokenizer as make_demo
+from core.tokenizers.normalizers import Teaching
+
+MODES = {
+    "tokenize": "Tokenize",
+    "align": "Align a token list",
+    "labels": "Labels (BIO)",
+}
+MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized
+MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
+
+
+def parse_list(raw: str, what: str) -> list[str]:
+    """A pasted list: a JSON list of strings, or whitespace-separated items.
+
+    Raises
+    ------
+    SubwordScopeError
+        If it looks like JSON but is not a list of strings, or it is too long.
+    """
+    raw = raw.strip()
+    if raw.startswith("["):
+        try:
+            items = json.loads(raw)
+        except ValueError as exc:
+            raise SubwordScopeError(f"the {what} look like JSON but do not parse: {exc}") from None
+        if not isinstance(items, list) or not all(isinstance(t, str) for t in items):
+            raise SubwordScopeError(f"the JSON {what} must be a list of strings")
+    else:
+        items = raw.split()
+    if len(items) > MAX_TOKENS:
+        raise SubwordScopeError(f"{len(items):,} {what} pasted; at most {MAX_TOKENS:,} are accepted")
+    return items
+
+
+def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
+    """Encode ``text`` (without special tokens); the demo honours the normalizer options."""
+    try:
+        if is_demo:
+            enc = _demo_encode(tokenizer, text, options)
+        else:
+            enc = tokenizer.encode(text, add_special_tokens=False)
+    except SubwordScopeError as exc:
+        return {"error": f"The tokenizer could not encode this text: {exc}"}
+    return {
+        "tokens": list(enc.tokens),
+        "ids": list(enc.ids),
+        "spans": [tuple(o) for o in enc.offsets],
+        "normalized": enc.normalized,
+    }
+
+
+def align_tokens(text: str, tokens_text: str, options: dict) -> dict:
+    """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit."""
+    normalizer = partial(normalize, **options)
+    nt = normalizer(text)
+    try:
+        tokens = parse_list(tokens_text, "tokens")
+    except SubwordScopeError as exc:
+        return {"normalized": nt, "error": f"Token list: {exc}"}
+    if not tokens:
+        return {"normalized": nt, "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
+    base = {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt}
+    try:
+        spans = align(text, tokens, normalizer=lambda _: nt)
+    except AlignmentError as exc:
+        good = align(text, tokens[: exc.token_index], normalizer=lambda _: nt)
+        spans = good + [None] * (len(tokens) - len(good))
+        return {
+            **base,
+            "spans": spans,
+            "error": f"The token list does not fit the text: {exc}",
+            "error_pos": exc.original_cursor,
+            "error_token": exc.token_index,
+        }
+    return {**base, "spans": spans}
+
+
+def label_entities(result: Any, labels_text: str, repair: bool) -> dict:
+    """Entities of the current tokenization from one pasted BIO label per token."""
+    try:
+        labels = parse_list(labels_text, "labels")
+    except SubwordScopeError as exc:
+        return {"error": f"Labels: {exc}"}
+    if len(labels) != len(result.tokens):
+        return {
+            "labels": labels,
+            "error": f"{len(labels)} labels for {len(result.tokens)} tokens: give exactly one "
+            "BIO label per token (B-X, I-X or O).",
+        }
+    try:
+        found = entities(result.text, result.tokens, result.spans, labels, repair=repair)
+    except LabelError as exc:
+        return {"labels": labels, "error": f"Labels: {exc}"}
+    return {"labels": labels, "entities": found}
+
+
+# -- the demo tokenizer ------------------------------------------------------------------
+def demo_tokenizer() -> Any:
+    """The built-in toy WordPiece tokenizer of SPEC §2 (``core.tokenizers.demo_tokenizer``)."""
+    return make_demo()
+
+
+def _demo_encode(tokenizer: Any, text: str, options: dict) -> Any:
+    """Encode with the demo tokenizer, its teaching normalizer's steps set from ``options``."""
+    tokenizer = copy.copy(tokenizer)
+    tokenizer.normalizer = Teaching(**options)
+    return tokenizer.encode(text, add_special_tokens=False)

@@ -1,0 +1,205 @@
+"""The alignment pane's state object and the Qt-free computation it renders from.
+
+:class:`AlignmentState` is what the user chose (text, mode, pasted tokens and labels,
+normalizer options); :func:`compute` turns a frozen :class:`Request` into an
+:class:`AlignmentResult` by calling ``core`` only. ``compute`` runs on a worker thread for
+long texts, so it never touches Qt. Positions are code points unless a name says UTF-16 or
+UTF-8.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from app.panes.alignment_modes import (
+    MAX_CHARS,
+    MODES,
+    align_tokens,
+    label_entities,
+    tokenize,
+)
+from core.audit import grapheme_bounds
+from core.entities import Entity, offset_tables
+from core.normalize import NormalizedText
+
+DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
+DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
+DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
+
+
+@dataclass
+class AlignmentState:
+    """What the user chose; everything the pane shows is derived from this and the tokenizer."""
+
+    text: str = DEMO_TEXT
+    mode: str = "labels"
+    tokens_text: str = DEMO_TOKENS
+    labels_text: str = DEMO_LABELS
+    form: str = "NFKD"  # "NFC", "NFD", "NFKC", "NFKD" or "none"
+    strip_accents: bool = True
+    lowercase: bool = True
+    collapse_whitespace: bool = True
+    repair: bool = True
+
+    def normalizer_options(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`core.normalize.normalize`."""
+        return {
+            "form": None if self.form == "none" else self.form,
+            "strip_accents": self.strip_accents,
+            "lowercase": self.lowercase,
+            "collapse_whitespace": self.collapse_whitespace,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Any) -> "AlignmentState":
+        """Rebuild from :meth:`to_json` output; unknown or mistyped fields keep defaults."""
+        state = cls()
+        if not isinstance(data, dict):
+            return state
+        for name, default in state.__dict__.items():
+            value = data.get(name, default)
+            if isinstance(value, type(default)):
+                setattr(state, name, value)
+        if state.mode not in MODES:
+            state.mode = "tokenize"
+        return state
+
+
+@dataclass(frozen=True)
+class Request:
+    """A snapshot of the state handed to :func:`compute` (safe to use on another thread)."""
+
+    state: AlignmentState
+    tokenizer: Any
+    tokenizer_is_demo: bool = True
+
+
+@dataclass(frozen=True)
+class AlignmentResult:
+    """Everything one rendering of the pane needs.
+
+    ``spans[i]`` is token ``i``'s original code-point span, or None for tokens after an
+    alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``.
+    ``cover[c]`` counts the tokens covering original code point ``c``; ``grapheme_start[i]``
+    says whether position ``i`` is a grapheme-cluster boundary (a span cutting one is flagged).
+    """
+
+    text: str
+    mode: str
+    tokens: list[str] = field(default_factory=list)
+    ids: list[int | None] = field(default_factory=list)
+    spans: list[tuple[int, int] | None] = field(default_factory=list)
+    norm_spans: list[tuple[int, int] | None] = field(default_factory=list)
+    normalized: NormalizedText | None = None
+    utf16: list[int] = field(default_factory=lambda: [0])
+    utf8: list[int] = field(default_factory=lambda: [0])
+    cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
+    grapheme_start: np.ndarray = field(default_factory=lambda: np.ones(1, bool))  # (n+1,) bool
+    labels: list[str] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    error: str | None = None
+    error_pos: int | None = None  # original code point of an alignment mismatch
+    error_token: int | None = None
+    notice: str | None = None  # an inline message that is not an error
+
+    @cached_property
+    def _sorted_starts(self) -> list[int]:
+        return [sp[0] if sp else 1 << 40 for sp in self.spans]
+
+    @cached_property
+    def _sorted_norm_starts(self) -> list[int]:
+        return [sp[0] if sp else 1 << 40 for sp in self.norm_spans]
+
+    def tokens_at(self, pos: int) -> list[int]:
+        """Indices of the tokens whose original span contains code point ``pos``."""
+        return _covering(self.spans, self._sorted_starts, pos)
+
+    def tokens_at_normalized(self, pos: int) -> list[int]:
+        """Indices of the tokens whose normalized span contains normalized position ``pos``."""
+        return _covering(self.norm_spans, self._sorted_norm_starts, pos)
+
+    def tokens_in(self, start: int, end: int) -> list[int]:
+        """Indices of the tokens whose original span overlaps ``[start, end)``."""
+        return [i for i, sp in enumerate(self.spans) if sp and sp[0] < end and start < sp[1]]
+
+
+def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) -> list[int]:
+    hi = bisect.bisect_right(starts, pos)
+    found = []
+    for i in range(hi - 1, max(-1, hi - 64), -1):
+        sp = spans[i]
+        if sp and sp[0] <= pos < sp[1]:
+            found.append(i)
+    return sorted(found)
+
+
+def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """``(starts, ends, missing)``: int64 arrays (a missing span reads as ``(0, 0)``) and
+    the indices of the missing spans."""
+    missing = [i for i, sp in enumerate(spans) if sp is None]
+    flat = np.array([sp or (0, 0) for sp in spans] if missing else spans, dtype=np.int64).reshape(-1, 2)
+    return flat[:, 0], flat[:, 1], missing
+
+
+def coverage(n: int, spans: list[tuple[int, int] | None]) -> np.ndarray:
+    """``(n,) int16``: how many token spans cover each original code point."""
+    starts, ends, _ = _span_arrays(spans)
+    delta = np.zeros(n + 1, np.int32)
+    np.add.at(delta, starts, 1)
+    np.add.at(delta, ends, -1)
+    return np.cumsum(delta[:-1]).astype(np.int16)
+
+
+def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
+    """``nt.to_normalized(*span)`` for every span at once (the same two binary searches,
+    vectorized); None stays None."""
+    starts, ends, missing = _span_arrays(spans)
+    lo = np.searchsorted(np.asarray(nt.ends, np.int64), starts, side="right")
+    hi = np.maximum(lo, np.searchsorted(np.asarray(nt.starts, np.int64), ends, side="left"))
+    out: list[tuple[int, int] | None] = list(zip(lo.tolist(), hi.tolist()))
+    for i in missing:
+        out[i] = None
+    return out
+
+
+def compute(request: Request) -> AlignmentResult:
+    """Tokenize / align / label the request's text with ``core``; never raises on bad input.
+
+    Errors a user can fix (a token list that does not fit, wrong label count, empty or
+    oversized text) come back in ``error`` / ``notice`` with the text untouched.
+    """
+    state = request.state
+    text = state.text
+    base = AlignmentResult(text=text, mode=state.mode)
+    if not text.strip():
+        return replace(base, notice="The text is empty: type or paste some text above.")
+    if len(text) > MAX_CHARS:
+        return replace(base, notice=f"The text has {len(text):,} characters; this pane "
+                       f"tokenizes at most {MAX_CHARS:,}. Shorten it to see tokens.")
+    if state.mode == "align":
+        partial = align_tokens(text, state.tokens_text, state.normalizer_options())
+    else:
+        partial = tokenize(request.tokenizer, text, state.normalizer_options(), request.tokenizer_is_demo)
+    result = replace(base, **partial)
+    utf16, utf8 = offset_tables(text)
+    boundary = np.zeros(len(text) + 1, bool)
+    boundary[grapheme_bounds(text)] = True
+    result = replace(
+        result,
+        utf16=utf16,
+        utf8=utf8,
+        grapheme_start=boundary,
+        cover=coverage(len(text), result.spans),
+        norm_spans=normalized_spans(result.normalized, result.spans) if result.normalized else [],
+    )
+    if state.mode == "labels" and result.error is None:
+        result = replace(result, **label_entities(result, state.labels_text, state.repair))
+    return result

@@ -1,0 +1,319 @@
+"""The alignment pane driven through its widgets: data, not pixels (SPEC §2–§3)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
+from PySide6.QtGui import QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QApplication
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.panes import alignment_state
+from app.panes.alignment_state import coverage, normalized_spans
+from app.panes.alignment_pane import AlignmentPane
+from app.settings import open_settings
+from app.widgets.offset_map_view import offset_rows
+from app.widgets.span_text_view import SpanTextView, common_affixes, display_text, utf16_table
+from app.widgets.token_table import visible
+from core.entities import entities, offset_tables
+from core.normalize import normalize
+from core.tokenizers import demo_tokenizer, load
+from core.tokenizers.normalizers import Teaching
+from tests.core.strategies import any_text, tricky_text
+
+FULL = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
+FULL_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final".split()
+FULL_SPANS = [(0, 4), (5, 9), (11, 13), (14, 22), (23, 24), (25, 29), (30, 32), (32, 34), (34, 36), (37, 41)]
+LABELS = "B-PER O O B-LOC O O B-ORG O O O"
+
+
+@pytest.fixture
+def pane(qtbot):
+    p = AlignmentPane(open_settings())
+    qtbot.addWidget(p)
+    p.resize(1300, 800)
+    p.show()
+    qtbot.waitExposed(p)
+    return p
+
+
+def _set_mode(qtbot, pane, mode):
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.mode.setCurrentIndex(pane.w.mode.findData(mode))
+
+
+def _hover(view, pos):
+    """Send a mouse move to the middle of code point ``pos`` of a span view."""
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(view._to_qt(pos))
+    left = view.cursorRect(cursor)
+    cursor.setPosition(view._to_qt(pos + 1))
+    right = view.cursorRect(cursor)
+    point = QPointF((left.left() + right.left()) / 2, left.center().y())
+    event = QMouseEvent(QEvent.Type.MouseMove, point, view.viewport().mapToGlobal(point),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def test_first_launch_explains_itself(pane):
+    r = pane.result
+    assert pane.state.mode == "labels" and r.text == FULL
+    assert r.tokens == FULL_TOKENS and r.spans == FULL_SPANS
+    assert [(e.text, e.label, e.start, e.end) for e in r.entities] == [
+        ("Zoe\u0301", "PER", 0, 4), ("\u0130stanbul", "LOC", 14, 22), ("Nvidia", "ORG", 30, 36)]
+    assert [r.utf16[e.start] for e in r.entities] == [0, 14, 31]
+    assert pane.w.entities.count() == 3
+    assert pane.w.table.token_model.rowCount() == 10
+    assert pane.w.normalized.text() == "zoe flew to istanbul \U0001F600 with nvidia final"
+    assert not pane.w.banner.isVisible()
+
+
+def test_typing_updates_tokens(qtbot, pane):
+    _set_mode(qtbot, pane, "tokenize")
+    editor = pane.w.editor
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        qtbot.keyClicks(editor, " cafe")
+    assert pane.result.tokens[-1] == "cafe"
+    assert pane.result.spans[-1] == (len(FULL) + 1, len(FULL) + 5)
+    assert pane.w.table.token_model.cell(10, 1) == "cafe"
+
+
+def test_hovering_the_original_links_token_and_normalized_text(qtbot, pane):
+    view = pane.w.original
+    view.redraw_now()
+    _hover(view, 15)  # inside "İstanbul", token 3
+    assert view.linked_spans() == [(14, 22)]
+    assert pane.w.normalized.linked_spans() == [pane.result.norm_spans[3]]
+    assert pane.w.table.current_token() == 3
+    _hover(pane.w.normalized, 30)  # "nv|id|ia": normalized 28..34, position 30 is in ##id
+    assert pane.w.original.linked_spans() == [(32, 34)]
+
+
+def test_selecting_a_token_highlights_its_span_and_offset_map(qtbot, pane):
+    pane.w.table.selectRow(9)
+    assert pane.w.original.linked_spans() == [FULL_SPANS[9]]
+    rows = pane.w.offset_map.rows
+    assert (rows[0].original, rows[0].normalized) == ("\ufb01", "fi")
+    qtbot.keyClick(pane.w.table, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert pane.current_token == 8 and pane.w.original.linked_spans() == [FULL_SPANS[8]]
+
+
+def test_bad_token_list_shows_message_and_keeps_text(qtbot, pane):
+    _set_mode(qtbot, pane, "align")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText("zoe flew from")
+    banner = pane.w.banner
+    assert banner.isVisible() and "token 2 'from'" in banner.text()
+    assert pane.w.original.error_span() == (11, 13)
+    assert pane.result.spans == [(0, 4), (5, 9), None]
+    assert pane.w.editor.toPlainText() == FULL
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText(json.dumps(FULL_TOKENS))
+    assert pane.result.spans == FULL_SPANS and not banner.isVisible()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText('["zoe", 3')
+    assert "JSON" in banner.text()
+
+
+def test_empty_text_and_wrong_label_count_give_messages(qtbot, pane):
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.labels_input.setPlainText("B-PER O")
+    assert "2 labels for 10 tokens" in pane.w.banner.text()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.editor.setPlainText("   ")
+    assert "empty" in pane.w.banner.text() and pane.result.tokens == []
+
+
+def test_huge_paste_is_kept_but_not_tokenized(qtbot, pane, monkeypatch):
+    monkeypatch.setattr(alignment_state, "MAX_CHARS", 5000)
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=10000):
+        pane.set_text("word " * 2000)
+    assert "at most 5,000" in pane.w.banner.text()
+    assert len(pane.w.editor.toPlainText()) == 10000
+
+
+def test_labels_mode_lists_core_entities_and_strict_toggle(qtbot, pane):
+    r = pane.result
+    labels = LABELS.split()
+    assert r.entities == entities(FULL, r.tokens, r.spans, labels)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.labels_input.setPlainText("I-PER O O O O O O O O O")
+    assert [e.text for e in pane.result.entities] == ["Zoe\u0301"]
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.repair.setChecked(False)
+    assert pane.result.entities == [] and pane.w.original._entities == []
+
+
+def test_restart_restores_text_mode_tokens_and_labels(qtbot, pane):
+    _set_mode(qtbot, pane, "align")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText("hello world")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("Hello  world\r\nagain")
+    pane.save_state()
+    again = AlignmentPane(open_settings())
+    qtbot.addWidget(again)
+    assert again.state.text == "Hello  world\r\nagain"
+    assert again.state.mode == "align" and again.w.mode.currentData() == "align"
+    assert again.w.tokens_input.toPlainText() == "hello world"
+    assert again.result.spans == [(0, 5), (7, 12)]
+
+
+def test_long_paste_runs_off_the_gui_thread(qtbot, pane):
+    text = ("Zoe\u0301 flew to \u0130stanbul with Nvidia \ufb01nal. " * 2500)[:100_000]
+    ticks = []
+    timer = QTimer(interval=5, timeout=lambda: ticks.append(1))
+    timer.start()
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=60000):
+        pane.set_text(text)
+        assert pane._runner.busy  # the GUI thread returned before the work was done
+    timer.stop()
+    assert ticks, "the event loop did not run while tokenizing"
+    r = pane.result
+    assert len(r.text) == 100_000 and len(r.tokens) > 20_000
+    assert r.tokens[:3] == ["zoe", "flew", "to"]
+    view = pane.w.original
+    view.redraw_now()
+    assert 0 < view.drawn_segments < len(r.tokens)  # only the visible part is drawn
+    assert "visible part" in pane.w.status.text()
+    last = len(r.tokens) - 1
+    pane.select_token(last)  # the views scroll to the token's span and draw it there
+    view.redraw_now()
+    lo, hi = view.visible_range()
+    assert lo <= r.spans[last][0] < hi and view.linked_spans() == [r.spans[last]]
+    assert pane.w.table.current_token() == last
+
+
+def test_stale_results_are_dropped(qtbot, pane):
+    first, second = "alpha " * 1000, "flew " * 1000
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(first)
+        pane.set_text(second)
+    assert pane.result.text == second
+    with qtbot.assertNotEmitted(pane.sig_encoding_changed, wait=200):
+        pass
+    pane._pool.waitForDone(20000)  # the cancelled task ends before teardown
+
+
+def test_token_model_passes_modeltester(qtmodeltester, pane):
+    qtmodeltester.check(pane.w.table.token_model)
+
+
+def test_export_csv_and_json_carry_all_offsets(pane, tmp_path):
+    pane.export_tokens(str(tmp_path / "t.csv"))
+    pane.export_tokens(str(tmp_path / "t.json"))
+    rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
+    emoji = rows[4]
+    assert (emoji["token"], emoji["start"], emoji["utf16_start"], emoji["utf16_end"], emoji["utf8_end"]) == (
+        "[UNK]", "23", "23", "25", "29")
+    data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert [(t["start"], t["end"]) for t in data["tokens"]] == FULL_SPANS
+    assert data["tokens"][6]["utf16_start"] == 31 and data["tokens"][0]["label"] == "B-PER"
+
+
+def test_bert_tokenizer_marks_the_dropped_accent(qtbot, pane, data_dir):
+    bert = load(data_dir / "tokenizers" / "bert-base-uncased" / "tokenizer.json")
+    _set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_tokenizer(bert, "bert-base-uncased")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("Zoe\u0301 flew")
+    r = pane.result
+    assert r.tokens == ["zoe", "flew"] and r.spans == [(0, 3), (5, 9)]
+    assert r.ids == [bert.token_to_id("zoe"), bert.token_to_id("flew")]
+    assert (3, 4, "uncov") in pane.w.original._marks
+    assert not pane.w.form.isEnabled()
+
+
+def test_show_error_keeps_results(pane):
+    pane.show_error("Could not load tokenizer: broken.json: not JSON")
+    assert "broken.json" in pane.w.banner.text() and pane.result.tokens == FULL_TOKENS
+
+
+def test_offset_rows_and_visible_whitespace():
+    rows = offset_rows(normalize("Ze\u0301 \ufb01x"), 0, 6)
+    assert [(r.start, r.end, r.normalized) for r in rows] == [
+        (0, 1, "z"), (1, 3, "e"), (3, 4, " "), (4, 5, "fi"), (5, 6, "x")]
+    assert rows[1].kind.startswith("many") and rows[3].kind.startswith("one")
+    assert offset_rows(normalize("a  b"), 0, 4)[2].normalized == ""  # the collapsed space
+    assert visible(" \n\t\u200d\u200cx") == "␣↵⇥⟨ZWJ⟩⟨ZWNJ⟩x"
+
+
+def test_demo_normalizer_options_change_tokens(qtbot, pane):
+    _set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.lowercase.setChecked(False)
+    assert pane.result.tokens[0] == "[UNK]"
+    tok = demo_tokenizer()
+    tok.normalizer = Teaching(form="NFKD", strip_accents=True, lowercase=False, collapse_whitespace=True)
+    assert pane.result.tokens == tok.encode(FULL).tokens
+    assert pane.w.normalized.text().startswith("Zoe flew")
+
+
+# -- the pane's vectorized helpers against core's scalar definitions -----------------------
+@settings(max_examples=150, deadline=None)
+@given(text=any_text, data=st.data())
+def test_normalized_spans_equal_to_normalized(text, data):
+    nt = normalize(text)
+    n = len(text)
+    spans = data.draw(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, n), st.integers(0, n)).map(
+        lambda t: (min(t), max(t)))), max_size=8))
+    assert normalized_spans(nt, spans) == [nt.to_normalized(*sp) if sp else None for sp in spans]
+    counted = coverage(n, spans)
+    assert counted.tolist() == [sum(1 for sp in spans if sp and sp[0] <= i < sp[1]) for i in range(n)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=any_text)
+def test_utf16_table_equals_core(text):
+    assert utf16_table(text) == offset_tables(text)[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=tricky_text, b=tricky_text)
+def test_common_affixes(a, b):
+    p, q = common_affixes(a, b)
+    assert a[:p] == b[:p] and a[len(a) - q:] == b[len(b) - q:] and p + q <= min(len(a), len(b))
+    assert p == len(a) or p == len(b) or a[p] != b[p]
+
+
+def test_span_view_follows_edits_and_keeps_positions(qtbot):
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    texts = [FULL, FULL + " more", "Big \r\n" + FULL + " more", "x", FULL]
+    for text in texts:
+        view.set_content(text, [(0, 1)], None)
+        view.redraw_now()
+        assert view.document().toRawText().replace("\u2029", "\n") == display_text(text)
+        assert view._to_qt(len(text)) == len(display_text(text).encode("utf-16-le")) // 2
+
+
+def test_hovering_a_table_row_links_both_texts(qtbot, pane):
+    table = pane.w.table
+    rect = table.visualRect(table.token_model.index(6, 1))
+    point = QPointF(rect.center())
+    event = QMouseEvent(QEvent.Type.MouseMove, point, table.viewport().mapToGlobal(point),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(table.viewport(), event)
+    assert pane.w.original.linked_spans() == [FULL_SPANS[6]]
+    assert pane.w.normalized.linked_spans() == [pane.result.norm_spans[6]]
+    pane.select_token(2)
+    pane.w.table.sig_token_hovered.emit(-1)  # leaving the table goes back to the current token
+    assert pane.w.original.linked_spans() == [FULL_SPANS[2]]
+
+
+def test_bert_span_cutting_a_grapheme_is_noted(qtbot, pane, data_dir):
+    bert = load(data_dir / "tokenizers" / "bert-base-uncased" / "tokenizer.json")
+    _set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_tokenizer(bert, "bert-base-uncased")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("Zoe\u0301 flew")  # "zoe" ends at 3, inside the cluster e + U+0301
+    model = pane.w.table.token_model
+    assert model.cell(0, 8) == "cuts a grapheme" and model.cell(1, 8) == ""
