@@ -86,11 +86,17 @@ class ComparePane(Pane):
         self._runner.sig_busy_changed.connect(self._on_busy_changed)
         self._recompute_timer = QTimer(self, singleShot=True, interval=250)
         self._recompute_timer.timeout.connect(self.recompute)
+        self._started = False  # the first comparison starts when the pane is first shown
         self._build_controls()
         self._build_tabs()
         self._build_layout()
         self._restore_state()
-        self._started = False  # the first comparison starts when the pane is first shown
+
+    def _schedule_recompute(self) -> None:
+        """Recompute soon, but never before the pane was first shown: loading several
+        tokenizers and encoding a corpus costs hundreds of MB and seconds of CPU."""
+        if self._started:
+            self._recompute_timer.start()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
@@ -288,7 +294,7 @@ class ComparePane(Pane):
         self.state.corpus_folder = str(folder)
         self.folder_edit.setText(self.state.corpus_folder)
         self.settings.setValue(f"{self.key}/corpus_folder", self.state.corpus_folder)
-        self._recompute_timer.start()
+        self._schedule_recompute()
 
     def _unique_label(self, label: str) -> str:
         taken = {e.label for e in self.state.entries}
@@ -300,7 +306,7 @@ class ComparePane(Pane):
     def _on_entries_changed(self) -> None:
         self._write_controls()
         set_json(self.settings, f"{self.key}/tokenizer_paths", [[e.label, e.path] for e in self.state.entries if e.path])
-        self._recompute_timer.start()
+        self._schedule_recompute()
 
     def _on_add_requested(self) -> None:
         start = str(self.settings.value(f"{self.key}/last_dir", str(data_dir() / "tokenizers")))
@@ -371,7 +377,7 @@ class ComparePane(Pane):
         ref = self.reference_combo.currentData()
         if ref and ref != self.state.reference:  # the reference is not in this corpus
             self.state.reference = ref
-            self._recompute_timer.start()  # cells are cached: only the premium changes
+            self._schedule_recompute()  # cells are cached: only the premium changes
         fill_combo(self.sort_combo, [("language", "language"), ("mean over tokenizers", "mean")]
                    + [(f"value: {t}", t) for t in table.tokenizers], self.state.sort_by)
         self.state.sort_by = self.sort_combo.currentData() or "language"
@@ -402,7 +408,7 @@ class ComparePane(Pane):
         if ref and ref != self.state.reference:
             self.state.reference = ref
             self.settings.setValue(f"{self.key}/reference", ref)
-            self._recompute_timer.start()
+            self._schedule_recompute()
 
     def _on_sort_changed(self, _index: int) -> None:
         self.state.sort_by = self.sort_combo.currentData() or "language"
