@@ -131,7 +131,10 @@ class MainWindow(QMainWindow):
         help_menu.addAction(about)
 
     def _on_status_requested(self, message: str) -> None:
-        self.statusBar().showMessage(message, 8000)
+        """Show a pane's message, unless the pane is hidden behind another tab."""
+        sender = self.sender()
+        if sender is None or sender is self.tabs.currentWidget():
+            self.statusBar().showMessage(message, 8000)
 
     def _on_about_requested(self) -> None:
         QMessageBox.about(
