@@ -53,3 +53,48 @@ def test_state_is_restored_across_a_restart(qtbot):
     assert restored.w.editor.toPlainText() == "to be or not to be"
     assert restored.state.mode == "align"
     assert restored.result.text == "to be or not to be"
+
+
+def test_open_from_cache_lists_the_hub_cache(qtbot, tmp_path, monkeypatch):
+    snap = tmp_path / "hub" / "models--org--tiny" / "snapshots" / "0123abcd"
+    snap.mkdir(parents=True)
+    (snap / "vocab.txt").write_text("[UNK]\nhello\n", encoding="utf-8")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window._cache_menu.aboutToShow.emit()
+    labels = [a.text() for a in window._cache_menu.actions()]
+    assert labels == ["org/tiny (vocab.txt, 0123abcd)"]
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
+    window._cache_menu.aboutToShow.emit()
+    (only,) = window._cache_menu.actions()
+    assert only.text().startswith("No tokenizers in") and not only.isEnabled()
+
+
+def test_a_bad_tokenizer_file_gives_a_message_and_keeps_the_text(qtbot, tmp_path):
+    bad = tmp_path / "tokenizer.json"
+    bad.write_bytes(b'{"model": {"type": "WordPiece", "vocab": ')
+    window = MainWindow()
+    qtbot.addWidget(window)
+    pane = window.panes["alignment"]
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        window.set_text("keep me")
+    window.load_tokenizer(str(bad), wait=True)
+    assert "Could not load tokenizer" in window.statusBar().currentMessage()
+    assert str(bad) in window.statusBar().currentMessage()
+    assert pane.w.editor.toPlainText() == "keep me"
+    assert window.settings.value("tokenizer/current") in (None, "")
+
+
+def test_loading_a_tokenizer_reaches_every_pane_and_is_remembered(qtbot, data_dir):
+    path = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
+    window = MainWindow()
+    qtbot.addWidget(window)
+    seen = {}
+    for name, pane in window.panes.items():
+        original = pane.set_tokenizer
+        pane.set_tokenizer = lambda tok, label, n=name, f=original: (seen.__setitem__(n, label), f(tok, label))
+    window.load_tokenizer(str(path), wait=True)
+    assert seen == {name: str(path) for name in window.panes}
+    assert window.settings.value("tokenizer/current") == str(path)
+    assert [a.text() for a in window._recent_menu.actions()] == [str(path)]
