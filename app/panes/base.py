@@ -30,3 +30,22 @@ class Pane(QWidget):
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
         """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""
+
+
+def run_alone(pane_cls: type[Pane], width: int = 1400, height: int = 900) -> int:
+    """Show one pane in its own window (``python -m app.panes.<name>_pane``); return the
+    exit code. The pane reads and writes the app's usual settings."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import open_settings
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    pane = pane_cls(open_settings())
+    pane.setWindowTitle(f"Subword Scope — {pane.title}")
+    pane.resize(width, height)
+    pane.show()
+    code = app.exec()
+    pane.save_state()
+    return code

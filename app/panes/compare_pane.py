@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.base import Pane
+from app.panes.base import Pane, run_alone
 from app.panes.compare_drilldown import DrillTab
 from app.panes.compare_models import write_csv
 from app.panes.compare_normalization import NormalizationView
@@ -458,19 +458,8 @@ def _label_of(path: str) -> str:
     return p.parent.name if p.name in ("tokenizer.json", "vocab.txt", "vocab.json") else p.stem
 
 
-def main() -> None:  # pragma: no cover - manual run
-    import sys
-
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
-    app = QApplication.instance() or QApplication(sys.argv)
-    pane = ComparePane(open_settings())
-    pane.resize(1400, 900)
-    pane.show()
-    app.exec()
-    pane.save_state()
+def main() -> int:
+    return run_alone(ComparePane, 1400, 900)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,7 +20,7 @@ from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
-from app.panes.base import Pane
+from app.panes.base import Pane, run_alone
 from app.panes.merges_bpe_view import BpeView
 from app.panes.merges_controls import RESET_KEYS, STEP_KEYS, UNDO_KEYS, TrainingControls
 from app.panes.merges_replay import ReplayView
@@ -38,6 +38,7 @@ from app.workers import TaskRunner
 from core.data import tokenizer_path
 from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
+from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
@@ -71,7 +72,7 @@ class MergesPane(Pane):
         self.runner.sig_progress.connect(self._on_task_progress)
         self.runner.sig_busy_changed.connect(self._on_busy_changed)
         self._task = ""
-        self._pending_replay: tuple[str, bool] | None = None
+        self._pending_replay: tuple | None = None
         self._replay_source = ""
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
@@ -245,21 +246,30 @@ class MergesPane(Pane):
 
     # -- replay --------------------------------------------------------------------------
     def load_replay(self, path: str, *, quiet: bool = False) -> None:
-        """Load a byte-level BPE merge table for replay in the worker (``quiet``: a failure
-        only leaves a note — used for tokenizers the main window broadcasts)."""
+        """Load a byte-level BPE tokenizer file for replay in the worker (``quiet``: a failure
+        only leaves a note)."""
+        self._submit_replay(load_replay_table, path, path, quiet)
+
+    def _submit_replay(self, fn, arg: Any, source: str, quiet: bool) -> None:
+        """Run ``fn(arg)`` (it returns a merge table) in the worker, after any training."""
         if self.runner.busy and self._task == "train":
-            self._pending_replay = (path, quiet)
+            self._pending_replay = (fn, arg, source, quiet)
             return
         self._task = "replay-quiet" if quiet else "replay"
-        self._replay_source = path
-        self.replay_view.set_loading(os.path.basename(path.rstrip("/")) or path)
-        self.runner.submit(load_replay_table, path)
+        self._replay_source = source
+        self.replay_view.set_loading(os.path.basename(source.rstrip("/")) or source)
+        self.runner.submit(fn, arg)
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
-        """Use a broadcast tokenizer for replay when it is byte-level BPE; ignore others."""
-        path = getattr(tokenizer, "path", None) or label
-        if tokenizer is not None and path and os.path.exists(str(path)):
-            self.load_replay(str(path), quiet=True)
+        """Use a broadcast byte-level BPE tokenizer for replay as it is (its merge table is
+        built in the worker); note that other tokenizers are not used."""
+        if tokenizer is None:
+            return
+        if is_byte_level_bpe(tokenizer):
+            self._submit_replay(MergeTable.from_tokenizer, tokenizer, label, True)
+        else:
+            self.replay_view.set_error(f"Not used for replay: {label or 'this tokenizer'} is "
+                                       "not a byte-level BPE tokenizer.")
 
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
@@ -298,9 +308,8 @@ class MergesPane(Pane):
     def _on_busy_changed(self, busy: bool) -> None:
         self.controls.set_busy(busy, lock_steps=busy and self._task == "train")
         if not busy and self._pending_replay is not None:
-            path, quiet = self._pending_replay
-            self._pending_replay = None
-            QTimer.singleShot(0, lambda: self.load_replay(path, quiet=quiet))
+            pending, self._pending_replay = self._pending_replay, None
+            QTimer.singleShot(0, lambda: self._submit_replay(*pending))
 
     # -- control slots -------------------------------------------------------------------
     def _on_source_changed(self, index: int) -> None:
@@ -363,16 +372,7 @@ class MergesPane(Pane):
 
 
 def main() -> int:
-    """Show the pane alone with the built-in corpus."""
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    pane = MergesPane(open_settings())
-    pane.resize(1400, 900)
-    pane.show()
-    return app.exec()
+    return run_alone(MergesPane, 1400, 900)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """The real-merge replay tab: step through the merges a byte-level BPE encoder applies.
 
-The pane loads a :class:`~core.training.replay.MergeTable` (GPT-2 files, a byte-level
-``tokenizer.json`` or a tiktoken rank file) off the GUI thread and hands it to
-:meth:`ReplayView.set_table`; this view pre-tokenizes the typed text with the table's pattern,
-replays each piece and lets the user walk through the merges one at a time.
+The pane builds a :class:`~core.training.replay.MergeTable` off the GUI thread — from a file
+read with :func:`core.tokenizers.load` (GPT-2 files, a byte-level ``tokenizer.json`` or a
+tiktoken rank file) or from the byte-level BPE tokenizer the main window broadcasts — and
+hands it to :meth:`ReplayView.set_table`; this view pre-tokenizes the typed text with the
+tokenizer's pre-tokenizer, replays each piece and lets the user walk through the merges one
+at a time.
 """
 
 from __future__ import annotations
@@ -28,8 +30,7 @@ from app.panes.merges_bpe_view import make_table, symbols_html
 from app.panes.merges_models import RowsModel, show_pair, show_symbols
 from app.widgets.token_table import visible
 from core.errors import SubwordScopeError
-from core.training.replay import MergeTable, encode_piece, replay_merges
-from core.training.symbols import to_byte_symbols
+from core.training.replay import MergeTable, encode_piece
 
 FILE_FILTER = ("Byte-level BPE (*.tiktoken merges.txt vocab.json tokenizer.json *.json);;"
                "All files (*)")
@@ -58,8 +59,8 @@ class ReplayView(QWidget):
         self.source_label = QLabel("No merge table loaded yet.")
         self.source_label.setWordWrap(True)
         self.text_edit = QLineEdit(" lowest newer tokenization")
-        self.text_edit.setToolTip("Text to encode; it is pre-tokenized with the tokenizer's "
-                                  "pattern, then each piece's merges are replayed")
+        self.text_edit.setToolTip("Text to encode; it is pre-tokenized by the tokenizer's "
+                                  "pre-tokenizer, then each piece's merges are replayed")
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
@@ -156,18 +157,18 @@ class ReplayView(QWidget):
             return
         pieces = self.table.pretokenize(self.text_edit.text())
         rows, tips, frames = [], [], []
-        state = [to_byte_symbols(p) for p in pieces]
+        state = [(w,) if w in self.table.added else tuple(w) for w, _ in pieces]
         frames.append((-1, list(state)))
         tokens, ids = [], []
         try:
-            for k, piece in enumerate(pieces):
-                for n, step in enumerate(replay_merges(piece, self.table.ranks), 1):
-                    rows.append((visible(piece) if n == 1 else "", n, step.rank,
+            for k, (word, surface) in enumerate(pieces):
+                for n, step in enumerate(self.table.steps(word), 1):
+                    rows.append((visible(surface) if n == 1 else "", n, step.rank,
                                  show_pair(step.pair), show_symbols(step.symbols)))
-                    tips.append(f"piece {k}: {piece!r} = {''.join(to_byte_symbols(piece))}")
+                    tips.append(f"piece {k}: {surface!r} = {word}")
                     state[k] = step.symbols
                     frames.append((len(rows) - 1, list(state)))
-                t, i = encode_piece(piece, self.table)
+                t, i = encode_piece(word, self.table)
                 tokens += t
                 ids += i
         except SubwordScopeError as exc:

@@ -1,7 +1,8 @@
 """State of the Merges pane and the worker-side functions it runs (no Qt in here).
 
 :class:`MergesState` is everything the pane remembers and renders from (besides the trainer
-itself); :func:`load_and_train` and :func:`load_replay_table` are the slow parts, run through
+itself); :func:`load_and_train`, :func:`load_replay_table` and
+:meth:`~core.training.replay.MergeTable.from_tokenizer` are the slow parts, run through
 the pane's :class:`~app.workers.TaskRunner` with ``progress`` / ``should_stop``.
 """
 
@@ -17,7 +18,8 @@ from core.training.corpus import (
     word_counts_from_file,
     word_counts_from_folder,
 )
-from core.training.replay import MergeTable, load_merge_table
+from core.tokenizers import load
+from core.training.replay import MergeTable
 from core.training.symbols import MARKERS, TIE_BREAKS, TrainingError
 
 SOURCES = ("builtin", "text", "file", "folder")
@@ -121,5 +123,10 @@ def load_and_train(state: MergesState, n: int, counts: dict[str, int] | None = N
 
 
 def load_replay_table(path: str) -> MergeTable:
-    """Load a byte-level BPE merge table (slow for rank files: merges are recovered)."""
-    return load_merge_table(path)
+    """Load a byte-level BPE tokenizer file with :func:`core.tokenizers.load` and take its
+    merge table (slow for rank files: the merges are derived from the ranks).
+
+    Raises :class:`~core.errors.TokenizerLoadError` for unreadable files and tokenizers that
+    are not byte-level BPE.
+    """
+    return MergeTable.from_tokenizer(load(path))

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.base import Pane
+from app.panes.base import Pane, run_alone
 from app.panes.pooling_state import (
     METHOD_NAMES,
     STANDIN_LABEL,
@@ -351,17 +351,7 @@ class PoolingPane(Pane):
 
 
 def main() -> int:
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
-    app = QApplication.instance() or QApplication(sys.argv)
-    pane = PoolingPane(open_settings())
-    pane.resize(1300, 850)
-    pane.show()
-    code = app.exec()
-    pane.save_state()
-    return code
+    return run_alone(PoolingPane, 1300, 850)
 
 
 if __name__ == "__main__":

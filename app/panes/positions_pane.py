@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.base import Pane
+from app.panes.base import Pane, run_alone
 from app.panes.positions_state import (
     CONTROLS,
     LOCAL_CONTROLS,
@@ -265,18 +265,7 @@ class PositionsPane(Pane):
 
 
 def main() -> int:
-    """Show the pane alone (``python -m app.panes.positions_pane``)."""
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    pane = PositionsPane(open_settings())
-    pane.resize(1400, 900)
-    pane.show()
-    code = app.exec()
-    pane.save_state()
-    return code
+    return run_alone(PositionsPane, 1400, 900)
 
 
 if __name__ == "__main__":

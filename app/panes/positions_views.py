@@ -56,6 +56,14 @@ class PositionsView(QWidget):
         """The exportable plot frames of this view."""
         return []
 
+    def _add_cursor_line(self, heatmap, tip: str):
+        """A draggable horizontal dashed line on ``heatmap``; dropping it emits
+        :attr:`sig_cursor_requested` with the row under it."""
+        line = heatmap.plot.addLine(y=0, movable=True, pen={"color": "#ff00ff", "width": 2, "style": Qt.PenStyle.DashLine})
+        line.setToolTip(tip)
+        line.sigPositionChangeFinished.connect(lambda ln: self.sig_cursor_requested.emit(int(np.floor(ln.value()))))
+        return line
+
     @staticmethod
     def compute(state) -> dict:
         raise NotImplementedError
@@ -84,9 +92,7 @@ class SinusoidalView(PositionsView):
                                    y_label="position t", value_label="PE")
         self.dots = LinePlot("Row dot product vs offset", "sinusoidal_dot_products", x_label="offset k",
                              y_label="PE[t]·PE[t+k]")
-        self.cursor_line = self.heatmap.plot.addLine(y=0, movable=True, pen={"color": "#ff00ff", "width": 2, "style": Qt.PenStyle.DashLine})
-        self.cursor_line.setToolTip("Position cursor: drag to choose the reference row t")
-        self.cursor_line.sigPositionChangeFinished.connect(lambda line: self.sig_cursor_requested.emit(int(np.floor(line.value()))))
+        self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: drag to choose the reference row t")
         self.pair_lines = [self.heatmap.plot.addLine(x=0, pen={"color": "#00aa00", "width": 1}) for _ in range(2)]
         self.layout_.addWidget(_splitter(Qt.Orientation.Vertical, self.heatmap, self.dots, sizes=[600, 300]), 1)
 
@@ -127,9 +133,7 @@ class RopeView(PositionsView):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("RoPE score rope(q, m)·rope(k, n)", "rope_scores", x_label="key position n",
                                    y_label="query position m", value_label="score")
-        self.cursor_line = self.heatmap.plot.addLine(y=0, movable=True, pen={"color": "#ff00ff", "width": 2, "style": Qt.PenStyle.DashLine})
-        self.cursor_line.setToolTip("Position cursor: the query row m drawn below")
-        self.cursor_line.sigPositionChangeFinished.connect(lambda line: self.sig_cursor_requested.emit(int(np.floor(line.value()))))
+        self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: the query row m drawn below")
         self.curve = LinePlot("Score vs relative distance n − m", "rope_score_vs_distance", x_label="n − m",
                               y_label="score")
         self.layout_.addWidget(_splitter(Qt.Orientation.Vertical, self.heatmap, self.curve, sizes=[600, 300]), 1)

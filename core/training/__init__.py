@@ -5,7 +5,7 @@
 - :mod:`core.training.unigram` — Unigram lattice, Viterbi best path, n-best segmentations;
 - :mod:`core.training.corpus` — word counts from the built-in corpus, text, files, folders;
 - :mod:`core.training.replay` — replay a real byte-level BPE encoder's merges on a word;
-- :mod:`core.training.symbols` — marker styles, the byte-level alphabet, tie-break names.
+- :mod:`core.training.symbols` — marker styles, initial symbols, tie-break names.
 """
 
 from core.training.bpe import BpeTrainer, Candidate, MergeStep, SegmentStep, WordSegmentation

@@ -5,7 +5,7 @@ Two pre-tokenizers split text into words before counting:
 - the default splits on whitespace and punctuation: a word is a run of letters, marks, digits
   and underscores (``[\\p{L}\\p{M}\\p{N}_]+``), and every other non-space character is a word
   on its own (like BERT's basic tokenizer, without lowercasing);
-- ``byte_level=True`` uses GPT-2's pattern, which keeps a leading space on a word (`` low``);
+- ``byte_level=True`` uses GPT-2's pattern (``encoder.py`` of openai/gpt-2), which keeps a leading space on a word (`` low``);
   a byte-level trainer then writes that space as ``Ġ``.
 
 Counts are returned as a ``dict`` in order of first occurrence (the corpus order the
@@ -19,21 +19,16 @@ from typing import Callable
 
 import regex
 
+from core.tokenizers.bytelevel import split_pattern
 from core.training.symbols import TrainingError
 
 #: The example corpus of Sennrich et al. (2016), Algorithm 1 (SPEC §4).
 SENNRICH_CORPUS: dict[str, int] = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
-#: GPT-2's pre-tokenization pattern (``encoder.py`` of openai/gpt-2).
-GPT2_PATTERN = (r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"""
-                r"""|\s+(?!\S)|\s+""")
-#: The cl100k_base pattern published with tiktoken.
-CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"""
-                  r"""| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
 WORD_PATTERN = r"[\p{L}\p{M}\p{N}_]+|[^\s\p{L}\p{M}\p{N}_]"
 
 _WORD_RE = regex.compile(WORD_PATTERN)
-_GPT2_RE = regex.compile(GPT2_PATTERN)
+_GPT2_RE = regex.compile(split_pattern("gpt2"))
 
 Progress = Callable[[float], None] | None
 ShouldStop = Callable[[], bool] | None

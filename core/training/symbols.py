@@ -7,15 +7,15 @@ A word enters training as a tuple of *symbols*. How it is split depends on the m
 - ``"##"`` — the first code point as is, every later one with the continuing-subword prefix
   ``##`` (the WordPiece convention of BERT);
 - ``"byte"`` — one symbol per UTF-8 byte, written in GPT-2's byte-to-unicode alphabet
-  (Radford et al. 2019; ``bytes_to_unicode`` in GPT-2's ``encoder.py``), no end marker.
+  (Radford et al. 2019; :func:`core.tokenizers.bytelevel.to_byte_level`), no end marker.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Mapping
 
 from core.errors import SubwordScopeError
+from core.tokenizers.bytelevel import to_byte_level
 
 END_OF_WORD = "</w>"
 CONTINUATION = "##"
@@ -27,50 +27,6 @@ Pair = tuple[str, str]
 
 class TrainingError(SubwordScopeError):
     """Bad input to a trainer or to a corpus reader (empty corpus, unknown setting, ...)."""
-
-
-@lru_cache(maxsize=1)
-def byte_to_unicode() -> dict[int, str]:
-    """GPT-2's reversible map from the 256 byte values to printable code points.
-
-    Returns
-    -------
-    dict[int, str]
-        256 entries. Printable Latin-1 bytes (``!``..``~``, ``¡``..``¬``, ``®``..``ÿ``) map
-        to themselves; the other 68 bytes map to U+0100, U+0101, ... in byte order, so a
-        space (0x20) becomes ``Ġ`` (U+0120) and a newline ``Ċ`` (U+010A).
-    """
-    keep = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    table, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(0x100 + extra)
-            extra += 1
-    return table
-
-
-@lru_cache(maxsize=1)
-def unicode_to_byte() -> dict[str, int]:
-    """Inverse of :func:`byte_to_unicode`."""
-    return {s: b for b, s in byte_to_unicode().items()}
-
-
-def to_byte_symbols(text: str | bytes) -> tuple[str, ...]:
-    """UTF-8 bytes of ``text`` as byte-level symbols (one symbol per byte)."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    table = byte_to_unicode()
-    return tuple(table[b] for b in data)
-
-
-def from_byte_symbols(symbols: str) -> bytes:
-    """Bytes behind a string of byte-level symbols; raises :class:`TrainingError` on others."""
-    table = unicode_to_byte()
-    try:
-        return bytes(table[s] for s in symbols)
-    except KeyError as exc:
-        raise TrainingError(f"{symbols!r} is not in the byte-level alphabet") from exc
 
 
 def check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
@@ -91,7 +47,7 @@ def initial_symbols(word: str, marker: str = END_OF_WORD) -> tuple[str, ...]:
     if marker == CONTINUATION:
         return (word[0], *(CONTINUATION + c for c in word[1:])) if word else ()
     if marker == "byte":
-        return to_byte_symbols(word)
+        return tuple(to_byte_level(word))
     raise TrainingError(f"unknown marker style {marker!r}; choose one of {', '.join(MARKERS)}")
 
 

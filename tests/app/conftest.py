@@ -1,4 +1,4 @@
-"""App tests: offscreen Qt, settings in a temporary folder."""
+"""App tests: offscreen Qt, settings in a temporary folder, a pane factory."""
 
 from __future__ import annotations
 
@@ -10,3 +10,18 @@ def _isolated_settings(tmp_path, monkeypatch):
     """Every app test gets its own empty settings folder."""
     monkeypatch.setenv("SUBWORDSCOPE_CONFIG_DIR", str(tmp_path / "config"))
     yield
+
+
+@pytest.fixture
+def new_pane(qtbot):
+    """Factory: ``new_pane(PaneClass, width, height, settings=None)`` builds a pane on the
+    test's settings (fresh ones unless given), owned by ``qtbot`` and resized."""
+    from app.settings import open_settings
+
+    def make(cls, width: int = 1300, height: int = 850, settings=None):
+        pane = cls(open_settings() if settings is None else settings)
+        qtbot.addWidget(pane)
+        pane.resize(width, height)
+        return pane
+
+    return make

@@ -38,16 +38,14 @@ def bert(data_dir):
 
 
 @pytest.fixture
-def make_pane(qtbot, corpus):
+def make_pane(new_pane, corpus):
     panes = []
 
     def make(paths=()):
         settings = open_settings()
         settings.setValue("compare/corpus_folder", str(corpus))
         set_json(settings, "compare/tokenizer_paths", [[p.split("/")[-2], p] for p in paths])
-        pane = ComparePane(settings)
-        qtbot.addWidget(pane)
-        pane.resize(1200, 800)
+        pane = new_pane(ComparePane, 1200, 800, settings)
         pane.show()  # the first comparison starts when the pane is shown
         panes.append(pane)
         return pane
@@ -68,9 +66,8 @@ def expected(pane, metric):
     return pane.result.table.values(metric)[pane.heatmap_rows()]
 
 
-def test_first_screen_defaults_to_the_shared_udhr_folder_and_tokenizers(qtbot, data_dir):
-    pane = ComparePane(open_settings())
-    qtbot.addWidget(pane)
+def test_first_screen_defaults_to_the_shared_udhr_folder_and_tokenizers(new_pane, data_dir):
+    pane = new_pane(ComparePane, 1200, 800)
     assert pane.state.corpus_folder == str(data_dir / "udhr")
     assert [e.label for e in pane.state.entries] == ["bert-base-uncased", "gpt2", "pegasus-unigram", "cl100k_base"]
     assert pane.folder_edit.text() == str(data_dir / "udhr")

@@ -8,17 +8,14 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.panes.merges_pane import MergesPane
-from app.settings import open_settings
+from core.tokenizers import load
 
 GOLDEN_TOKENS = [95, 86, 77, 68, 61, 54, 48, 42, 36]
 
 
 @pytest.fixture
-def pane(qtbot):
-    p = MergesPane(open_settings())
-    qtbot.addWidget(p)
-    p.resize(1300, 850)
-    return p
+def pane(new_pane):
+    return new_pane(MergesPane)
 
 
 def rows(model):
@@ -183,18 +180,34 @@ def test_replay_tab_with_gpt2_and_ignored_tokenizers(pane, qtbot, data_dir):
     assert view.steps_model.highlight == -1
     qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
     assert view.steps_model.highlight == 0
-    with qtbot.waitSignal(pane.runner.sig_busy_changed, timeout=10000,
-                          check_params_cb=lambda busy: not busy):
-        pane.set_tokenizer(object(), str(data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"))
+    bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
+    pane.set_tokenizer(load(bert), str(bert))
     assert view.table is not None and "Not used for replay" in view.message.text()
+    assert not pane.runner.busy
 
 
-def test_state_is_remembered(pane, qtbot):
+def test_broadcast_byte_level_tokenizer_is_used_without_reloading(pane, qtbot, data_dir,
+                                                                  monkeypatch):
+    import app.panes.merges_state as merges_state
+
+    monkeypatch.setattr(merges_state, "load", lambda *a, **k: pytest.fail("file re-loaded"))
+    path = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
+    tokenizer = load(path)
+    with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000) as blocker:
+        pane.set_tokenizer(tokenizer, str(path))
+    assert blocker.args == [str(path)]
+    view = pane.replay_view
+    assert view.table.vocab is tokenizer.model.vocab and pane.state.replay_path == str(path)
+    view.text_edit.setText("hi<|endoftext|>")
+    qtbot.waitUntil(lambda: view.final_tokens() == ["hi", "<|endoftext|>"], timeout=3000)
+    assert "50256" in view.result_label.text() and view.message.isHidden()
+
+
+def test_state_is_remembered(pane, new_pane):
     pane.bpe_view.heldout_edit.setText("newest lowly")
     pane.undo()
     pane.save_state()
-    again = MergesPane(open_settings())
-    qtbot.addWidget(again)
+    again = new_pane(MergesPane)
     assert again.bpe_view.heldout_edit.text() == "newest lowly"
     assert len(again.trainer.merges) == 7
 

@@ -17,14 +17,17 @@ from core.pooling_standin import StandInEncoder
 
 MODEL = "models/all-MiniLM-L6-v2"
 
-@pytest.fixture
-def pane(qtbot):
-    p = PoolingPane(open_settings())
-    qtbot.addWidget(p)
-    p.resize(1300, 850)
-    with qtbot.waitSignal(p.sig_result_changed, timeout=20000):
+def shown_pane(qtbot, new_pane, settings=None, timeout=20000):
+    """A pooling pane on ``settings``, shown, once its first result is in."""
+    p = new_pane(PoolingPane, settings=settings)
+    with qtbot.waitSignal(p.sig_result_changed, timeout=timeout):
         p.show()
     return p
+
+
+@pytest.fixture
+def pane(qtbot, new_pane):
+    return shown_pane(qtbot, new_pane)
 
 
 @pytest.fixture(scope="module")
@@ -157,13 +160,10 @@ def test_choose_model_directory(pane, qtbot, model_dir):
     assert get_json(pane.settings, "pooling/state", {})["model_dir"] == str(model_dir)
 
 
-def test_model_directory_is_remembered(qtbot, model_dir):
+def test_model_directory_is_remembered(qtbot, new_pane, model_dir):
     settings = open_settings()
     settings.setValue("pooling/state", json.dumps({"model_dir": str(model_dir), "content": 16, "overlap": 4}))
-    p = PoolingPane(settings)
-    qtbot.addWidget(p)
-    with qtbot.waitSignal(p.sig_result_changed, timeout=60000):
-        p.show()
+    p = shown_pane(qtbot, new_pane, settings, timeout=60000)
     assert p.result.model_label == str(model_dir) and p.content_spin.value() == 16
     assert p.result.output.last_hidden_state.shape[-1] == 384
 
@@ -178,12 +178,9 @@ def test_bad_model_directory_shows_a_message(pane, qtbot, tmp_path):
     assert pane.result.model_label == STANDIN_LABEL
 
 
-def test_remembered_broken_model_falls_back_to_standin(qtbot, tmp_path):
+def test_remembered_broken_model_falls_back_to_standin(qtbot, new_pane, tmp_path):
     settings = open_settings()
     settings.setValue("pooling/state", json.dumps({"model_dir": str(tmp_path)}))  # no config.json
-    p = PoolingPane(settings)
-    qtbot.addWidget(p)
-    with qtbot.waitSignal(p.sig_result_changed, timeout=20000):
-        p.show()
+    p = shown_pane(qtbot, new_pane, settings)
     assert p.result.model_label == STANDIN_LABEL
     assert "config.json" in p.message.text() and not p.message.isHidden()

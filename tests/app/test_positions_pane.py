@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from app.panes.positions_pane import PositionsPane, PositionsState
-from app.settings import open_settings
 from core.block_anatomy import block_anatomy
 from core.positional import (
     alibi_bias,
@@ -23,11 +22,8 @@ from core.positional import (
 
 
 @pytest.fixture
-def pane(qtbot):
-    p = PositionsPane(open_settings())
-    qtbot.addWidget(p)
-    p.resize(1200, 800)
-    return p
+def pane(new_pane):
+    return new_pane(PositionsPane, 1200, 800)
 
 
 def change(qtbot, pane, name, value):
@@ -266,13 +262,12 @@ def test_export_button_and_context_menu(qtbot, pane, tmp_path):
     assert {"Export PNG…", "Export SVG…", "Export CSV…"} <= set(labels)
 
 
-def test_state_survives_a_restart(qtbot, pane):
+def test_state_survives_a_restart(qtbot, pane, new_pane):
     change(qtbot, pane, "T", 77)
     change(qtbot, pane, "pairing", "half")
     pane.show_view("alibi")
     pane.save_state()
-    again = PositionsPane(open_settings())
-    qtbot.addWidget(again)
+    again = new_pane(PositionsPane, 1200, 800)
     assert again.state.T == 77 and again.state.pairing == "half" and again.state.view == "alibi"
     assert again.controls["T"].value() == 77 and again.current_view().key == "alibi"
 

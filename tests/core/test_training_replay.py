@@ -5,32 +5,22 @@ from __future__ import annotations
 import base64
 
 import pytest
-import regex
 
 from core.errors import TokenizerLoadError
-from core.training.corpus import CL100K_PATTERN, GPT2_PATTERN
-from core.training.replay import (
-    MergeTable,
-    encode_piece,
-    load_merge_table,
-    merges_from_tiktoken_ranks,
-    replay_merges,
-)
-from core.training.symbols import byte_to_unicode, from_byte_symbols, to_byte_symbols
+from core.tokenizers import demo_tokenizer, load
+from core.tokenizers.bytelevel import from_byte_level, split_pattern, to_byte_level
+from core.training.replay import MergeTable, encode_piece, is_byte_level_bpe, replay_merges
+from core.training.symbols import initial_symbols
 
 
 @pytest.fixture(scope="module")
-def udhr_pieces(data_dir):
-    """Distinct GPT-2 pre-tokenized pieces of the English UDHR text."""
-    text = (data_dir / "udhr" / "eng.txt").read_text(encoding="utf-8")
-    return sorted(set(regex.findall(GPT2_PATTERN, text)))
+def udhr_text(data_dir):
+    return (data_dir / "udhr" / "eng.txt").read_text(encoding="utf-8")
 
 
-def test_byte_alphabet_is_gpt2s():
-    table = byte_to_unicode()
-    assert len(set(table.values())) == 256
-    assert table[ord(" ")] == "Ġ" and table[ord("\n")] == "Ċ" and table[ord("a")] == "a"
-    assert from_byte_symbols("".join(to_byte_symbols("Zoé 😀"))) == "Zoé 😀".encode()
+def test_byte_level_training_symbols_use_gpt2s_alphabet():
+    assert initial_symbols(" a\n", "byte") == ("Ġ", "a", "Ċ")
+    assert from_byte_level("".join(initial_symbols("Zoé 😀", "byte"))) == "Zoé 😀".encode()
 
 
 def test_replay_steps_are_lowest_rank_first_and_leftmost():
@@ -42,57 +32,64 @@ def test_replay_steps_are_lowest_rank_first_and_leftmost():
     assert replay_merges("xyz", ranks) == []
 
 
-def test_recovering_merges_from_ranks_small():
-    ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4, b"bc": 5}
-    assert merges_from_tiktoken_ranks(ranks) == {("a", "b"): 3, ("ab", "c"): 4, ("b", "c"): 5}
-
-
-def test_gpt2_replay_matches_tokenizers_on_every_udhr_word(data_dir, udhr_pieces):
+def test_gpt2_replay_matches_tokenizers_on_every_udhr_word(data_dir, udhr_text):
     tokenizers = pytest.importorskip("tokenizers")
     folder = data_dir / "tokenizers" / "gpt2"
-    table = load_merge_table(folder / "merges.txt")
+    table = MergeTable.from_tokenizer(load(folder / "merges.txt"))
+    assert table.ranks[("Ġ", "t")] == 0 and len(table.ranks) == 50_000
+    pieces = sorted({w for w, _ in table.pretokenize(udhr_text)})
     ref = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
-    expected = ref.encode_batch(udhr_pieces)
-    assert len(udhr_pieces) > 500
-    for piece, enc in zip(udhr_pieces, expected):
+    expected = ref.encode_batch([from_byte_level(p).decode() for p in pieces])
+    assert len(pieces) > 500
+    for piece, enc in zip(pieces, expected):
         assert encode_piece(piece, table) == (enc.tokens, enc.ids), piece
 
 
-def test_cl100k_replay_matches_tiktoken_on_every_udhr_word(data_dir, udhr_pieces):
+def test_cl100k_replay_matches_tiktoken_on_every_udhr_word(data_dir, udhr_text):
     tiktoken = pytest.importorskip("tiktoken")
     path = data_dir / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
-    table = load_merge_table(path)
-    assert table.pattern == CL100K_PATTERN and len(table.ranks) == 100_000
+    table = MergeTable.from_tokenizer(load(path))
+    assert len(table.ranks) == 100_000 and table.ranks[("Ġ", "Ġ")] == 256
     ranks = {base64.b64decode(t): int(r) for t, r in
              (line.split() for line in path.read_text().splitlines() if line)}
-    enc = tiktoken.Encoding(name="cl100k_test", pat_str=CL100K_PATTERN,
+    enc = tiktoken.Encoding(name="cl100k_test", pat_str=split_pattern("cl100k_base"),
                             mergeable_ranks=ranks, special_tokens={})
-    text = (data_dir / "udhr" / "eng.txt").read_text(encoding="utf-8")
-    pieces = sorted(set(table.pretokenize(text)))
+    pieces = sorted({text for _, text in table.pretokenize(udhr_text)})
     for piece, ids in zip(pieces, enc.encode_ordinary_batch(pieces)):
-        tokens, got = encode_piece(piece, table)
+        tokens, got = encode_piece(to_byte_level(piece), table)
         assert got == ids, piece
-        assert b"".join(from_byte_symbols(t) for t in tokens) == piece.encode()
-    assert sum(map(len, enc.encode_ordinary_batch(text.splitlines(keepends=True)))) == sum(
-        len(encode_piece(p, table)[1]) for line in text.splitlines(keepends=True)
-        for p in table.pretokenize(line))
+        assert b"".join(from_byte_level(t) for t in tokens) == piece.encode()
+    lines = udhr_text.splitlines(keepends=True)
+    assert sum(map(len, enc.encode_ordinary_batch(lines))) == sum(
+        len(encode_piece(w, table)[1]) for line in lines for w, _ in table.pretokenize(line))
 
 
-def test_loaders_raise_typed_errors(tmp_path):
-    bad = tmp_path / "x.tiktoken"
-    bad.write_text("not base64 at all\n")
-    with pytest.raises(TokenizerLoadError, match="line 1"):
-        load_merge_table(bad)
-    with pytest.raises(TokenizerLoadError):
-        load_merge_table(tmp_path / "missing.tiktoken")
-    (tmp_path / "tokenizer.json").write_text('{"model": {"type": "WordPiece"}}')
+def test_added_tokens_stay_whole(data_dir):
+    table = MergeTable.from_tokenizer(load(data_dir / "tokenizers" / "gpt2" / "tokenizer.json"))
+    pieces = table.pretokenize("hi<|endoftext|>")
+    assert pieces == [("hi", "hi"), ("<|endoftext|>", "<|endoftext|>")]
+    assert table.steps("<|endoftext|>") == []
+    assert encode_piece("<|endoftext|>", table) == (["<|endoftext|>"], [50256])
+
+
+def test_only_byte_level_bpe_tokenizers_are_replayed():
+    assert not is_byte_level_bpe(demo_tokenizer()) and not is_byte_level_bpe(object())
     with pytest.raises(TokenizerLoadError, match="byte-level BPE"):
-        load_merge_table(tmp_path / "tokenizer.json")
-    with pytest.raises(TokenizerLoadError, match="choose"):
-        load_merge_table(tmp_path / "notes.txt")
+        MergeTable.from_tokenizer(demo_tokenizer())
 
 
 def test_encode_piece_reports_missing_ids():
     table = MergeTable({("a", "b"): 0}, {"a": 0}, name="toy")
+    assert table.pretokenize("ab") == [("ab", "ab")]
     with pytest.raises(TokenizerLoadError, match="'ab'"):
         encode_piece("ab", table)
+
+
+def test_rank_file_merges_keep_their_tokens_ranks(tmp_path):
+    tokens = [bytes([b]) for b in range(256)] + [b"ab", b"abc", b"bc"]
+    path = tmp_path / "tiny.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for r, t in enumerate(tokens)))
+    table = MergeTable.from_tokenizer(load(path, pattern="gpt2"))
+    assert table.ranks == {("a", "b"): 256, ("ab", "c"): 257, ("b", "c"): 258}
+    assert [s.rank for s in table.steps("abcbc")] == [256, 257, 258]
+    assert encode_piece("abcbc", table) == (["abc", "bc"], [257, 258])
