@@ -4,7 +4,10 @@ Run ``python -m benchmarks.encode`` from the repository root. For each row: the 
 UDHR texts joined by newlines, three times; the figure is core's encode-with-offsets time
 divided by the reference's (median of ``--repeat`` interleaved runs, single-threaded
 reference), both with a fresh core tokenizer (cold per-word cache) and a warm one.
-Targets (issue 2/3): <= 2.0 for WordPiece and Unigram, <= 3.0 for byte-level BPE.
+Targets (issue 2/3): <= 2.0 for WordPiece and Unigram, <= 3.0 for byte-level BPE; cl100k is
+reported against tiktoken's ``encode_ordinary`` (ids only; no target). Then, per shared
+tokenizer file, the load time and the extra resident memory, each in a fresh process
+(targets <= 1 s, <= 150 MB).
 
 To add a row: append a :class:`Row` to :data:`ROWS` (functions building the core encoder
 and the reference encoder, each ``encode(text) -> object``).
@@ -59,7 +62,78 @@ def _hf_bert() -> Encoder:
     return lambda text: tok.encode(text).offsets
 
 
-ROWS: list[Row] = [Row("bert-base-uncased (WordPiece)", _core_bert, _hf_bert)]
+def _core(rel: str) -> Callable[[], Encoder]:
+    def build() -> Encoder:
+        from core.tokenizers import load
+
+        tok = load(data_dir() / "tokenizers" / rel)
+        return lambda text: tok.encode(text)
+    return build
+
+
+def _hf(rel: str) -> Callable[[], Encoder]:
+    def build() -> Encoder:
+        import tokenizers
+
+        tok = tokenizers.Tokenizer.from_file(str(data_dir() / "tokenizers" / rel))
+        tok.no_truncation()
+        tok.no_padding()
+        return lambda text: tok.encode(text).offsets
+    return build
+
+
+def _tiktoken_cl100k() -> Encoder:
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+
+    from core.tokenizers.bytelevel import CL100K_PATTERN
+
+    path = data_dir() / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
+    enc = tiktoken.Encoding("cl100k_base", pat_str=CL100K_PATTERN,
+                            mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})
+    return enc.encode_ordinary
+
+
+ROWS: list[Row] = [
+    Row("bert-base-uncased (WordPiece)", _core_bert, _hf_bert),
+    Row("gpt2 (byte-level BPE)", _core("gpt2/tokenizer.json"), _hf("gpt2/tokenizer.json")),
+    Row("pegasus (Unigram)", _core("pegasus-unigram/tokenizer.json"),
+        _hf("pegasus-unigram/tokenizer.json")),
+    Row("cl100k_base (rank BPE)", _core("cl100k_base/cl100k_base.tiktoken"), _tiktoken_cl100k,
+        "tiktoken, ids only"),
+]
+TARGETS = {"bert-base-uncased (WordPiece)": 2.0, "gpt2 (byte-level BPE)": 3.0,
+           "pegasus (Unigram)": 2.0}
+
+#: Shared tokenizer files whose load time and extra memory are reported (targets: <= 1 s,
+#: <= 150 MB each).
+LOAD_FILES = ["bert-base-uncased/tokenizer.json", "bert-base-uncased/vocab.txt",
+              "gpt2/tokenizer.json", "gpt2/vocab.json", "pegasus-unigram/tokenizer.json",
+              "cl100k_base/cl100k_base.tiktoken"]
+
+_LOAD_PROBE = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS")) / 1024
+import core.tokenizers, numpy, regex
+before = rss()
+t0 = time.perf_counter()
+tok = core.tokenizers.load(sys.argv[1])
+t = time.perf_counter() - t0
+print(t, rss() - before)
+"""
+
+
+def load_figures(rel: str) -> tuple[float, float]:
+    """Seconds to load a shared file and the extra resident memory (MB), in a fresh process."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", _LOAD_PROBE, str(data_dir() / "tokenizers" / rel),
+                          str(Path(__file__).resolve().parent.parent)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
 
 
 def corpus() -> str:
@@ -103,8 +177,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{'cold/ref':>8} {'warm/ref':>8}")
     for row in ROWS:
         cold, warm, ref = measure(row, text, args.repeat)
+        target = TARGETS.get(row.name)
+        verdict = "" if target is None else f"  target <= {target}: " + (
+            "met" if cold / ref <= target else "MISSED")
         print(f"{row.name:32} {cold:7.3f} {warm:7.3f} {ref:7.3f} {cold / ref:8.2f} "
-              f"{warm / ref:8.2f}  (reference: {row.reference_name})")
+              f"{warm / ref:8.2f}  (reference: {row.reference_name}){verdict}")
+    print(f"\n{'file':36} {'load s':>7} {'extra MB':>9}")
+    for rel in LOAD_FILES:
+        seconds, mb = load_figures(rel)
+        print(f"{rel:36} {seconds:7.3f} {mb:9.1f}")
     return 0
 
 

@@ -4,9 +4,16 @@ Run ``python -m benchmarks.parity`` (from the repository root) for the table: id
 offsets equal / first difference, for every tokenizer core can load and every UDHR text.
 Tests import :func:`compare_encodings`, :data:`CASES` and :func:`compare_case`.
 
-To add a row (another helper's BPE/Unigram/tiktoken tokenizer): add a :class:`Case` to
-:data:`CASES` with a function building the core tokenizer and one building the reference
-(an object with ``encode(text, add_special_tokens) -> (tokens, ids, offsets)``).
+References: ``tokenizers`` for tokenizer.json, vocab.txt and GPT-2 vocab files (truncation
+and padding switched off: Pegasus' file carries max_length 192, GPT-2's 50), ``tiktoken``
+for rank files (ids from ``encode_ordinary``; tokens spelled in the byte-level alphabet;
+offsets derived from token byte lengths: a token's span is every character whose UTF-8
+bytes it contains). SentencePiece ``.model`` files are compared in the tests, on models
+trained there (the shared data has none).
+
+To add a row: add a :class:`Case` to :data:`CASES` with a function building the core
+tokenizer and one building the reference (``encode(text, add_special_tokens) -> (tokens,
+ids, offsets)``).
 """
 
 from __future__ import annotations
@@ -84,6 +91,38 @@ def _hf_bert_vocab(path: Path):
     return _hf_encoder(tokenizers.BertWordPieceTokenizer(str(path)))
 
 
+def _hf_gpt2_files(path: Path):
+    import tokenizers
+
+    tok = tokenizers.ByteLevelBPETokenizer(str(path), str(path.with_name("merges.txt")))
+    tok.add_special_tokens(["<|endoftext|>"])
+    return _hf_encoder(tok)
+
+
+def _tiktoken_ref(path: Path):
+    """tiktoken's ids; tokens spelled in the byte-level alphabet; offsets derived from the
+    token byte lengths (a token's span = the characters whose bytes it contains)."""
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+
+    from core.tokenizers.bytelevel import bytes_to_byte_level
+    from core.tokenizers.tiktoken_file import PRESETS, detect_preset
+
+    enc = tiktoken.Encoding(name=path.stem, pat_str=PRESETS[detect_preset(path)].pattern,
+                            mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})
+
+    def encode(text: str, add_special_tokens: bool) -> Triple:
+        ids = enc.encode_ordinary(text)
+        pieces = [enc.decode_single_token_bytes(i) for i in ids]
+        char_of_byte = [i for i, ch in enumerate(text) for _ in ch.encode("utf-8")]
+        offsets, pos = [], 0
+        for b in pieces:
+            offsets.append((char_of_byte[pos], char_of_byte[pos + len(b) - 1] + 1))
+            pos += len(b)
+        return [bytes_to_byte_level(b) for b in pieces], ids, offsets
+    return encode
+
+
 def _hf_encoder(tok) -> Callable[[str, bool], Triple]:
     def encode(text: str, add_special_tokens: bool) -> Triple:
         e = tok.encode(text, add_special_tokens=add_special_tokens)
@@ -96,6 +135,12 @@ CASES: list[Case] = [
          _hf_from_file),
     Case("bert-base-uncased/vocab.txt", "bert-base-uncased/vocab.txt", _core_load,
          _hf_bert_vocab),
+    Case("gpt2/tokenizer.json", "gpt2/tokenizer.json", _core_load, _hf_from_file),
+    Case("gpt2/vocab.json+merges.txt", "gpt2/vocab.json", _core_load, _hf_gpt2_files),
+    Case("pegasus-unigram/tokenizer.json", "pegasus-unigram/tokenizer.json", _core_load,
+         _hf_from_file),
+    Case("cl100k_base.tiktoken (tiktoken)", "cl100k_base/cl100k_base.tiktoken", _core_load,
+         _tiktoken_ref),
 ]
 
 

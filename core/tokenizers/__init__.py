@@ -3,9 +3,17 @@
 Public names: :func:`load` (detects the file format), :func:`demo_tokenizer` (the toy
 WordPiece of SPEC §2), :class:`Tokenizer`, :class:`Encoding`, :class:`TokenizerLoadError`.
 
+Formats: HF ``tokenizer.json`` (WordPiece, BPE, Unigram, WordLevel), BERT ``vocab.txt``,
+GPT-2 ``vocab.json`` + ``merges.txt``, tiktoken rank files, SentencePiece ``.model``.
+Byte-level vocabularies (GPT-2 files, ByteLevel tokenizer.json, tiktoken) report tokens in
+GPT-2's byte alphabet as the reference does (``Tokenizer.is_byte_level``); the readable
+form is ``Encoding.token_bytes`` / ``Encoding.readable_tokens``.
+
 Pipeline and extension points (registries): ``normalizers.NORMALIZERS``,
 ``pre_tokenizers.PRE_TOKENIZERS``, ``hf_json.MODELS``, ``post_processors.POST_PROCESSORS``,
-``formats.LOADERS`` / ``FILE_RULES`` / ``FOLDER_FILES``.
+``formats.LOADERS`` / ``OPTIONS`` / ``FILE_RULES`` / ``FOLDER_FILES``. Where the reference
+libraries have offset quirks they are reproduced on purpose (the parity tests demand it)
+and documented where they happen (``precompiled``, ``split_rules``, ``bytelevel_steps``).
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import Any
 
 from core.errors import TokenizerLoadError
 from core.tokenizers.encoding import Encoding
-from core.tokenizers.formats import LOADERS, detect
+from core.tokenizers.formats import LOADERS, check_options, detect
 from core.tokenizers.normalizers import Teaching
 from core.tokenizers.pre_tokenizers import bert_pre_tokenizer
 from core.tokenizers.tokenizer import Tokenizer
@@ -31,18 +39,28 @@ def load(path: str | PathLike[str], **options: Any) -> Tokenizer:
     Parameters
     ----------
     path : str or path-like
-        A ``tokenizer.json``, a BERT ``vocab.txt``, or a folder holding one
-        (``tokenizer.json`` preferred).
+        A Hugging Face ``tokenizer.json`` (WordPiece, BPE, Unigram or WordLevel), a BERT
+        ``vocab.txt``, GPT-2's ``vocab.json`` or ``merges.txt`` (the other file must sit
+        beside it), a tiktoken rank file (``*.tiktoken``), a SentencePiece ``*.model``, or
+        a folder holding one (in that order of preference).
     **options
-        Passed to the format's loader (e.g. ``lowercase=False`` for a cased ``vocab.txt``).
+        Passed to the format's loader; unknown ones are refused.
+        ``vocab.txt``: ``lowercase``, ``strip_accents``. GPT-2 files: ``add_prefix_space``,
+        ``trim_offsets`` (both False). ``.tiktoken``: ``pattern`` (a preset name —
+        ``gpt2``, ``r50k_base``, ``p50k_base``, ``cl100k_base``, ``o200k_base`` — or a
+        regex; default detected from the file name), ``special_tokens`` (False: special
+        tokens in the text are ordinary text, as ``encode_ordinary``). ``.model``:
+        ``add_bos``, ``add_eos`` (False; with them ``add_special_tokens`` adds ``<s>`` /
+        ``</s>``).
 
     Raises
     ------
     TokenizerLoadError
-        If the path is missing, the format is unknown or not supported yet, or the file is
+        If the path is missing, the format is unknown, an option is unknown, or the file is
         malformed (the message says which file and what is wrong).
     """
     fmt, file = detect(Path(path))
+    check_options(fmt, file, options)
     return LOADERS[fmt](file, **options)
 
 

@@ -60,13 +60,20 @@ class AddedVocabulary:
     def _split(self, matcher, text: str) -> list[Segment]:
         if matcher is None or not text:
             return [(0, len(text), None)] if text else []
-        pattern, names = matcher
+        pattern, names, lead = matcher
         out: list[Segment] = []
         pos = 0
-        for m in pattern.finditer(text):
-            a, b = m.span()
-            if a == b:
+        match = pattern.match
+        # only positions holding a possible first character can start a match; trying the
+        # alternation there alone is much faster than searching with it
+        for c in lead.finditer(text):
+            i = c.start()
+            if i < pos:
                 continue
+            m = match(text, i)
+            if m is None or m.end() == i:
+                continue
+            a, b = m.span()
             if a > pos:
                 out.append((pos, a, None))
             out.append((a, b, names[m.lastgroup]))
@@ -76,8 +83,9 @@ class AddedVocabulary:
         return out
 
 
-def _matcher(tokens: list[AddedToken]) -> tuple[re.Pattern, dict[str, AddedToken]] | None:
-    """One alternation, longest content first (leftmost-longest); group ``t<k>`` = token k."""
+def _matcher(tokens: list[AddedToken]):
+    """One alternation, longest content first (leftmost-longest; group ``t<k>`` = token k),
+    and a character class of the characters a match can start with."""
     if not tokens:
         return None
     ws = f"[{chars.WHITESPACE_CLASS}]*"
@@ -89,4 +97,8 @@ def _matcher(tokens: list[AddedToken]) -> tuple[re.Pattern, dict[str, AddedToken
         body = (ws if t.lstrip else "") + body + (ws if t.rstrip else "")
         alts.append(f"(?P<t{k}>{body})")
         names[f"t{k}"] = t
-    return re.compile("|".join(alts)), names
+    lead = {t.content[0] for t in tokens if t.content}
+    if any(t.lstrip for t in tokens):
+        lead |= chars.WHITESPACE
+    lead_class = "".join(re.escape(c) for c in sorted(lead)) or "^\\s\\S"
+    return re.compile("|".join(alts)), names, re.compile(f"[{lead_class}]")

@@ -278,3 +278,24 @@ def byte_span_to_char_span(index: list[int], start: int, end: int) -> tuple[int,
         pos = index[start] if start < len(index) else (index[-1] + 1 if index else 0)
         return pos, pos
     return index[start], index[end - 1] + 1
+
+
+_TOKEN_BYTES: dict[str, bytes] = {}
+
+
+def token_bytes_cached(tokens: list[str]) -> list[bytes]:
+    """:func:`from_byte_level` of every token, memoized; a token with characters outside
+    the alphabet (an added token) gives its own UTF-8 bytes."""
+    cache = _TOKEN_BYTES
+    out = []
+    for t in tokens:
+        b = cache.get(t)
+        if b is None:
+            try:
+                b = from_byte_level(t)
+            except ByteLevelError:
+                b = t.encode("utf-8", "surrogatepass")
+            if len(cache) < 500_000:
+                cache[t] = b
+        out.append(b)
+    return out

@@ -74,8 +74,12 @@ def is_combining_mark(c: str) -> bool:
 
 def is_word_char(c: str) -> bool:
     """A ``\\w`` character of the reference's regex engine: Alphabetic, Mark, Nd, Nl, Pc or
-    Join_Control (unassigned code points are not word characters)."""
+    Join_Control. A code point unassigned in Python's Unicode tables is decided by the
+    ``regex`` module's newer tables, except the letters and numbers newer than the
+    reference's (:data:`core.tokenizers.bytelevel.NEWER_THAN_REFERENCE`)."""
     cat = unicodedata.category(c)
+    if cat == "Cn":
+        return _NEWER_WORD.match(c) is not None
     if cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or c in "\u200c\u200d":
         return True
     return cat == "So" and _ALPHABETIC_SYMBOL.match(c) is not None
@@ -95,3 +99,13 @@ BERT_PUNCTUATION_CLASS = _class(compat.BERT_PUNCTUATION)
 ASCII_PUNCTUATION = frozenset(string.punctuation)
 _PUNCT_RE = re.compile(f"[{BERT_PUNCTUATION_CLASS}]")
 _ALPHABETIC_SYMBOL = regex.compile(r"\p{Alphabetic}")  # e.g. circled letters
+
+
+def _newer_word_pattern() -> "regex.Pattern[str]":
+    from core.tokenizers.bytelevel import NEWER_THAN_REFERENCE
+
+    newer = "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in NEWER_THAN_REFERENCE)
+    return regex.compile(f"(?V1)[\\w--[{newer}]]")
+
+
+_NEWER_WORD = _newer_word_pattern()

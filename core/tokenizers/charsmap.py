@@ -8,10 +8,7 @@ normalizer of an HF ``tokenizer.json`` (base64) carry the same blob::
                           strings, each key's value is a byte offset into the pool
     the rest              the pool: NUL-terminated UTF-8 replacement strings
 
-Unit layout (darts-clone, T. Yata): ``has_leaf = (u >> 8) & 1``, ``value = u & 0x7FFFFFFF``,
-``label = u & 0x800000FF``, ``offset = (u >> 10) << ((u & 0x200) >> 6)``. A walk starts at
-unit 0 and moves to ``pos ^ offset(unit) ^ byte``; the child is valid when its label equals
-the byte; a leaf's value sits in the unit at ``pos ^ offset(child)``.
+The trie is read by :class:`core.tokenizers.darts.DoubleArrayTrie`.
 
 Two ways of applying it exist, and each reference library uses its own:
 
@@ -37,6 +34,7 @@ from typing import Literal
 import regex
 
 from core.errors import TokenizerLoadError
+from core.tokenizers.darts import DoubleArrayTrie, lead_byte_ranges
 
 Mode = Literal["huggingface", "sentencepiece"]
 
@@ -83,6 +81,7 @@ class Charsmap:
                 f"{len(blob) - 4} bytes after the size (truncated or not a charsmap)"
             )
         self._units = struct.unpack_from(f"<{size // 4}I", blob, 4)
+        self._trie = DoubleArrayTrie(self._units)
         self._pool = blob[4 + size:]
         try:
             self._pool.decode("utf-8")
@@ -128,24 +127,7 @@ class Charsmap:
 
     def _matches(self, key: bytes) -> list[tuple[int, int]]:
         """``(byte length, pool offset)`` of every key that is a prefix of ``key``, shortest first."""
-        units = self._units
-        n = len(units)
-        out = []
-        try:
-            pos = units[0] >> 10 << ((units[0] & 0x200) >> 6)
-            for i, b in enumerate(key):
-                if b == 0:
-                    break
-                pos ^= b
-                u = units[pos]
-                if u & 0x800000FF != b:
-                    break
-                pos ^= u >> 10 << ((u & 0x200) >> 6)
-                if u & 0x100:
-                    out.append((i + 1, units[pos] & 0x7FFFFFFF))
-        except IndexError:
-            raise TokenizerLoadError(f"precompiled charsmap trie is corrupt (index beyond {n} units)") from None
-        return out
+        return self._trie.prefix_matches(key)
 
     def _string(self, offset: int) -> str:
         if offset > len(self._pool):
@@ -200,15 +182,7 @@ class Charsmap:
 
     def _next_bytes(self, key: bytes) -> frozenset[int]:
         """Bytes that follow ``key`` in some longer key (the labels of its children)."""
-        units = self._units
-        n = len(units)
-        pos = units[0] >> 10 << ((units[0] & 0x200) >> 6)
-        for b in key:
-            pos ^= b
-            if pos >= n or units[pos] & 0x800000FF != b:
-                return frozenset()
-            pos ^= units[pos] >> 10 << ((units[pos] & 0x200) >> 6)
-        return frozenset(c for c in range(1, 256) if (pos ^ c) < n and units[pos ^ c] & 0x800000FF == c)
+        return self._trie.next_bytes(key)
 
     def trigger_pattern(self, chars: set[str]) -> str:
         """An ``re`` alternation matching, in text made of ``chars``, every position where
@@ -226,7 +200,7 @@ class Charsmap:
                 groups.setdefault(follow, []).append(c)
         parts = [f"[{_literal(own)}]"] if own else []
         for follow, firsts in groups.items():
-            parts.append(f"[{_literal(''.join(sorted(firsts)))}](?=[{_lead_ranges(follow)}])")
+            parts.append(f"[{_literal(''.join(sorted(firsts)))}](?=[{lead_byte_ranges(follow)}])")
         self._spm_seen[1] = "|".join(parts)
         return self._spm_seen[1]
 
@@ -367,27 +341,6 @@ class Charsmap:
 def _literal(chars: str) -> str:
     """A regex character-class body matching exactly ``chars``."""
     return "".join(re.escape(c) if c in "\\]^-[" else c for c in chars)
-
-
-def _lead_ranges(lead_bytes: frozenset[int]) -> str:
-    """A class body for every character whose UTF-8 encoding starts with one of ``lead_bytes``."""
-    out = []
-    for b in sorted(lead_bytes):
-        if b < 0x80:
-            lo, hi = b, b
-        elif 0xC2 <= b <= 0xDF:
-            lo = (b & 0x1F) << 6
-            hi = lo + 0x3F
-        elif 0xE0 <= b <= 0xEF:
-            lo = (b & 0x0F) << 12
-            hi = lo + 0xFFF
-        elif 0xF0 <= b <= 0xF4:
-            lo = (b & 0x07) << 18
-            hi = min(lo + 0x3FFFF, 0x10FFFF)
-        else:
-            continue  # not the first byte of any character
-        out.append(f"\\U{lo:08x}-\\U{hi:08x}")
-    return "".join(out) or "^\\s\\S"
 
 
 _COMPILED: dict[str, re.Pattern] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from core.normalize import NormalizedText
 
@@ -30,6 +31,10 @@ class Encoding:
         appear verbatim).
     type_ids : list[int]
         Segment ids from the post-processor template (0 without one), length ``n``.
+    byte_level : bool
+        True when ``tokens`` are in GPT-2's byte-to-unicode alphabet (``Ġ`` = space byte),
+        as the reference library shows them; :attr:`token_bytes` and
+        :attr:`readable_tokens` give the readable form.
     """
 
     tokens: list[str]
@@ -39,6 +44,7 @@ class Encoding:
     special_tokens_mask: list[int]
     normalized: NormalizedText = field(repr=False)
     type_ids: list[int] = field(default_factory=list, repr=False)
+    byte_level: bool = field(default=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -47,6 +53,27 @@ class Encoding:
     def original(self) -> str:
         """The text that was encoded."""
         return self.normalized.original
+
+    @cached_property
+    def token_bytes(self) -> list[bytes] | None:
+        """The UTF-8 bytes each token stands for (length ``n``), or None when the tokens
+        are not byte-level. A token outside the byte alphabet (an added special token such
+        as ``<|endoftext|>`` written with other characters) gives its own UTF-8 bytes."""
+        if not self.byte_level:
+            return None
+        from core.tokenizers.bytelevel import token_bytes_cached
+
+        return token_bytes_cached(self.tokens)
+
+    @cached_property
+    def readable_tokens(self) -> list[str]:
+        """Tokens as a person reads them: byte-level tokens decoded from UTF-8 (bytes that
+        are part of a character split over several tokens shown as ``\\xNN``); other
+        tokens unchanged. Length ``n``."""
+        data = self.token_bytes
+        if data is None:
+            return list(self.tokens)
+        return [b.decode("utf-8", "backslashreplace") for b in data]
 
     def token_text(self, i: int) -> str:
         """The original substring token ``i`` covers (``""`` for special tokens)."""

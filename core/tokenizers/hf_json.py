@@ -16,6 +16,9 @@ from core.tokenizers.normalizers import build_normalizer
 from core.tokenizers.post_processors import build_post_processor
 from core.tokenizers.pre_tokenizers import build_pre_tokenizer
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.bpe import BPE
+from core.tokenizers.unigram import Unigram
+from core.tokenizers.wordlevel import WordLevel
 from core.tokenizers.wordpiece import WordPiece
 
 
@@ -35,8 +38,21 @@ def _wordpiece(cfg: dict) -> WordPiece:
                      cfg.get("max_input_chars_per_word", 100))
 
 
+def _bpe(cfg: dict) -> BPE:
+    return BPE.from_tokenizer_json_model(cfg)
+
+
+def _unigram(cfg: dict) -> Unigram:
+    return Unigram.from_tokenizer_json_model(cfg)
+
+
+def _wordlevel(cfg: dict) -> WordLevel:
+    return WordLevel(_vocab_map(cfg), cfg.get("unk_token", "<unk>"))
+
+
 #: ``tokenizer.json`` model ``type`` -> builder taking the ``model`` object.
-MODELS: dict[str, Callable[[dict], Any]] = {"WordPiece": _wordpiece}
+MODELS: dict[str, Callable[[dict], Any]] = {
+    "WordPiece": _wordpiece, "BPE": _bpe, "Unigram": _unigram, "WordLevel": _wordlevel}
 
 
 def _section(doc: dict, key: str, build: Callable[[Any], Any]) -> Any:
@@ -51,10 +67,21 @@ def _section(doc: dict, key: str, build: Callable[[Any], Any]) -> Any:
 
 def _model(cfg: Any) -> Any:
     if isinstance(cfg, dict) and "type" not in cfg and "vocab" in cfg:
-        cfg = dict(cfg, type="WordPiece" if "max_input_chars_per_word" in cfg else None)
+        cfg = dict(cfg, type=_guess_model_type(cfg))
     if cfg is None:
         raise TokenizerLoadError("the file has no model section")
     return build_component("model", cfg, MODELS)
+
+
+def _guess_model_type(cfg: dict) -> str | None:
+    """Older files omit the model type; tell it from the keys, as the reference does."""
+    if "merges" in cfg:
+        return "BPE"
+    if "max_input_chars_per_word" in cfg:
+        return "WordPiece"
+    if isinstance(cfg.get("vocab"), list):
+        return "Unigram"
+    return "WordLevel" if "unk_token" in cfg else None
 
 
 def _added(cfg: Any) -> list[AddedToken]:

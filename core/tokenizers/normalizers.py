@@ -115,6 +115,30 @@ class StripAccents(CharMapNormalizer):
         return "" if chars.is_combining_mark(c) else c
 
 
+class Nmt(CharMapNormalizer):
+    """SentencePiece's NMT rule: drop control characters, turn odd spaces into a space."""
+
+    type_name = "Nmt"
+    _DROP = frozenset(map(chr, [*range(0x1, 0x9), 0xB, *range(0xE, 0x20), 0x7F, 0x8F, 0x9F]))
+    _SPACE = frozenset(map(chr, [0x9, 0xA, 0xC, 0xD, 0x1680, *range(0x200B, 0x2010), 0x2028,
+                                 0x2029, 0x2581, 0xFEFF, 0xFFFD]))
+
+    def char_map(self, c: str) -> str:
+        return "" if c in self._DROP else " " if c in self._SPACE else c
+
+
+class ByteLevelNormalizer(CharMapNormalizer):
+    """Every character becomes its UTF-8 bytes in GPT-2's byte alphabet (all of them
+    keep the character's span)."""
+
+    type_name = "ByteLevel"
+
+    def char_map(self, c: str) -> str:
+        from core.tokenizers.bytelevel import to_byte_level
+
+        return to_byte_level(c)
+
+
 class Decompose(CharMapNormalizer):
     """NFD or NFKD, character by character (canonical reordering of marks is not applied)."""
 
@@ -346,7 +370,15 @@ NORMALIZERS: dict[str, Callable[[dict], Normalizer]] = {
     "Replace": Replace.from_config,
     "Prepend": Prepend.from_config,
     "Sequence": lambda cfg: Sequence([build_normalizer(c) for c in cfg["normalizers"]]),
+    "Precompiled": lambda cfg: _precompiled().Precompiled.from_config(cfg),
+    "Nmt": lambda cfg: Nmt(),
+    "ByteLevel": lambda cfg: ByteLevelNormalizer(),
 }
+
+
+def _precompiled():  # subclasses Normalizer: imported on first use
+    from core.tokenizers import precompiled
+    return precompiled
 
 
 def build_normalizer(cfg: dict | None) -> Normalizer | None:

@@ -90,10 +90,47 @@ def _template(cfg: dict) -> TemplateProcessing:
     return TemplateProcessing(cfg["single"], cfg.get("pair"), cfg.get("special_tokens", {}))
 
 
+class Sequence(PostProcessor):
+    """Post-processors applied in turn (e.g. ByteLevel trimming, then a template).
+
+    Raises
+    ------
+    TokenizerLoadError
+        If more than one member adds special tokens (not supported).
+    """
+
+    type_name = "Sequence"
+
+    def __init__(self, processors: list[PostProcessor]):
+        self.processors = list(processors)
+        templated = [p for p in self.processors if p.single_template() != [("sequence", 0)]]
+        if len(templated) > 1:
+            raise TokenizerLoadError("a post-processor Sequence with two templates is not supported")
+        self._template = templated[0].single_template() if templated else [("sequence", 0)]
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": "Sequence", "processors": [p.describe() for p in self.processors]}
+
+    def single_template(self) -> list[Item]:
+        return self._template
+
+    def adjust(self, text, tokens, offsets) -> None:
+        for p in self.processors:
+            p.adjust(text, tokens, offsets)
+
+
+def _steps():  # bytelevel_steps subclasses PostProcessor: imported on first use
+    from core.tokenizers import bytelevel_steps
+    return bytelevel_steps
+
+
 #: ``tokenizer.json`` post-processor ``type`` -> builder taking the component's JSON object.
 POST_PROCESSORS: dict[str, Callable[[dict], PostProcessor]] = {
     "BertProcessing": lambda cfg: BertProcessing(cfg["sep"], cfg["cls"]),
     "TemplateProcessing": _template,
+    "ByteLevel": lambda cfg: _steps().ByteLevelProcessing.from_config(cfg),
+    "RobertaProcessing": lambda cfg: _steps().RobertaProcessing.from_config(cfg),
+    "Sequence": lambda cfg: Sequence([build_post_processor(c) for c in cfg["processors"]]),
 }
 
 

@@ -4,7 +4,7 @@ A ``.model`` file is a serialized protobuf ``ModelProto`` (sentencepiece_model.p
 ``pieces`` (1: piece, score, type), ``trainer_spec`` (2: model_type, byte_fallback, ...),
 ``normalizer_spec`` (3: name, precompiled_charsmap, add_dummy_prefix,
 remove_extra_whitespaces, escape_whitespaces). It is read with a small wire-format reader
-(:func:`parse_model_proto`) rather than the ``protobuf`` package's generated classes: ``core``
+(:func:`parse_model_proto`, in :mod:`core.tokenizers.spm_proto`) rather than the ``protobuf`` package's generated classes: ``core``
 may not import ``sentencepiece`` (which ships the schema), generated code is tied to the
 ``protobuf`` runtime version, and a hand reader of the dozen fields needed skips everything
 else and can name the byte offset of any damage in its error message.
@@ -33,169 +33,26 @@ Public names: :func:`parse_model_proto`, :class:`ModelProto`, :class:`SentencePi
 
 from __future__ import annotations
 
-import heapq
 import re
-import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from core.errors import TokenizerLoadError
 from core.normalize import NormalizedText
 from core.tokenizers.charsmap import Charsmap, compile_cached
-from core.tokenizers.unigram import UNK_PENALTY, byte_piece
+from core.tokenizers.spm_proto import (
+    _MODEL_TYPES, BPE, BYTE, CONTROL, NORMAL, UNIGRAM, UNKNOWN, UNUSED, USER_DEFINED,
+    ModelProto, parse_model_proto)
+from core.tokenizers.spm_segment import bpe_path, unigram_path
+from core.tokenizers.unigram import byte_piece
 
-NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
-UNIGRAM, BPE = 1, 2
-_MODEL_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}
+__all__ = ["BPE", "BYTE", "CONTROL", "NORMAL", "SPACE", "UNIGRAM", "UNKNOWN", "UNUSED",
+           "USER_DEFINED", "ModelProto", "SentencePieceModel", "SentencePieceToken",
+           "load_sentencepiece_model", "parse_model_proto"]
+
 SPACE = "\u2581"
-_F32 = struct.Struct("<f")
 _FLT_MIN = 1.1754943508222875e-38  # float32 FLT_MIN, SentencePiece's initial max_score
-
-
-# -- protobuf wire format -------------------------------------------------------------------
-
-class _Malformed(Exception):
-    pass
-
-
-def _varint(buf: bytes, pos: int, end: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= end:
-            raise _Malformed(f"truncated varint at byte {pos}")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-        if shift >= 70:
-            raise _Malformed(f"varint longer than 10 bytes at byte {pos}")
-
-
-def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, Any]]:
-    """``(field number, wire type, value)``; a length-delimited value is a ``(start, end)`` slice."""
-    while pos < end:
-        at = pos
-        key, pos = _varint(buf, pos, end)
-        number, wire = key >> 3, key & 7
-        if number == 0:
-            raise _Malformed(f"field number 0 at byte {at}")
-        if wire == 0:
-            value, pos = _varint(buf, pos, end)
-        elif wire in (1, 5):
-            size = 8 if wire == 1 else 4
-            if pos + size > end:
-                raise _Malformed(f"truncated fixed-size field {number} at byte {at}")
-            value, pos = buf[pos:pos + size], pos + size
-        elif wire == 2:
-            size, pos = _varint(buf, pos, end)
-            if pos + size > end:
-                raise _Malformed(f"field {number} at byte {at} claims {size} bytes; only {end - pos} remain")
-            value, pos = (pos, pos + size), pos + size
-        else:
-            raise _Malformed(f"unsupported wire type {wire} (field {number}) at byte {at}")
-        yield number, wire, value
-
-
-# field number -> (name, kind); kinds: str, bytes, msg, float, bool, int, enum
-_PIECE = {1: ("piece", "str"), 2: ("score", "float"), 3: ("type", "enum")}
-_TRAINER = {3: ("model_type", "enum"), 24: ("treat_whitespace_as_suffix", "bool"),
-            35: ("byte_fallback", "bool"), 40: ("unk_id", "int"), 45: ("unk_piece", "str")}
-_NORMALIZER = {1: ("name", "str"), 2: ("precompiled_charsmap", "bytes"),
-               3: ("add_dummy_prefix", "bool"), 4: ("remove_extra_whitespaces", "bool"),
-               5: ("escape_whitespaces", "bool")}
-_WIRE = {"str": 2, "bytes": 2, "msg": 2, "float": 5, "bool": 0, "int": 0, "enum": 0}
-
-
-def _message(buf: bytes, span: tuple[int, int], schema: dict, what: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for number, wire, value in _fields(buf, *span):
-        if number not in schema:
-            continue
-        name, kind = schema[number]
-        if wire != _WIRE[kind]:
-            raise _Malformed(f"{what}.{name} (field {number}) has wire type {wire}, expected {_WIRE[kind]}")
-        if kind == "str":
-            try:
-                out[name] = buf[value[0]:value[1]].decode("utf-8")
-            except UnicodeDecodeError:
-                raise _Malformed(f"{what}.{name} at byte {value[0]} is not UTF-8") from None
-        elif kind == "bytes":
-            out[name] = buf[value[0]:value[1]]
-        elif kind == "float":
-            out[name] = _F32.unpack(value)[0]
-        elif kind == "bool":
-            out[name] = bool(value)
-        else:  # int32 / enum: 64-bit two's complement on the wire
-            out[name] = value - (1 << 64) if value >= 1 << 63 else value
-    return out
-
-
-@dataclass(frozen=True)
-class ModelProto:
-    """The fields of a SentencePiece ``ModelProto`` this project uses (proto2 defaults)."""
-
-    pieces: tuple[tuple[str, float, int], ...]  # (piece, score, type) by id
-    model_type: int = UNIGRAM
-    byte_fallback: bool = False
-    treat_whitespace_as_suffix: bool = False
-    normalizer_name: str = ""
-    precompiled_charsmap: bytes = field(default=b"", repr=False)
-    add_dummy_prefix: bool = True
-    remove_extra_whitespaces: bool = True
-    escape_whitespaces: bool = True
-
-
-def parse_model_proto(data: bytes) -> ModelProto:
-    """Decode a serialized ``ModelProto``.
-
-    Raises
-    ------
-    TokenizerLoadError
-        On truncated or malformed protobuf, a field of the wrong wire type, invalid UTF-8
-        in a piece, an unknown piece type, no pieces at all, or a missing
-        ``trainer_spec``/``normalizer_spec`` (always written by the trainer: a file cut
-        between two fields would otherwise pass as a model with default settings).
-    """
-    if not isinstance(data, (bytes, bytearray)):
-        raise TokenizerLoadError(f"a SentencePiece model must be bytes, not {type(data).__name__}")
-    buf = bytes(data)
-    pieces, trainer, normalizer, seen = [], {}, {}, set()
-    try:
-        for number, wire, value in _fields(buf, 0, len(buf)):
-            seen.add(number)
-            if number in (1, 2, 3) and wire != 2:
-                raise _Malformed(f"ModelProto field {number} has wire type {wire}, expected 2")
-            if number == 1:
-                p = _message(buf, value, _PIECE, f"pieces[{len(pieces)}]")
-                pieces.append((p.get("piece", ""), p.get("score", 0.0), p.get("type", NORMAL)))
-            elif number == 2:
-                trainer.update(_message(buf, value, _TRAINER, "trainer_spec"))
-            elif number == 3:
-                normalizer.update(_message(buf, value, _NORMALIZER, "normalizer_spec"))
-    except _Malformed as exc:
-        raise TokenizerLoadError(f"not a valid SentencePiece model: {exc}") from None
-    if not pieces:
-        raise TokenizerLoadError("not a SentencePiece model: it has no pieces")
-    if not {2, 3} <= seen:
-        # The trainer always writes both; without them the file was cut between fields.
-        raise TokenizerLoadError("the SentencePiece model looks truncated: "
-                                 "trainer_spec or normalizer_spec is missing")
-    for i, (_, _, kind) in enumerate(pieces):
-        if kind not in (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE):
-            raise TokenizerLoadError(f"piece {i} has unknown type {kind}")
-    return ModelProto(
-        pieces=tuple(pieces), model_type=trainer.get("model_type", UNIGRAM),
-        byte_fallback=trainer.get("byte_fallback", False),
-        treat_whitespace_as_suffix=trainer.get("treat_whitespace_as_suffix", False),
-        normalizer_name=normalizer.get("name", ""),
-        precompiled_charsmap=normalizer.get("precompiled_charsmap", b""),
-        add_dummy_prefix=normalizer.get("add_dummy_prefix", True),
-        remove_extra_whitespaces=normalizer.get("remove_extra_whitespaces", True),
-        escape_whitespaces=normalizer.get("escape_whitespaces", True),
-    )
 
 
 # -- the model ------------------------------------------------------------------------------
@@ -209,14 +66,6 @@ class SentencePieceToken:
     id: int
     start: int
     end: int
-
-
-def _f32(x: float) -> float:
-    """``x`` rounded to float32 (SentencePiece scores and sums are float)."""
-    try:
-        return _F32.unpack(_F32.pack(x))[0]
-    except OverflowError:
-        return float("inf") if x > 0 else float("-inf")
 
 
 class SentencePieceModel:
@@ -396,90 +245,10 @@ class SentencePieceModel:
     # -- segmentation --------------------------------------------------------------------
 
     def _unigram(self, s: str) -> list[tuple[int, int, int]]:
-        """(start, end, id) of the Viterbi path over normalized ``s`` (float32 scores)."""
-        n = len(s)
-        best, back, edge = [0.0] * (n + 1), [-1] * (n + 1), [0] * (n + 1)
-        unk_score = _f32(self.min_score - UNK_PENALTY)
-        for i in range(n):
-            here, single = best[i], False
-            for j in range(i + 1, min(n, i + self._reach.get(s[i], 0)) + 1):
-                id_ = self._normal.get(s[i:j])
-                if id_ is None or self.types[id_] == UNUSED:
-                    continue
-                # float piece score (or a double bonus) + float path score, in double;
-                # the best path score is stored back as float.
-                if self.types[id_] == USER_DEFINED:
-                    nbytes = len(s[i:j].encode("utf-8", "surrogatepass"))
-                    score = (_f32(nbytes * self.max_score) - 0.1) + here
-                else:
-                    score = self.scores[id_] + here
-                if back[j] < 0 or score > best[j]:
-                    best[j], back[j], edge[j] = _f32(score), i, id_
-                single = single or j == i + 1
-            if not single:
-                score = _f32(unk_score + here)
-                if back[i + 1] < 0 or score > best[i + 1]:
-                    best[i + 1], back[i + 1], edge[i + 1] = score, i, self.unk_id
-        path, end = [], n
-        while end > 0:
-            path.append((back[end], end, edge[end]))
-            end = back[end]
-        return path[::-1]
+        return unigram_path(self, s)
 
     def _bpe(self, s: str) -> list[tuple[int, int, int]]:
-        """(start, end, id) after score-ordered BPE merges over normalized ``s``."""
-        starts, ends, frozen = [], [], []
-        pos = 0
-        while pos < len(s):
-            k = next((k for k in range(min(self._user_reach, len(s) - pos), 0, -1)
-                      if s[pos:pos + k] in self._user), 0)
-            starts.append(pos), ends.append(pos + max(k, 1)), frozen.append(k > 0)
-            pos += max(k, 1)
-        m = len(starts)
-        prev, nxt = list(range(-1, m - 1)), list(range(1, m + 1))
-        nxt[-1] = -1
-        heap: list[tuple[float, int, int, int]] = []
-        unsplit: dict[str, tuple[str, str]] = {}
-
-        def push(left: int, right: int) -> None:
-            if left < 0 or right < 0 or frozen[left] or frozen[right]:
-                return
-            merged = s[starts[left]:ends[right]]
-            id_ = self._normal.get(merged)
-            if id_ is not None:
-                heapq.heappush(heap, (-self.scores[id_], left, right, len(merged)))
-                if self.types[id_] == UNUSED:
-                    unsplit[merged] = (s[starts[left]:ends[left]], s[starts[right]:ends[right]])
-
-        for i in range(1, m):
-            push(i - 1, i)
-        while heap:
-            _, left, right, size = heapq.heappop(heap)
-            if ends[left] == starts[left] or ends[right] == starts[right] or \
-                    ends[left] - starts[left] + ends[right] - starts[right] != size:
-                continue  # stale
-            ends[left] = ends[right]
-            starts[right] = ends[right]  # empty
-            nxt[left] = nxt[right]
-            if nxt[left] >= 0:
-                prev[nxt[left]] = left
-            push(prev[left], left)
-            push(left, nxt[left])
-        out: list[tuple[int, int, int]] = []
-        i = 0
-        while i >= 0:
-            self._resegment(s[starts[i]:ends[i]], starts[i], unsplit, out)
-            i = nxt[i]
-        return out
-
-    def _resegment(self, w: str, at: int, unsplit: dict, out: list) -> None:
-        id_ = self._piece_id(w)
-        if self.types[id_] == UNUSED and w in unsplit:
-            left, right = unsplit[w]
-            self._resegment(left, at, unsplit, out)
-            self._resegment(right, at + len(left), unsplit, out)
-        else:
-            out.append((at, at + len(w), id_))
+        return bpe_path(self, s)
 
     def _piece_id(self, w: str) -> int:
         id_ = self._reserved.get(w)

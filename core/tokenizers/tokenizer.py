@@ -51,13 +51,17 @@ class Tokenizer:
         The file's settings, reported by :meth:`describe`, never applied.
     source : dict
         Where it came from (``{"format": ..., "path": ...}``).
+    byte_level : bool or None
+        Tokens are in GPT-2's byte alphabet (default: the pre-tokenizer or the normalizer
+        contains a ByteLevel step). Sets :attr:`is_byte_level` and ``Encoding.byte_level``.
     """
 
     def __init__(self, *, name: str, model: Model, normalizer: Normalizer | None = None,
                  pre_tokenizer: PreTokenizer | None = None,
                  post_processor: PostProcessor | None = None,
                  added_tokens: list[AddedToken] | None = None, padding: dict | None = None,
-                 truncation: dict | None = None, source: dict | None = None):
+                 truncation: dict | None = None, source: dict | None = None,
+                 byte_level: bool | None = None):
         self.name = name
         self.model = model
         self.normalizer = normalizer
@@ -70,6 +74,9 @@ class Tokenizer:
         for t in self.added.tokens:
             self._vocab.setdefault(t.content, t.id)
         self._inverse = {i: t for t, i in model.vocab.items()}
+        self.is_byte_level = bool(byte_level) if byte_level is not None else (
+            _has_byte_level(pre_tokenizer, "pre_tokenizers")
+            or _has_byte_level(normalizer, "normalizers"))
         for t in self.added.tokens:
             self._inverse[t.id] = t.content
 
@@ -101,7 +108,8 @@ class Tokenizer:
         return self._inverse.get(id_)
 
     def describe(self) -> dict[str, Any]:
-        """Every component with its settings, plus the file's padding and truncation."""
+        """Every component with its settings, plus the file's padding and truncation
+        (shown, never applied) and whether tokens are byte-level."""
         def show(c):
             return None if c is None else c.describe()
         return {
@@ -110,7 +118,7 @@ class Tokenizer:
             "post_processor": show(self.post_processor),
             "added_tokens": [dict(vars(t)) for t in self.added.tokens],
             "padding": self.padding, "truncation": self.truncation,
-            "vocab_size": self.vocab_size,
+            "vocab_size": self.vocab_size, "byte_level": self.is_byte_level,
         }
 
     # -- pipeline -----------------------------------------------------------------------
@@ -129,20 +137,28 @@ class Tokenizer:
             else:
                 yield "text", a, self._normalize_piece(text[a:b] if (a, b) != (0, len(text)) else text)
 
-    def _words(self, nt: NormalizedText) -> Iterator[tuple[str, Any, Any]]:
-        """Yield ``("added", (ns, ne), token)`` and ``("words", (words, starts))`` of a piece
-        (starts are normalized code points within ``nt.text``)."""
+    def _words(self, nt: NormalizedText, first: bool = True) -> Iterator[tuple[str, Any, Any]]:
+        """Yield ``("added", (ns, ne), token)`` and ``("words", 0, (words, starts, maps))``
+        of a piece: starts are normalized code points within ``nt.text``; ``maps`` is None
+        or the flat ``(lo, hi)`` normalized spans of every character of the (rewritten)
+        words (see :meth:`PreTokenizer.split_mapped`). ``first``: the piece starts the
+        original text (Metaspace's ``prepend_scheme="first"``)."""
         segs = self.added.split_normalized(nt.text) if self.added.has_normalized else (
             [(0, len(nt.text), None)] if nt.text else [])
-        split = self.pre_tokenizer.split if self.pre_tokenizer else _whole
+        pre = self.pre_tokenizer
+        first = first and (nt.starts[0] == 0 if nt.text else True)
         for a, b, tok in segs:
             if tok is not None:
                 yield "added", (a, b), tok
+            elif pre is None:
+                yield "words", 0, ([nt.text[a:b]], [a], None)
             elif (a, b) == (0, len(nt.text)):
-                yield "words", 0, split(nt.text)
+                yield "words", 0, pre.split_mapped(nt.text, first)
             else:
-                words, starts = split(nt.text[a:b])
-                yield "words", a, (words, [s + a for s in starts])
+                words, starts, maps = pre.split_mapped(nt.text[a:b], first and a == 0)
+                if maps is not None:
+                    maps = (maps[0] + a, maps[1] + a)
+                yield "words", 0, (words, [s + a for s in starts], maps)
 
     def normalize(self, text: str) -> NormalizedText:
         """The whole normalized text; added tokens found in it are kept verbatim."""
@@ -163,24 +179,14 @@ class Tokenizer:
             if kind == "added":
                 out.append((val.content, where))
                 continue
-            for k2, w2, v2 in self._words(val):
+            for k2, w2, v2 in self._words(val, where == 0):
                 if k2 == "added":
                     a, b = val.to_original(*w2)
                     out.append((v2.content, (a + where, b + where)))
                     continue
-                for word, s, e in self._word_spans(val.text, *v2):
-                    a, b = val.to_original(s, e)
+                for word, s, e in _word_spans(*v2):
+                    a, b = val.to_original(s, max(s, e))
                     out.append((word, (a + where, b + where)))
-        return out
-
-    def _word_spans(self, text: str, words: list[str], starts: list[int]):
-        pre = self.pre_tokenizer
-        if pre is None or not pre.transforms:
-            return [(w, s, s + len(w)) for w, s in zip(words, starts)]
-        out = []
-        for w, s in zip(words, starts):
-            a, b = pre.word_map(text, w, s)
-            out.append((w, a[0] if a else s, b[-1] if b else s))
         return out
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> Encoding:
@@ -215,7 +221,8 @@ class Tokenizer:
         for kind, where, val in self._pieces(text):
             if kind == "added":
                 wid = word_ids[-1] + 1 if word_ids else 0
-                _emit_added(val, where, wid, tokens, ids, offsets, word_ids)
+                _emit_added(val, text[where[0]:where[1]], where, wid, tokens, ids, offsets,
+                            word_ids)
                 parts.append((where[0], NormalizedText.identity(text[where[0]:where[1]])))
             else:
                 parts.append((where, val))
@@ -231,13 +238,14 @@ class Tokenizer:
     def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids) -> None:
         wid = word_ids[-1] + 1 if word_ids else 0
         maps = None
-        for kind, where, val in self._words(nt):
+        for kind, where, val in self._words(nt, shift == 0):
             if kind == "added":
                 a, b = nt.to_original(*where)
-                _emit_added(val, (a + shift, b + shift), wid, tokens, ids, offsets, word_ids)
+                _emit_added(val, nt.text[where[0]:where[1]], (a + shift, b + shift), wid,
+                            tokens, ids, offsets, word_ids)
                 wid += 1
                 continue
-            words, starts = val
+            words, starts, char_maps = val
             if not words:
                 continue
             pieces = self.model.tokenize_words(words)
@@ -248,40 +256,13 @@ class Tokenizer:
             wid += len(words)
             if maps is None:
                 maps = (np.asarray(nt.starts, dtype=np.int64), np.asarray(nt.ends, dtype=np.int64))
-            offsets += self._piece_offsets(nt, maps, words, starts, pieces, counts, shift)
-
-    def _piece_offsets(self, nt, maps, words, starts, pieces, counts, shift):
-        """Original spans of every token of ``pieces`` (numpy over all tokens at once)."""
-        total = sum(counts)
-        rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
-        rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
-        pre = self.pre_tokenizer
-        if pre is not None and pre.transforms:  # word characters -> normalized spans
-            ca, cb = [], []
-            for w, s in zip(words, starts):
-                wa, wb = pre.word_map(nt.text, w, s)
-                ca.append(wa)
-                cb.append(wb)
-            lo, hi = _map_rel(ca, cb, counts, rel_a, rel_b)
-        else:
-            base = np.repeat(np.asarray(starts, dtype=np.int64), counts)
-            lo, hi = base + rel_a, base + rel_b
-        n = len(nt.text)
-        empty = hi <= lo
-        safe_lo = np.minimum(lo, max(n - 1, 0))
-        out_a = maps[0][safe_lo] if n else np.zeros_like(lo)
-        out_b = maps[1][np.maximum(hi - 1, 0)] if n else np.zeros_like(lo)
-        if empty.any():
-            for k in np.flatnonzero(empty):
-                out_a[k], out_b[k] = nt.to_original(int(lo[k]), int(lo[k]))
-        if shift:
-            out_a, out_b = out_a + shift, out_b + shift
-        return zip(out_a.tolist(), out_b.tolist())
+            offsets += _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift)
 
     def _post_process(self, tokens, ids, offsets, word_ids, normalized, add_special) -> Encoding:
         n = len(ids)
         if not add_special or self.post_processor is None:
-            return Encoding(tokens, ids, offsets, word_ids, [0] * n, normalized, [0] * n)
+            return Encoding(tokens, ids, offsets, word_ids, [0] * n, normalized, [0] * n,
+                            self.is_byte_level)
         out = ([], [], [], [], [], [])
         for item in self.post_processor.single_template():
             if item[0] == "sequence":
@@ -293,31 +274,77 @@ class Tokenizer:
             for acc, part in zip(out, parts):
                 acc += part
         t, i, o, w, m, ty = out
-        return Encoding(t, i, o, w, m, normalized, ty)
+        return Encoding(t, i, o, w, m, normalized, ty, self.is_byte_level)
 
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
 
 
-def _whole(text: str) -> tuple[list[str], list[int]]:
-    return ([text], [0]) if text else ([], [])
+def _word_spans(words, starts, maps):
+    """``(word, normalized start, normalized end)`` of each pre-tokenized word."""
+    if maps is None:
+        return [(w, s, s + len(w)) for w, s in zip(words, starts)]
+    out, k = [], 0
+    for w in words:
+        n = len(w)
+        out.append((w, int(maps[0][k]), int(maps[1][k + n - 1])) if n else (w, 0, 0))
+        k += n
+    return out
 
 
-def _map_rel(ca, cb, counts, rel_a, rel_b):
-    """Map word-relative token spans through per-word character maps (transforming
-    pre-tokenizers): token span ``[a, b)`` -> ``(ca[a], cb[b-1])``."""
-    lo, hi, k = [], [], 0
-    for wa, wb, c in zip(ca, cb, counts):
-        for _ in range(c):
-            a, b = int(rel_a[k]), int(rel_b[k])
-            lo.append(wa[a] if a < len(wa) else (wb[-1] if wb else 0))
-            hi.append(wb[b - 1] if b > a else lo[-1])
-            k += 1
-    return np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
+def _normalized_spans(words, starts, char_maps, pieces, counts):
+    """Normalized ``(lo, hi)`` of every token of ``pieces`` (numpy over all tokens)."""
+    total = sum(counts)
+    rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
+    rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
+    if char_maps is None:
+        base = np.repeat(np.asarray(starts, dtype=np.int64), counts)
+        return base + rel_a, base + rel_b
+    # rewritten words: token span [a, b) -> (lo[a], hi[b-1]) through the flat char maps
+    lo_map, hi_map = char_maps
+    lens = np.fromiter(map(len, words), np.int64, len(words))
+    tb = np.repeat(np.cumsum(lens) - lens, counts)
+    last = tb + np.maximum(np.repeat(lens, counts) - 1, 0)
+    lo = lo_map[np.minimum(tb + rel_a, last)]
+    hi = hi_map[np.clip(tb + rel_b - 1, tb, last)]
+    empty = rel_b <= rel_a
+    if empty.any():
+        past = empty & (tb + rel_a > last)
+        lo[past] = hi_map[last[past]]
+        hi[empty] = lo[empty]
+    return lo, hi
 
 
-def _emit_added(tok: AddedToken, span, wid, tokens, ids, offsets, word_ids) -> None:
-    tokens.append(tok.content)
+def _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift):
+    """Original spans of every token of ``pieces`` (numpy over all tokens at once)."""
+    lo, hi = _normalized_spans(words, starts, char_maps, pieces, counts)
+    n = len(nt.text)
+    empty = hi <= lo
+    safe_lo = np.minimum(lo, max(n - 1, 0))
+    out_a = maps[0][safe_lo] if n else np.zeros_like(lo)
+    out_b = maps[1][np.maximum(hi - 1, 0)] if n else np.zeros_like(lo)
+    if empty.any():
+        for k in np.flatnonzero(empty):
+            out_a[k], out_b[k] = nt.to_original(int(lo[k]), int(lo[k]))
+    if shift:
+        out_a, out_b = out_a + shift, out_b + shift
+    return zip(out_a.tolist(), out_b.tolist())
+
+
+def _has_byte_level(component, members: str) -> bool:
+    """True if ``component`` is (or a Sequence of it holds) a ByteLevel step."""
+    if component is None:
+        return False
+    if component.type_name == "ByteLevel":
+        return True
+    return any(_has_byte_level(c, members) for c in getattr(component, members, ()))
+
+
+def _emit_added(tok: AddedToken, surface: str, span, wid, tokens, ids, offsets,
+                word_ids) -> None:
+    """Append an added token; its string is the matched text (with the whitespace that
+    ``lstrip``/``rstrip`` absorbed), as the reference reports it."""
+    tokens.append(surface)
     ids.append(tok.id)
     offsets.append(tuple(span))
     word_ids.append(wid)

@@ -85,6 +85,15 @@ class Unigram(CachedModel):
         for t in self.vocab:
             if t and len(t) > self._reach.get(t[0], 0):
                 self._reach[t[0]] = len(t)
+        # every prefix of a piece -> its id, or -1 when the prefix is not a piece itself:
+        # the Viterbi walk stops extending a slice as soon as it is no prefix (a trie walk)
+        self._prefixes: dict[str, int] = {}
+        for t, i in self.vocab.items():
+            for k in range(len(t) - 1, 0, -1):
+                if t[:k] in self._prefixes:
+                    break
+                self._prefixes[t[:k]] = -1
+        self._prefixes.update(self.vocab)
 
     @classmethod
     def from_tokenizer_json_model(cls, model: dict) -> "Unigram":
@@ -174,7 +183,7 @@ class Unigram(CachedModel):
     def _best_path(self, word: str) -> list[tuple[int, int]]:
         """Spans of the Viterbi path, consecutive unknown edges fused."""
         n = len(word)
-        vocab, scores, reach = self.vocab, self.scores, self._reach
+        prefixes, scores, reach = self._prefixes, self.scores, self._reach
         unk_id, unk_score = self.unk_id, self.unk_score
         best = [0.0] * (n + 1)
         back = [-1] * (n + 1)
@@ -183,8 +192,10 @@ class Unigram(CachedModel):
             here = best[i]
             single = False
             for j in range(i + 1, min(n, i + reach.get(word[i], 0)) + 1):
-                id_ = vocab.get(word[i:j])
+                id_ = prefixes.get(word[i:j])
                 if id_ is None:
+                    break
+                if id_ < 0:
                     continue
                 score = here + scores[id_]
                 if back[j] < 0 or score > best[j]:

@@ -94,7 +94,7 @@ def test_wrong_types_and_missing_parts(tmp_path, changes, words):
 
 
 @pytest.mark.parametrize("section,component", [
-    ("normalizer", {"type": "Precompiled", "precompiled_charsmap": ""}),
+    ("normalizer", {"type": "Precompiled2", "precompiled_charsmap": ""}),
     ("pre_tokenizer", {"type": "Metaspace2"}),
     ("post_processor", {"type": "ExoticProcessing"}),
     ("model", {"type": "Ngram", "vocab": {}}),
@@ -129,9 +129,116 @@ def test_vocab_txt_setup(tmp_path):
 
 @pytest.mark.parametrize("name", ["vocab.json", "merges.txt", "cl100k_base.tiktoken", "m.model"])
 def test_other_formats_are_detected_and_garbage_rejected(tmp_path, name):
-    # these formats are detected by name; until their loader exists the error says
-    # "not supported yet", afterwards garbage content must still be a TokenizerLoadError
+    if name in ("vocab.json", "merges.txt"):  # the GPT-2 pair: the other file is fine
+        _write(tmp_path, "vocab.json", json.dumps(GPT2_VOCAB))
+        _write(tmp_path, "merges.txt", "a b\n")
     _error(_write(tmp_path, name, b"\x00garbage\xff"))
+
+
+GPT2_VOCAB = {"a": 0, "b": 1, "ab": 2, "\u0120": 3}
+
+
+@pytest.mark.parametrize("vocab,merges,bad,words", [
+    (json.dumps(GPT2_VOCAB)[:20], "a b\n", "vocab.json", "not valid JSON"),
+    ("[1, 2]", "a b\n", "vocab.json", "must be an object"),
+    (json.dumps({"a": "zero"}), "a b\n", "vocab.json", "'a'"),
+    (b"\xff\xfe\x00\x01", "a b\n", "vocab.json", "not valid UTF-8"),
+    (json.dumps(GPT2_VOCAB), "#version: 0.2\na\n", "merges.txt", "line 2"),
+    (json.dumps(GPT2_VOCAB), "a b\na c\n", "merges.txt", "'c' is not in the vocabulary"),
+    (json.dumps(GPT2_VOCAB), "", "merges.txt", "empty"),
+])
+def test_bad_gpt2_files(tmp_path, vocab, merges, bad, words):
+    _write(tmp_path, "vocab.json", vocab)
+    _write(tmp_path, "merges.txt", merges)
+    with pytest.raises(TokenizerLoadError) as info:
+        load(tmp_path / "vocab.json")
+    assert str(tmp_path / bad) in str(info.value) and words in str(info.value)
+
+
+def test_gpt2_file_without_its_sibling(tmp_path):
+    assert "merges.txt is missing" in _error(_write(tmp_path, "vocab.json", json.dumps(GPT2_VOCAB)))
+
+
+def _ranks(n=256, extra=()):
+    import base64
+
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(n)]
+    return "\n".join([*lines, *extra]) + "\n"
+
+
+@pytest.mark.parametrize("content,words", [
+    (_ranks(200), "single byte"),
+    (_ranks(extra=["YWI= 5"]), "line 257: rank 5 appears twice"),
+    (_ranks(extra=["YWI="]), "line 257: expected a base64 token"),
+    (_ranks(extra=["@@@ 300"]), "line 257"),
+    (_ranks()[:-40] + "\x00\x01", "line"),
+    ("", "empty"),
+])
+def test_bad_tiktoken_files(tmp_path, content, words):
+    assert words in _error(_write(tmp_path, "cl100k_base.tiktoken", content))
+
+
+def test_tiktoken_bad_pattern_and_unknown_name(tmp_path):
+    path = _write(tmp_path, "cl100k_base.tiktoken", _ranks())
+    with pytest.raises(TokenizerLoadError, match="does not compile"):
+        load(path, pattern="((")
+    assert "split pattern" in _error(_write(tmp_path, "mine.tiktoken", _ranks()))
+
+
+def test_bad_sentencepiece_models(tmp_path):
+    assert "SentencePiece" in _error(_write(tmp_path, "m.model", b"\x0a\xff\xff\x01garbage"))
+    assert "no pieces" in _error(_write(tmp_path, "e.model", b"\x20\x01"))
+    spm = pytest.importorskip("sentencepiece")
+    import io
+
+    buf = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(["hello world", "a b c"] * 20),
+                                   model_writer=buf, vocab_size=15, minloglevel=2,
+                                   num_threads=1)
+    data = buf.getvalue()
+    for cut in (len(data) // 3, len(data) - 7):
+        assert "SentencePiece" in _error(_write(tmp_path, f"cut{cut}.model", data[:cut]))
+
+
+BPE_MODEL = {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]}
+UNIGRAM_MODEL = {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", -1.0]]}
+
+
+@pytest.mark.parametrize("model,words", [
+    ({k: v for k, v in BPE_MODEL.items() if k != "merges"}, "merges"),
+    (dict(BPE_MODEL, merges="a b"), "merges"),
+    (dict(BPE_MODEL, merges=["a c"]), "'c'"),
+    (dict(BPE_MODEL, merges=["a  b"]), "merge 1"),
+    (dict(BPE_MODEL, vocab={"a": -1}), "'a'"),
+    (dict(BPE_MODEL, unk_token="<unk>"), "<unk>"),
+    (dict(BPE_MODEL, byte_fallback="yes"), "byte_fallback"),
+    (dict(UNIGRAM_MODEL, vocab={"a": 1}), "vocab"),
+    (dict(UNIGRAM_MODEL, vocab=[["a", "high"]]), "entry 0"),
+    (dict(UNIGRAM_MODEL, unk_id=7), "unk_id 7"),
+    (dict(UNIGRAM_MODEL, byte_fallback=1), "byte_fallback"),
+    ({"type": "WordLevel", "vocab": ["a"], "unk_token": "<unk>"}, "vocab"),
+])
+def test_bad_bpe_and_unigram_models(tmp_path, model, words):
+    assert words in _error(_write(tmp_path, "tokenizer.json", _doc(model=model)))
+
+
+@pytest.mark.parametrize("section,cfg,words", [
+    ("pre_tokenizer", {"type": "Sequence", "pretokenizers": [{"type": "ByteLevel"},
+                                                            {"type": "Exotic"}]}, "Exotic"),
+    ("pre_tokenizer", {"type": "Metaspace", "replacement": "ab"}, "replacement"),
+    ("pre_tokenizer", {"type": "Metaspace", "prepend_scheme": "sometimes"}, "sometimes"),
+    ("pre_tokenizer", {"type": "ByteLevel", "add_prefix_space": "no"}, "add_prefix_space"),
+    ("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "(("}, "behavior": "Isolated"}, "(("),
+    ("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Up"}, "Up"),
+    ("pre_tokenizer", {"type": "CharDelimiterSplit", "delimiter": "ab"}, "one character"),
+    ("normalizer", {"type": "Precompiled", "precompiled_charsmap": "not base64!"}, "base64"),
+    ("normalizer", {"type": "Precompiled", "precompiled_charsmap": "AAAA"}, "charsmap"),
+    ("post_processor", {"type": "RobertaProcessing", "sep": ["</s>"], "cls": ["<s>", 0]},
+     "post_processor"),
+    ("post_processor", {"type": "ByteLevel", "trim_offsets": 3}, "trim_offsets"),
+])
+def test_bad_new_components(tmp_path, section, cfg, words):
+    assert words in _error(_write(tmp_path, "tokenizer.json", _doc(**{section: cfg})))
 
 
 def test_missing_path_and_empty_folder(tmp_path):
@@ -158,11 +265,16 @@ _json = st.recursive(
     max_leaves=12,
 )
 _TYPES = ["WordPiece", "BertNormalizer", "Sequence", "Replace", "Strip", "Prepend", "NFC",
-          "Punctuation", "Digits", "TemplateProcessing", "BertProcessing"]
+          "Punctuation", "Digits", "TemplateProcessing", "BertProcessing", "BPE", "Unigram",
+          "WordLevel", "ByteLevel", "Metaspace", "Split", "CharDelimiterSplit",
+          "UnicodeScripts", "RobertaProcessing", "Precompiled", "Nmt"]
 _component = st.fixed_dictionaries({"type": st.sampled_from(_TYPES)}, optional={
     k: _json for k in ("normalizers", "pretokenizers", "pattern", "content", "prepend",
                        "behavior", "single", "special_tokens", "sep", "cls", "vocab",
-                       "unk_token", "lowercase", "strip_left")})
+                       "unk_token", "lowercase", "strip_left", "merges", "unk_id",
+                       "replacement", "prepend_scheme", "add_prefix_space", "use_regex",
+                       "trim_offsets", "delimiter", "invert", "precompiled_charsmap",
+                       "processors", "byte_fallback")})
 
 
 @settings(max_examples=int(os.environ.get("SUBWORDSCOPE_FUZZ", "60")), deadline=None)

@@ -1,7 +1,10 @@
-"""Parity with the ``tokenizers`` library on every UDHR text (SPEC §8, issue 2).
+"""Parity with the reference libraries on every UDHR text (SPEC §8, issues 2 and 3).
 
 Tokens, ids and offsets (code points into the original text) must equal the reference's,
-with and without special tokens, for bert-base-uncased's tokenizer.json and vocab.txt.
+with and without special tokens, for every row of ``benchmarks.parity.CASES``:
+bert-base-uncased (tokenizer.json, vocab.txt), GPT-2 (tokenizer.json, vocab.json +
+merges.txt) and Pegasus (tokenizer.json) against ``tokenizers``; cl100k_base.tiktoken
+against ``tiktoken`` (offsets derived from token byte lengths).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import pytest
 from benchmarks.parity import CASES, compare_case, compare_encodings
 
 pytest.importorskip("tokenizers")
+pytest.importorskip("tiktoken")
 
 _BUILT: dict[str, tuple] = {}
 

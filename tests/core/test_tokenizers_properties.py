@@ -95,3 +95,49 @@ def test_pre_tokenize_spans_cover_their_tokens(data_dir, text):
     for wid, (a, b) in zip(enc.word_ids, enc.offsets):
         wa, wb = words[wid][1]
         assert wa <= a <= b <= wb
+
+
+SHARED = {"gpt2": "gpt2/tokenizer.json", "pegasus": "pegasus-unigram/tokenizer.json",
+          "cl100k": "cl100k_base/cl100k_base.tiktoken"}
+
+
+def _shared(data_dir, key):
+    if key not in _CACHE:
+        _CACHE[key] = load(data_dir / "tokenizers" / SHARED[key])
+    return _CACHE[key]
+
+
+@pytest.mark.parametrize("key", SHARED)
+@settings(max_examples=60, deadline=None)
+@given(text=any_text, special=st.booleans())
+def test_shared_tokenizers_offsets_are_sane_on_any_text(data_dir, key, text, special):
+    """Spans in range and ordered, word ids ordered, whole normalized map sane — lone
+    surrogates and control characters included."""
+    enc = _shared(data_dir, key).encode(text, add_special_tokens=special)
+    n = len(text)
+    assert len(enc.tokens) == len(enc.ids) == len(enc.offsets) == len(enc.word_ids)
+    starts = [a for (a, b), m in zip(enc.offsets, enc.special_tokens_mask) if not m]
+    assert all(0 <= a <= b <= n for a, b in enc.offsets)
+    assert starts == sorted(starts)
+    words = [w for w in enc.word_ids if w is not None]
+    assert words == sorted(words)
+    assert enc.normalized.original == text
+
+
+@pytest.mark.parametrize("key", ["gpt2", "pegasus"])
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(tricky_text, st.text(max_size=30)).filter(
+    lambda s: not any(0xD800 <= ord(c) <= 0xDFFF for c in s)), special=st.booleans())
+def test_shared_word_ids_and_masks_match_the_reference(data_dir, key, text, special):
+    tokenizers = pytest.importorskip("tokenizers")
+    ref_key = f"ref-{key}"
+    if ref_key not in _CACHE:
+        ref = tokenizers.Tokenizer.from_file(str(data_dir / "tokenizers" / SHARED[key]))
+        ref.no_truncation()
+        _CACHE[ref_key] = ref
+    ours = _shared(data_dir, key).encode(text, add_special_tokens=special)
+    ref = _CACHE[ref_key].encode(text, add_special_tokens=special)
+    assert (ours.tokens, ours.ids, ours.offsets) == (ref.tokens, ref.ids, ref.offsets)
+    assert ours.word_ids == ref.word_ids
+    assert ours.special_tokens_mask == ref.special_tokens_mask
+    assert ours.type_ids == ref.type_ids
