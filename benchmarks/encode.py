@@ -167,6 +167,7 @@ def measure(row: Row, text: str, repeat: int) -> tuple[float, float, float]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-gui", action="store_true", help="skip the keystroke and memory figures")
     args = ap.parse_args(argv)
     text = corpus()
     if not text:
@@ -186,7 +187,21 @@ def main(argv: list[str] | None = None) -> int:
     for rel in LOAD_FILES:
         seconds, mb = load_figures(rel)
         print(f"{rel:36} {seconds:7.3f} {mb:9.1f}")
+    if not args.no_gui:
+        gui_figures()
     return 0
+
+
+def gui_figures() -> None:
+    """Keystroke-to-repaint latency and the app's peak memory (issue 2), measured by
+    ``benchmarks/gui_latency.py`` in a fresh process so this script's own memory and
+    caches do not count."""
+    import subprocess
+
+    print("\nalignment pane (benchmarks/gui_latency.py, fresh process):", flush=True)
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    script = Path(__file__).with_name("gui_latency.py")
+    subprocess.run([sys.executable, str(script)], env=env, check=False)
 
 
 if __name__ == "__main__":

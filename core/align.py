@@ -11,6 +11,7 @@ Public names: :func:`align`, :func:`detect_scheme`, :class:`AlignmentError`,
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Callable, Sequence
 
 import regex
@@ -51,11 +52,30 @@ class AlignmentError(SubwordScopeError):
         self.cursor = cursor
         self.original_cursor = original_cursor
         self.found = found
+        self.hint = _hint(token, found)
         shown = found if found else "the end of the text"
         super().__init__(
             f"token {token_index} {token!r} does not match the text at position "
             f"{original_cursor} (normalized position {cursor}): found {shown!r}"
+            + (f" — {self.hint}" if self.hint else "")
         )
+
+
+def _hint(token: str, found: str) -> str:
+    """Say why a token that looks right does not match: case or normalization form."""
+    core = token[2:] if token.startswith("##") else token.lstrip(METASPACE)
+    if not core or not found:
+        return ""
+    for form in ("NFC", "NFKC"):
+        a, b = unicodedata.normalize(form, core), unicodedata.normalize(form, found.lstrip())
+        if b.startswith(a):
+            if not found.lstrip().startswith(core):
+                return (f"they are equal after {form} normalization: the token list and the "
+                        "text use different Unicode normalization forms")
+            return ""
+        if b.casefold().startswith(a.casefold()):
+            return "they differ only in letter case: choose a normalizer that lowercases, or none"
+    return ""
 
 
 def _skip_spaces(text: str, cur: int) -> int:

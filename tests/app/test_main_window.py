@@ -98,3 +98,19 @@ def test_loading_a_tokenizer_reaches_every_pane_and_is_remembered(qtbot, data_di
     assert seen == {name: str(path) for name in window.panes}
     assert window.settings.value("tokenizer/current") == str(path)
     assert [a.text() for a in window._recent_menu.actions()] == [str(path)]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--pane", "nosuch"], "invalid choice"),
+        (["--size", "12xq"], "WIDTHxHEIGHT"),
+        (["--text-file", "/nonexistent/file.txt"], "no such file"),
+        (["--screenshot", "/nonexistent/dir/x.png"], "does not exist"),
+    ],
+)
+def test_command_line_errors_are_messages_not_tracebacks(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

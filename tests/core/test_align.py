@@ -197,3 +197,15 @@ def test_aligning_berts_own_tokens_gives_its_own_offsets_up_to_folded_marks(data
     for (s, e), (rs, re_) in zip(spans, enc.offsets):
         # same start; the teaching normalizer may extend the end over a folded accent
         assert s == rs and e >= re_ and text[re_:e].strip("\u0300\u0301\u0302\u0308\u0327") == ""
+
+
+def test_errors_explain_a_normalization_form_or_case_mismatch():
+    with pytest.raises(AlignmentError) as err:
+        align("Zoe\u0301 flew", ["Zo\u00e9"], scheme="surface")
+    assert "normalization form" in str(err.value) and err.value.hint
+    with pytest.raises(AlignmentError) as err:
+        align("Zoe flew", ["zoe"], scheme="surface")
+    assert "letter case" in err.value.hint
+    with pytest.raises(AlignmentError) as err:
+        align("Zoe flew", ["Zoe", "from"], scheme="surface")
+    assert err.value.hint == ""
