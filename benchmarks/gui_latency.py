@@ -11,22 +11,29 @@ Prints
 Run: ``QT_QPA_PLATFORM=offscreen python benchmarks/gui_latency.py [--repeats N]``.
 Uses ``tokenizers/bert-base-uncased`` from the shared data when present, else the demo.
 The peak-memory figure is only meaningful in a fresh process (run this script alone).
+The app's settings go to a fresh temporary folder (deleted on exit), whatever
+``SUBWORDSCOPE_CONFIG_DIR`` says: the run never reads or changes a user's settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Before anything imports the app: its settings live in a temporary folder.
+CONFIG_DIR = tempfile.mkdtemp(prefix="subwordscope-bench-")
+atexit.register(shutil.rmtree, CONFIG_DIR, ignore_errors=True)
+os.environ["SUBWORDSCOPE_CONFIG_DIR"] = CONFIG_DIR
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("SUBWORDSCOPE_CONFIG_DIR", tempfile.mkdtemp(prefix="subwordscope-bench-"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 LANGS = ("eng", "fra", "deu_1996", "rus", "cmn_hans", "hin", "arb", "tur")
 
@@ -64,16 +71,27 @@ def settle(app, seconds: float = 2.0) -> None:
         app.processEvents()
 
 
-def wait_for_encoding(pane, timeout_ms: int = 120_000) -> None:
-    """Block in Qt's event loop (not a Python busy loop, which would starve the worker of
-    the GIL) until the pane has shown a new tokenization."""
-    from PySide6.QtCore import QEventLoop, QTimer
+class EncodingWaiter:
+    """Blocks in Qt's event loop (not a Python busy loop, which would starve the worker of
+    the GIL) until the pane has shown a new tokenization. Built once and armed before the
+    keystroke, so no waiting machinery is created while the worker computes."""
 
-    loop = QEventLoop()
-    pane.sig_encoding_changed.connect(loop.quit)
-    QTimer.singleShot(timeout_ms, loop.quit)
-    loop.exec()
-    pane.sig_encoding_changed.disconnect(loop.quit)
+    def __init__(self, pane, timeout_ms: int = 120_000):
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        self.loop = QEventLoop()
+        self.timeout = QTimer(singleShot=True, interval=timeout_ms)
+        self.timeout.timeout.connect(self.loop.quit)
+        pane.sig_encoding_changed.connect(self.loop.quit)
+
+    def arm(self) -> None:
+        self.timeout.start()
+
+    def wait(self) -> None:
+        self.loop.exec()
+
+    def disarm(self) -> None:
+        self.timeout.stop()
 
 
 def keystroke_latency(app, pane, repeats: int) -> list[float]:
@@ -84,18 +102,21 @@ def keystroke_latency(app, pane, repeats: int) -> list[float]:
 
     editor = pane.w.editor
     editor.setFocus()
+    waiter = EncodingWaiter(pane)
     times = []
     for i in range(repeats):
         editor.moveCursor(QTextCursor.MoveOperation.End)
         wait_for(app, pane, lambda: not pane._timer.isActive() and not pane._runner.busy)
         key = Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_X
+        waiter.arm()
         start = time.perf_counter()
         QTest.keyClick(editor, key)
         if pane.result is None or pane.result.text != pane.state.text:
-            wait_for_encoding(pane)
+            waiter.wait()
         app.processEvents()  # the span views format the visible text on a zero-delay timer
         pane.repaint()
         times.append(time.perf_counter() - start)
+        waiter.disarm()
         if pane.result.text != pane.state.text:
             raise RuntimeError("the pane did not show the edited text")
     return times

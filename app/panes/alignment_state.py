@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -23,8 +24,8 @@ from app.panes.alignment_modes import (
     label_entities,
     tokenize,
 )
-from core.audit import grapheme_bounds
-from core.entities import Entity, offset_tables
+from app.panes.alignment_graphemes import GraphemeBounds
+from core.entities import Entity, offset_arrays
 from core.normalize import NormalizedText
 
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
@@ -141,29 +142,40 @@ def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) 
     return sorted(found)
 
 
+_GRAPHEMES = GraphemeBounds()  # boundaries of the last text, reused for the next keystroke
+
+
 def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """``(starts, ends, missing)``: int64 arrays (a missing span reads as ``(0, 0)``) and
     the indices of the missing spans."""
-    missing = [i for i, sp in enumerate(spans) if sp is None]
-    flat = np.array([sp or (0, 0) for sp in spans] if missing else spans, dtype=np.int64).reshape(-1, 2)
+    missing = [i for i, sp in enumerate(spans) if sp is None] if None in spans else []
+    pairs = [sp or (0, 0) for sp in spans] if missing else spans
+    flat = np.fromiter(chain.from_iterable(pairs), np.int64, 2 * len(pairs)).reshape(-1, 2)
     return flat[:, 0], flat[:, 1], missing
 
 
 def coverage(n: int, spans: list[tuple[int, int] | None]) -> np.ndarray:
     """``(n,) int16``: how many token spans cover each original code point."""
-    starts, ends, _ = _span_arrays(spans)
-    delta = np.zeros(n + 1, np.int32)
-    np.add.at(delta, starts, 1)
-    np.add.at(delta, ends, -1)
-    return np.cumsum(delta[:-1]).astype(np.int16)
+    return _coverage(n, _span_arrays(spans))
 
 
 def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
     """``nt.to_normalized(*span)`` for every span at once (the same two binary searches,
     vectorized); None stays None."""
-    starts, ends, missing = _span_arrays(spans)
-    lo = np.searchsorted(np.asarray(nt.ends, np.int64), starts, side="right")
-    hi = np.maximum(lo, np.searchsorted(np.asarray(nt.starts, np.int64), ends, side="left"))
+    return _normalized_spans(nt, _span_arrays(spans))
+
+
+def _coverage(n: int, arrays: tuple[np.ndarray, np.ndarray, list[int]]) -> np.ndarray:
+    starts, ends, _ = arrays
+    delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
+    return np.cumsum(delta[:n]).astype(np.int16)
+
+
+def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None]:
+    starts, ends, missing = arrays
+    n = len(nt.starts)
+    lo = np.searchsorted(np.fromiter(nt.ends, np.int64, n), starts, side="right")
+    hi = np.maximum(lo, np.searchsorted(np.fromiter(nt.starts, np.int64, n), ends, side="left"))
     out: list[tuple[int, int] | None] = list(zip(lo.tolist(), hi.tolist()))
     for i in missing:
         out[i] = None
@@ -189,16 +201,15 @@ def compute(request: Request) -> AlignmentResult:
     else:
         partial = tokenize(request.tokenizer, text, state.normalizer_options(), request.tokenizer_is_demo)
     result = replace(base, **partial)
-    utf16, utf8 = offset_tables(text)
-    boundary = np.zeros(len(text) + 1, bool)
-    boundary[grapheme_bounds(text)] = True
+    utf16, utf8 = offset_arrays(text)
+    arrays = _span_arrays(result.spans)  # shared by the coverage and the normalized spans
     result = replace(
         result,
-        utf16=utf16,
-        utf8=utf8,
-        grapheme_start=boundary,
-        cover=coverage(len(text), result.spans),
-        norm_spans=normalized_spans(result.normalized, result.spans) if result.normalized else [],
+        utf16=utf16.tolist(),
+        utf8=utf8.tolist(),
+        grapheme_start=_GRAPHEMES.starts(text),
+        cover=_coverage(len(text), arrays),
+        norm_spans=_normalized_spans(result.normalized, arrays) if result.normalized else [],
     )
     if state.mode == "labels" and result.error is None:
         result = replace(result, **label_entities(result, state.labels_text, state.repair))

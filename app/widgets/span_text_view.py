@@ -5,7 +5,10 @@ Positions in and out are **code points** of the text given to :meth:`SpanTextVie
 text layouts of the visible blocks only (plus a margin), as a syntax highlighter does,
 recomputed on scroll and resize and capped at :attr:`SpanTextView.max_segments` segments, so
 a 100,000-character text costs no more to draw than a screenful. (Extra selections were
-measured 20× slower to paint with a few hundred spans.)
+measured 20× slower to paint with a few hundred spans.) An edit replaces only the changed
+part of the document, and a redraw whose window, text and spans did not change does nothing,
+so a keystroke far from the visible part costs no re-layout. The Qt-free helpers (edit
+diffing, segment sweep, format composition) are in :mod:`app.widgets.span_segments`.
 """
 
 from __future__ import annotations
@@ -18,63 +21,34 @@ from PySide6.QtCore import QPoint, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextLayout
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
-MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
-UNCOVERED_COLOUR = "#fecaca"  # non-space characters no token covers
-ERROR_COLOUR = "#dc2626"
-LINK_COLOUR = "#facc15"  # hovered / selected linked parts
-ENTITY_COLOURS = ("#15803d", "#b91c1c", "#1d4ed8", "#a16207", "#7e22ce", "#0f766e")
+from app.widgets.span_segments import (  # noqa: F401 - re-exported for the panes and tests
+    ENTITY_COLOURS,
+    ERROR_COLOUR,
+    LINK_COLOUR,
+    MULTI_COLOUR,
+    TOKEN_COLOURS,
+    UNCOVERED_COLOUR,
+    UNKNOWN,
+    SegmentStyle,
+    carry_block_keys,
+    common_affixes,
+    compose_style,
+    display_text,
+    entity_colour,
+    marks,
+    sweep,
+    utf16_table,
+    visible_lines,
+    window_intervals,
+)
+
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
 MARGIN_CHARS = 300  # drawn beyond the visible part, so small scrolls need no redraw
-
-
-def display_text(text: str) -> str:
-    """``text`` with one Qt position per UTF-16 unit (a CR is shown as ␍, not merged)."""
-    return text.replace("\r", "\u240d")
-
-
-# Every character for which str.isspace() is true.
-_SPACES = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
-
-
-def code_points(text: str) -> np.ndarray:
-    """``(len(text),) uint32``: the code points of ``text`` (lone surrogates included)."""
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def utf16_table(text: str) -> list[int]:
-    """Cumulative UTF-16 offsets of every code-point boundary, length ``len(text) + 1``."""
-    if text.isascii():
-        return list(range(len(text) + 1))
-    wide = (code_points(text) > 0xFFFF).astype(np.int64)
-    return np.concatenate(([0], np.cumsum(1 + wide))).tolist()
-
-
-def common_affixes(a: str, b: str) -> tuple[int, int]:
-    """Lengths ``(p, q)`` of the longest common prefix and suffix, with ``p + q`` at most
-    the shorter length (binary search on slice equality: fast for long strings)."""
-    n = min(len(a), len(b))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    p = lo
-    lo, hi = 0, n - p
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
-
-
-def entity_colour(label: str) -> str:
-    """A stable colour for an entity label."""
-    return ENTITY_COLOURS[sum(map(ord, label)) % len(ENTITY_COLOURS)]
+_UNDERLINES = {
+    "dot": QTextCharFormat.UnderlineStyle.DotLine,
+    "wave": QTextCharFormat.UnderlineStyle.WaveUnderline,
+    "single": QTextCharFormat.UnderlineStyle.SingleUnderline,
+}
 
 
 class SpanTextView(QPlainTextEdit):
@@ -96,6 +70,9 @@ class SpanTextView(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setReadOnly(True)
+        font = QFont(self.font())  # one glyph per character, no font ligatures or kerning:
+        font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)  # spans stay exact and
+        self.setFont(font)  # long paragraphs lay out ~2x faster (complex scripts are still shaped)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -104,7 +81,6 @@ class SpanTextView(QPlainTextEdit):
         self._text = ""
         self._utf16: list[int] = [0]
         self._spans: list[tuple[int, int] | None] = []
-        self._starts: list[int] = []
         self._marks: list[tuple[int, int, str]] = []
         self._entities: list[tuple[int, int, str]] = []
         self._error: tuple[int, int] | None = None
@@ -117,6 +93,7 @@ class SpanTextView(QPlainTextEdit):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._redraw)
         self._drawn_window: tuple[int, int] | None = None
+        self._drawn_key: tuple | None = None  # what the last redraw drew
         self._block_keys: dict[int, tuple] = {}  # block number -> the formats set on its layout
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.selectionChanged.connect(self._on_selection_changed)
@@ -136,8 +113,7 @@ class SpanTextView(QPlainTextEdit):
             self._utf16 = utf16 if utf16 is not None and len(utf16) == len(text) + 1 else utf16_table(text)
             self._replace_text(old, old_utf16, text)
         self._spans = list(spans)
-        self._starts = [sp[0] if sp else 1 << 40 for sp in self._spans]
-        self._marks = _marks(text, cover) if cover is not None else []
+        self._marks = marks(text, cover) if cover is not None else []
         self._error, self._linked, self._entities = None, [], []
         self.schedule_redraw()
 
@@ -149,20 +125,16 @@ class SpanTextView(QPlainTextEdit):
         if not old or len(new) - p - q > SMALL_EDIT or len(old) - p - q > SMALL_EDIT:
             doc.setUndoRedoEnabled(False)
             self.setPlainText(display_text(new))
-            self._block_keys = {}
+            self._block_keys, self._drawn_key = {}, None
             return
         blocks = doc.blockCount()
+        first = doc.findBlock(old_utf16[p]).blockNumber()
+        last = doc.findBlock(old_utf16[len(old) - q]).blockNumber()
         cursor = QTextCursor(doc)
         cursor.setPosition(old_utf16[p])
         cursor.setPosition(old_utf16[len(old) - q], QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(display_text(new[p : len(new) - q]))
-        if doc.blockCount() != blocks:
-            self._block_keys = {}
-        else:
-            first = doc.findBlock(self._utf16[p]).blockNumber()
-            last = doc.findBlock(self._utf16[len(new) - q]).blockNumber()
-            for number in range(first, last + 1):
-                self._block_keys.pop(number, None)
+        self._block_keys = carry_block_keys(self._block_keys, first, last, doc.blockCount() - blocks)
 
     def set_entities(self, spans: Sequence[tuple[int, int, str]]) -> None:
         """Entity spans ``(start, end, label)`` drawn as coloured bold underlined text."""
@@ -220,9 +192,20 @@ class SpanTextView(QPlainTextEdit):
 
     def visible_range(self) -> tuple[int, int]:
         """Code-point span of the visible part of the text."""
-        vp = self.viewport().rect()
-        first = self.cursorForPosition(QPoint(0, 0)).position()
-        last = self.cursorForPosition(QPoint(vp.width(), vp.height())).position()
+        height = self.viewport().height()
+        block = self.firstVisibleBlock()
+        top = self.blockBoundingGeometry(block).translated(self.contentOffset()).top()
+        first = last = -1
+        while block.isValid() and top < height:
+            lines = visible_lines(block.layout(), -top, height - top)
+            if lines:
+                a, b = lines
+                first = block.position() + a.textStart() if first < 0 else first
+                last = block.position() + b.textStart() + b.textLength()
+            top += self.blockBoundingRect(block).height()
+            block = block.next()
+        if first < 0:  # nothing laid out yet
+            return 0, min(len(self._text), 1)
         return self._to_cp(first), min(len(self._text), self._to_cp(last) + 1)
 
     def char_at(self, point: QPoint) -> int:
@@ -285,33 +268,21 @@ class SpanTextView(QPlainTextEdit):
         self._redraw()
 
     def _intervals(self, lo: int, hi: int) -> list[tuple[int, int, object]]:
-        first = max(0, bisect.bisect_left(self._starts, lo) - 64)
-        out: list[tuple[int, int, object]] = []
-        for i in range(first, len(self._spans)):
-            sp = self._spans[i]
-            if sp is None or sp[1] <= lo:
-                continue
-            if sp[0] >= hi:
-                break
-            out.append((sp[0], sp[1], ("tok", i % 2)))
-        for s, e, kind in self._marks:
-            if s < hi and e > lo:
-                out.append((s, e, (kind,)))
-        for s, e, label in self._entities:
-            if s < hi and e > lo:
-                out.append((s, e, ("ent", label)))
-        for s, e in self._linked:
-            if s < hi and e > lo:
-                out.append((s, e, ("link",)))
-        if self._error and self._error[0] < hi and self._error[1] > lo:
-            out.append((*self._error, ("err",)))
-        return out
+        return window_intervals(lo, hi, self._spans, marks=self._marks,
+                                entities=self._entities, linked=self._linked, error=self._error)
 
     def _redraw(self) -> None:
         lo, hi = self.visible_range()
         lo, hi = max(0, lo - MARGIN_CHARS), min(len(self._text), hi + MARGIN_CHARS)
         self._drawn_window = (lo, hi)
-        segments = _sweep(self._intervals(lo, hi), lo, hi)
+        intervals = self._intervals(lo, hi)
+        # Unchanged window text (same UTF-16 start) and intervals: every layout already has
+        # its formats, unless an edit split or merged paragraphs in between.
+        key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals)
+        if key == self._drawn_key and UNKNOWN not in self._block_keys.values():
+            return
+        self._drawn_key = key
+        segments = sweep(intervals, lo, hi)
         self.capped = len(segments) > self.max_segments
         segments = segments[: self.max_segments]
         self.drawn_segments = len(segments)
@@ -323,19 +294,23 @@ class SpanTextView(QPlainTextEdit):
         formats did not change is left alone; blocks formatted before and now outside the
         window are cleared."""
         doc = self.document()
+        u16 = self._utf16  # segments are inside [0, len(text)]: index the table directly
+        qsegs = [(u16[s], u16[e], keys) for s, e, keys in segments]
         block = doc.findBlock(self._to_qt(lo))
         last = doc.findBlock(self._to_qt(hi)).blockNumber()
         keys_now: dict[int, tuple] = {}
         k = 0
         while block.isValid() and block.blockNumber() <= last:
             bpos, blen = block.position(), block.length()
+            bend = bpos + blen
             ranges = []
-            while k < len(segments) and self._to_qt(segments[k][0]) < bpos + blen:
-                s, e, keys = segments[k]
-                qs, qe = max(self._to_qt(s), bpos), min(self._to_qt(e), bpos + blen)
-                if qe > qs:
-                    ranges.append((qs - bpos, qe - qs, keys))
-                if self._to_qt(e) > bpos + blen:
+            while k < len(qsegs) and qsegs[k][0] < bend:
+                qs, qe, keys = qsegs[k]
+                if qs < bpos:
+                    qs = bpos
+                if min(qe, bend) > qs:
+                    ranges.append((qs - bpos, min(qe, bend) - qs, keys))
+                if qe > bend:
                     break
                 k += 1
             number = block.blockNumber()
@@ -365,72 +340,21 @@ class SpanTextView(QPlainTextEdit):
     def _format(self, keys: frozenset) -> QTextCharFormat:
         fmt = self._formats.get(keys)
         if fmt is None:
-            fmt = self._formats[keys] = _compose(keys)
+            fmt = self._formats[keys] = qt_format(compose_style(keys))
         return fmt
 
 
-def _marks(text: str, cover: np.ndarray) -> list[tuple[int, int, str]]:
-    """Runs of characters shared by several tokens ("multi") or by none ("uncov", non-space)."""
-    if len(cover) != len(text) or not len(text):
-        return []
-    multi = cover > 1
-    space = np.isin(code_points(text), _SPACES)
-    uncovered = (cover == 0) & ~space
-    return _runs(multi, "multi") + _runs(uncovered, "uncov")
 
-
-def _runs(mask: np.ndarray, kind: str) -> list[tuple[int, int, str]]:
-    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    return [(int(a), int(b), kind) for a, b in zip(edges[::2], edges[1::2])]
-
-
-def _sweep(intervals, lo: int, hi: int) -> list[tuple[int, int, frozenset]]:
-    """Cut overlapping intervals into disjoint segments, each with its set of active keys."""
-    events: list[tuple[int, int, object]] = []
-    for s, e, key in intervals:
-        s, e = max(s, lo), min(e, hi)
-        if e > s:
-            events.append((s, 1, key))
-            events.append((e, -1, key))
-    events.sort(key=lambda ev: (ev[0], ev[1]))
-    active: dict[object, int] = {}
-    out: list[tuple[int, int, frozenset]] = []
-    prev = None
-    for pos, delta, key in events:
-        if prev is not None and pos > prev and active:
-            out.append((prev, pos, frozenset(active)))
-        active[key] = active.get(key, 0) + delta
-        if not active[key]:
-            del active[key]
-        prev = pos
-    return out
-
-
-def _compose(keys: frozenset) -> QTextCharFormat:
-    """One character format from the active keys; later rules win over earlier ones."""
+def qt_format(style: SegmentStyle) -> QTextCharFormat:
+    """The Qt character format drawing ``style``."""
     fmt = QTextCharFormat()
-    kinds = {k[0]: k for k in keys}
-    for key in keys:
-        if key[0] == "tok":
-            fmt.setBackground(QColor(TOKEN_COLOURS[key[1]]))
-    if "multi" in kinds:
-        fmt.setBackground(QColor(MULTI_COLOUR))
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
-        fmt.setUnderlineColor(QColor("#7e22ce"))
-    if "uncov" in kinds:
-        fmt.setBackground(QColor(UNCOVERED_COLOUR))
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        fmt.setUnderlineColor(QColor(ERROR_COLOUR))
-    if "ent" in kinds:
-        colour = QColor(entity_colour(kinds["ent"][1]))
-        fmt.setForeground(colour)
+    if style.background:
+        fmt.setBackground(QColor(style.background))
+    if style.foreground:
+        fmt.setForeground(QColor(style.foreground))
+    if style.underline:
+        fmt.setUnderlineStyle(_UNDERLINES[style.underline])
+        fmt.setUnderlineColor(QColor(style.underline_colour))
+    if style.bold:
         fmt.setFontWeight(QFont.Weight.Bold)
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        fmt.setUnderlineColor(colour)
-    if "link" in kinds:
-        fmt.setBackground(QColor(LINK_COLOUR))
-    if "err" in kinds:
-        fmt.setBackground(QColor(ERROR_COLOUR))
-        fmt.setForeground(QColor("white"))
     return fmt

@@ -15,6 +15,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
+from app.widgets.span_segments import common_prefix, first_difference
+
 COLUMNS = ("#", "Token", "ID", "Code points", "UTF-16", "UTF-8", "Original", "Label", "Notes")
 TIPS = (
     "Token index",
@@ -35,10 +37,12 @@ _NAMED = {
 }
 
 
-_ROLES = frozenset({
-    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
-    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.BackgroundRole,
-})
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)  # data() compares plain ints: it runs per cell
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_RIGHT_COLUMNS = frozenset((0, 2, 3, 4, 5))
 
 
 def visible(text: str, limit: int = 80) -> str:
@@ -74,6 +78,9 @@ class TokenTableModel(QAbstractTableModel):
         self._cover = np.zeros(0, np.int16)
         self._boundary = np.ones(1, bool)
         self._error_row = -1
+        self._cells: dict[int, tuple[str, ...]] = {}  # row -> display texts, filled as rows are shown
+        self._end_max = np.zeros(0, np.int64)  # running maximum of the span ends
+        self.updating = False  # True while set_tokens inserts or removes rows
 
     def set_tokens(
         self,
@@ -89,14 +96,55 @@ class TokenTableModel(QAbstractTableModel):
         grapheme_start: np.ndarray | None = None,
         error_row: int = -1,
     ) -> None:
-        """Replace all rows (one model reset)."""
-        self.beginResetModel()
-        self._text, self._tokens, self._ids, self._spans = text, list(tokens), list(ids), list(spans)
-        self._utf16, self._utf8, self._labels = utf16, utf8, list(labels)
-        self._cover = cover if cover is not None else np.zeros(len(text), np.int16)
-        self._boundary = grapheme_start if grapheme_start is not None else np.ones(len(text) + 1, bool)
-        self._error_row = error_row
-        self.endResetModel()
+        """Replace all rows. Rows are inserted or removed at the end and one ``dataChanged``
+        covers the rows from the first that differs (no model reset, so the view keeps
+        its scroll position and current row, and repaints only rows it shows that changed)."""
+        tokens, ids, spans, labels = list(tokens), list(ids), list(spans), list(labels)
+        cover = cover if cover is not None else np.zeros(len(text), np.int16)
+        boundary = grapheme_start if grapheme_start is not None else np.ones(len(text) + 1, bool)
+        first = self._first_changed_row(text, tokens, ids, spans, labels, cover, boundary, error_row)
+        old_rows, new_rows = len(self._tokens), len(tokens)
+        self.updating = True
+        if new_rows > old_rows:
+            self.beginInsertRows(QModelIndex(), old_rows, new_rows - 1)
+        elif new_rows < old_rows:
+            self.beginRemoveRows(QModelIndex(), new_rows, old_rows - 1)
+        self._text, self._tokens, self._ids, self._spans = text, tokens, ids, spans
+        self._utf16, self._utf8, self._labels = utf16, utf8, labels
+        self._cover, self._boundary, self._error_row = cover, boundary, error_row
+        self._cells = {row: cells for row, cells in self._cells.items() if row < first}
+        self._update_end_max(first)
+        if new_rows > old_rows:
+            self.endInsertRows()
+        elif new_rows < old_rows:
+            self.endRemoveRows()
+        self.updating = False
+        if first < min(old_rows, new_rows):
+            self.dataChanged.emit(self.index(first, 0), self.index(min(old_rows, new_rows) - 1, len(COLUMNS) - 1))
+
+    def _first_changed_row(self, text, tokens, ids, spans, labels, cover, boundary, error_row) -> int:
+        """The first row whose cells may differ from what the model shows now: rows before it
+        have the same token, id, label and span, and their span lies in the part of the text
+        (with its coverage and grapheme boundaries) that did not change."""
+        rows = common_prefix(self._spans, spans)
+        rows = common_prefix(self._tokens, tokens, rows)
+        for old, new in ((self._ids, ids), (self._labels, labels)):  # may be shorter than tokens
+            if len(old) != len(new) or old != new:
+                rows = common_prefix(old, new, rows)
+        if error_row != self._error_row:
+            rows = min(rows, *(r for r in (error_row, self._error_row) if r >= 0), rows)
+        same = min(common_prefix(self._text, text), first_difference(self._cover, cover),
+                   first_difference(self._boundary, boundary) - 1)
+        return min(rows, int(np.searchsorted(self._end_max[:rows], same, side="right")))
+
+    def _update_end_max(self, first: int) -> None:
+        """``_end_max[r]``: the largest span end of rows ``0..r`` (a missing span counts as
+        the end of everything), recomputed only from row ``first`` on."""
+        tail = np.fromiter((sp[1] if sp else 1 << 40 for sp in self._spans[first:]), np.int64,
+                           len(self._spans) - first)
+        if first:
+            tail = np.maximum(tail, self._end_max[first - 1])
+        self._end_max = np.concatenate((self._end_max[:first], np.maximum.accumulate(tail)))
 
     # -- Qt model API --------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
@@ -114,21 +162,23 @@ class TokenTableModel(QAbstractTableModel):
             return TIPS[section]
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < len(self._tokens):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY):
+        row = index.row()
+        if not 0 <= row < len(self._tokens):
             return None
-        row, col = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.cell(row, col)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 2, 3, 4, 5):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole:
+        if role == _DISPLAY:
+            cells = self._cells.get(row)
+            if cells is None:
+                cells = self._cells[row] = tuple(self.cell(row, c) for c in range(len(COLUMNS)))
+            return cells[index.column()]
+        if role == _BACKGROUND:
             if row == self._error_row:
                 return QColor("#fecaca")
-            if self._spans[row] is None:
-                return QColor("#eeeeee")
+            return QColor("#eeeeee") if self._spans[row] is None else None
+        if role == _ALIGN:
+            return _RIGHT if index.column() in _RIGHT_COLUMNS else None
+        if role == _TOOLTIP:
+            return self._tooltip(row)
         return None
 
     # -- values --------------------------------------------------------------------------
@@ -234,6 +284,8 @@ class TokenTableView(QTableView):
         self.sig_token_hovered.emit(-1)
 
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self.token_model.updating:  # rows removed under the current row: not the user's choice
+            return
         self.sig_token_selected.emit(current.row() if current.isValid() else -1)
 
     def select_token(self, row: int) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+
+import numpy as np
 
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
@@ -14,12 +17,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.panes import alignment_state
+from app.panes.alignment_graphemes import GraphemeBounds
 from app.panes.alignment_state import coverage, normalized_spans
 from app.panes.alignment_pane import AlignmentPane
 from app.settings import open_settings
 from app.widgets.offset_map_view import offset_rows
 from app.widgets.span_text_view import SpanTextView, common_affixes, display_text, utf16_table
-from app.widgets.token_table import visible
+from app.widgets.span_segments import (
+    ERROR_COLOUR,
+    LINK_COLOUR,
+    MULTI_COLOUR,
+    TOKEN_COLOURS,
+    UNKNOWN,
+    carry_block_keys,
+    common_prefix,
+    compose_style,
+    entity_colour,
+    first_difference,
+    marks,
+    sweep,
+    window_intervals,
+)
+from app.widgets.token_table import COLUMNS, TokenTableModel, visible
+from core.audit import grapheme_bounds
 from core.entities import entities, offset_tables
 from core.normalize import normalize
 from core.tokenizers import demo_tokenizer, load
@@ -317,3 +337,134 @@ def test_bert_span_cutting_a_grapheme_is_noted(qtbot, pane, data_dir):
         pane.set_text("Zoe\u0301 flew")  # "zoe" ends at 3, inside the cluster e + U+0301
     model = pane.w.table.token_model
     assert model.cell(0, 8) == "cuts a grapheme" and model.cell(1, 8) == ""
+
+
+# -- incremental work per keystroke: the same results as recomputing everything ------------
+_EDIT_PIECES = st.one_of(tricky_text, st.sampled_from(["\U0001F1EB\U0001F1F7", "\U0001F1EB", "\u1100\u1161\u11a8",
+                                                       "\r", "\n", "\u200d", "\U0001F469"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=st.lists(_EDIT_PIECES, max_size=6).map("".join), data=st.data())
+def test_grapheme_bounds_reused_across_edits_equal_a_fresh_run(a, data):
+    cut = data.draw(st.tuples(st.integers(0, len(a)), st.integers(0, len(a))).map(sorted))
+    b = a[: cut[0]] + data.draw(st.lists(_EDIT_PIECES, max_size=3).map("".join)) + a[cut[1]:]
+    cache = GraphemeBounds()
+    assert cache.bounds(a).tolist() == grapheme_bounds(a)
+    assert cache.bounds(b).tolist() == grapheme_bounds(b)
+    assert cache.starts(a).nonzero()[0].tolist() == grapheme_bounds(a)
+
+
+def test_regional_indicator_pairs_stay_paired_after_an_edit():
+    flags = "\U0001F1EB\U0001F1F7\U0001F1E9\U0001F1EA"  # FR DE
+    cache = GraphemeBounds()
+    cache.bounds("x" + flags)
+    assert cache.bounds(flags).tolist() == [0, 2, 4] == grapheme_bounds(flags)  # one RI fewer before
+    assert cache.bounds("\U0001F1EB" + flags).tolist() == [0, 2, 4, 5] == grapheme_bounds("\U0001F1EB" + flags)
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=st.lists(st.integers(0, 3), max_size=12), b=st.lists(st.integers(0, 3), max_size=12),
+       limit=st.integers(0, 14))
+def test_common_prefix_and_first_difference(a, b, limit):
+    p = common_prefix(a, b)
+    assert a[:p] == b[:p] and (p == min(len(a), len(b)) or a[p] != b[p])
+    assert common_prefix(a, b, limit) == min(p, limit)
+    assert common_prefix("".join(map(str, a)), "".join(map(str, b))) == p
+    assert first_difference(np.array(a, int), np.array(b, int)) == p
+
+
+def test_block_keys_follow_an_edit():
+    keys = {0: ("a",), 1: ("b",), 2: ("c",), 5: ("f",)}
+    assert carry_block_keys(keys, 1, 1, 0) is keys  # an edit inside one block keeps every format
+    assert carry_block_keys(keys, 1, 2, 2) == {0: ("a",), 1: UNKNOWN, 2: UNKNOWN, 3: UNKNOWN, 4: UNKNOWN,
+                                               7: ("f",)}  # two paragraphs added
+    assert carry_block_keys(keys, 1, 2, -1) == {0: ("a",), 1: UNKNOWN, 4: ("f",)}  # two merged into one
+
+
+def test_segment_styles_layer_in_order():
+    assert compose_style(frozenset({("tok", 1)})).background == TOKEN_COLOURS[1]
+    shared = compose_style(frozenset({("tok", 0), ("tok", 1), ("multi",)}))
+    assert (shared.background, shared.underline) == (MULTI_COLOUR, "dot")
+    linked = compose_style(frozenset({("tok", 0), ("ent", "PER"), ("link",)}))
+    assert (linked.background, linked.foreground, linked.bold) == (LINK_COLOUR, entity_colour("PER"), True)
+    error = compose_style(frozenset({("tok", 0), ("uncov",), ("link",), ("err",)}))
+    assert (error.background, error.foreground, error.underline) == (ERROR_COLOUR, "#ffffff", "wave")
+    text = "a b\u3000c\u3001\U0001F600"  # U+3000 is a space, U+3001 (ideographic comma) is not
+    assert marks(text, np.array([0, 0, 0, 0, 0, 0, 2], np.int16)) == [
+        (6, 7, "multi"), (0, 1, "uncov"), (2, 3, "uncov"), (4, 6, "uncov")]
+    assert window_intervals(3, 9, [(0, 2), (2, 4), (4, 8), (9, 12), None], linked=[(5, 6)]) == [
+        (2, 4, ("tok", 1)), (4, 8, ("tok", 0)), (5, 6, ("link",))]
+    assert sweep([(0, 4, "a"), (2, 6, "b"), (9, 12, "c")], 1, 10) == [
+        (1, 2, frozenset("a")), (2, 4, frozenset("ab")), (4, 6, frozenset("b")), (9, 10, frozenset("c"))]
+
+
+def _layout_formats(view):
+    out, block = [], view.document().firstBlock()
+    while block.isValid():
+        out.append([(f.start, f.length, f.format.background().color().name(), f.format.fontWeight())
+                    for f in block.layout().formats()])
+        block = block.next()
+    return out
+
+
+def test_span_view_edits_leave_the_same_formats_as_a_fresh_view(qtbot):
+    base = "alpha beta\ngamma delta\nepsilon \U0001F600 zeta\n" * 3
+    edits = [base + "x", base[:5] + "Q" + base[5:], base[:14] + "\n\n" + base[14:], base[:3] + base[30:],
+             base.replace("\U0001F600", "e"), base]
+    views = []
+    for _ in range(2):
+        view = SpanTextView()
+        qtbot.addWidget(view)
+        view.resize(400, 300)
+        view.show()
+        views.append(view)
+    qtbot.waitExposed(views[0])
+
+    def show(view, text, linked):
+        spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+        view.set_content(text, spans, np.ones(len(text), np.int16))
+        view.set_entities([(0, 5, "PER")])
+        view.set_linked(linked, scroll=False)
+        view.redraw_now()
+
+    show(views[0], base, [(6, 10)])
+    for i, text in enumerate(edits):
+        show(views[0], text, [(6, 10)] if i % 2 else [])
+        views[1].setPlainText("")  # a fresh document every time
+        views[1]._text, views[1]._block_keys, views[1]._drawn_key = "", {}, None
+        show(views[1], text, [(6, 10)] if i % 2 else [])
+        assert _layout_formats(views[0]) == _layout_formats(views[1]), text
+
+
+def _fill(model, result):
+    model.set_tokens(result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
+                     labels=result.labels, cover=result.cover, grapheme_start=result.grapheme_start,
+                     error_row=-1 if result.error_token is None else result.error_token)
+
+
+def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
+    tok = demo_tokenizer()
+
+    def result(text, mode="tokenize", tokens=""):
+        state = alignment_state.AlignmentState(text=text, mode=mode, tokens_text=tokens)
+        return alignment_state.compute(alignment_state.Request(state, tok, True))
+
+    texts = [FULL, FULL.replace("\U0001F600", "\U0001F603"),  # same tokens, one [UNK] shows another emoji
+             FULL + " flew", FULL + " flew to", "Zoe\u0301 to" + FULL[8:], FULL + " to"]
+    results = [result(t) for t in texts] + [result(FULL, "align", "zoe flew to istanbul"),
+                                            result(FULL, "align", "zoe flew xx to")]
+    model, changed = TokenTableModel(), []
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    for r in results:
+        changed.clear()
+        before = [[model.cell(i, c) for c in range(len(COLUMNS))] for i in range(model.rowCount())]
+        _fill(model, r)
+        fresh = TokenTableModel()
+        _fill(fresh, r)
+        cells = [[model.data(model.index(i, c)) for c in range(len(COLUMNS))] for i in range(model.rowCount())]
+        assert cells == [[fresh.cell(i, c) for c in range(len(COLUMNS))] for i in range(fresh.rowCount())]
+        first = changed[0] if changed else min(len(before), len(cells))
+        assert before[:first] == cells[:first]  # rows before the announced ones did not change
+        qtmodeltester.check(model)
+    assert changed == [2]  # the token list fits up to "xx": rows from there change (error, no span)

@@ -1,0 +1,250 @@
+"""Pure helpers of :class:`~app.widgets.span_text_view.SpanTextView` (no Qt).
+
+- edit diffing: :func:`common_affixes`, :func:`common_prefix`, :func:`first_difference` and
+  :func:`carry_block_keys` (what an edit leaves untouched, so only the changed paragraphs
+  are reformatted and only the changed table rows repainted);
+- the segment sweep: :func:`marks`, :func:`window_intervals` and :func:`sweep` cut the
+  overlapping token spans, marks, entities and highlights of the drawn window into disjoint
+  segments, each with its set of active keys (:func:`visible_lines` finds that window);
+- format composition: :func:`compose_style` turns a segment's keys into a
+  :class:`SegmentStyle` (colours and underline), which the view turns into a Qt format.
+
+Positions are code points unless a name says otherwise.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from itertools import compress, count, islice
+from operator import ne
+from typing import Iterable, Sequence
+
+import numpy as np
+
+TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
+MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
+UNCOVERED_COLOUR = "#fecaca"  # non-space characters no token covers
+ERROR_COLOUR = "#dc2626"
+LINK_COLOUR = "#facc15"  # hovered / selected linked parts
+ENTITY_COLOURS = ("#15803d", "#b91c1c", "#1d4ed8", "#a16207", "#7e22ce", "#0f766e")
+UNKNOWN = ("?",)  # the signature of a block whose formats are not known (after an edit)
+
+# _IS_SPACE[c]: str.isspace() of code point c (no code point above U+3000 is a space).
+_IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)])
+
+
+def display_text(text: str) -> str:
+    """``text`` with one Qt position per UTF-16 unit (a CR is shown as ␍, not merged)."""
+    return text.replace("\r", "\u240d")
+
+
+def code_points(text: str) -> np.ndarray:
+    """``(len(text),) uint32``: the code points of ``text`` (lone surrogates included)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def utf16_table(text: str) -> list[int]:
+    """Cumulative UTF-16 offsets of every code-point boundary, length ``len(text) + 1``."""
+    if text.isascii():
+        return list(range(len(text) + 1))
+    wide = (code_points(text) > 0xFFFF).astype(np.int64)
+    return np.concatenate(([0], np.cumsum(1 + wide))).tolist()
+
+
+def entity_colour(label: str) -> str:
+    """A stable colour for an entity label."""
+    return ENTITY_COLOURS[sum(map(ord, label)) % len(ENTITY_COLOURS)]
+
+
+# -- edit diffing ------------------------------------------------------------------------
+def common_affixes(a: str, b: str) -> tuple[int, int]:
+    """Lengths ``(p, q)`` of the longest common prefix and suffix, with ``p + q`` at most
+    the shorter length (binary search on slice equality: fast for long strings)."""
+    n = min(len(a), len(b))
+    p = common_prefix(a, b)
+    lo, hi = 0, n - p
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def common_prefix(a: Sequence, b: Sequence, limit: int | None = None) -> int:
+    """Length of the longest common prefix of two sequences, at most ``limit``. Strings:
+    binary search on slices (memcmp); other sequences: one pass that stops at the first
+    difference, without copying."""
+    n = min(len(a), len(b), len(a) if limit is None else limit)
+    if not isinstance(a, str):
+        return next(compress(count(), map(ne, islice(a, n), b)), n)
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def first_difference(a: np.ndarray, b: np.ndarray) -> int:
+    """The first index where two 1-D arrays differ (the shorter length if one is a prefix
+    of the other; ``len(a)`` if they are equal)."""
+    n = min(len(a), len(b))
+    diff = np.flatnonzero(a[:n] != b[:n])
+    return int(diff[0]) if len(diff) else n
+
+
+def carry_block_keys(keys: dict[int, tuple], first: int, last: int, delta: int) -> dict[int, tuple]:
+    """The per-block format signatures after an edit of blocks ``first..last``.
+
+    A text layout keeps its formats (at block-relative positions) when its block's text
+    changes, so an edit inside one block keeps every signature. When the edit adds
+    ``delta`` blocks (negative: removes), blocks before ``first`` keep theirs, blocks
+    after ``last`` move by ``delta`` and the edited ones become :data:`UNKNOWN`.
+    """
+    if delta == 0 and first == last:
+        return keys
+    out = {n: k for n, k in keys.items() if n < first}
+    out.update((n + delta, k) for n, k in keys.items() if n > last)
+    out.update((n, UNKNOWN) for n in range(first, last + delta + 1))
+    return out
+
+
+# -- the segment sweep -------------------------------------------------------------------
+def marks(text: str, cover: np.ndarray) -> list[tuple[int, int, str]]:
+    """Runs of characters shared by several tokens ("multi") or by none ("uncov", non-space)."""
+    if len(cover) != len(text) or not len(text):
+        return []
+    multi = cover > 1
+    cps = code_points(text)
+    space = _IS_SPACE[np.minimum(cps, len(_IS_SPACE) - 1)]
+    uncovered = (cover == 0) & ~space
+    return runs(multi, "multi") + runs(uncovered, "uncov")
+
+
+def runs(mask: np.ndarray, kind: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` for every run of True in ``mask``."""
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return [(int(a), int(b), kind) for a, b in zip(edges[::2].tolist(), edges[1::2].tolist())]
+
+
+def window_intervals(
+    lo: int,
+    hi: int,
+    spans: Sequence[tuple[int, int] | None],
+    *,
+    marks: Iterable[tuple[int, int, str]] = (),
+    entities: Iterable[tuple[int, int, str]] = (),
+    linked: Iterable[tuple[int, int]] = (),
+    error: tuple[int, int] | None = None,
+) -> list[tuple[int, int, object]]:
+    """Everything to draw that overlaps ``[lo, hi)`` as ``(start, end, key)``: token spans
+    (key ``("tok", i % 2)``; spans sorted by start, missing ones last, for the binary
+    search), marks, entities, linked spans and the error span."""
+    first = max(0, bisect.bisect_left(spans, lo, key=_span_start) - 64)
+    out: list[tuple[int, int, object]] = []
+    for i in range(first, len(spans)):
+        sp = spans[i]
+        if sp is None or sp[1] <= lo:
+            continue
+        if sp[0] >= hi:
+            break
+        out.append((sp[0], sp[1], ("tok", i % 2)))
+    out.extend((s, e, (kind,)) for s, e, kind in marks if s < hi and e > lo)
+    out.extend((s, e, ("ent", label)) for s, e, label in entities if s < hi and e > lo)
+    out.extend((s, e, ("link",)) for s, e in linked if s < hi and e > lo)
+    if error and error[0] < hi and error[1] > lo:
+        out.append((*error, ("err",)))
+    return out
+
+
+def _span_start(span: tuple[int, int] | None) -> int:
+    return span[0] if span else 1 << 40
+
+
+def visible_lines(layout, y0: float, y1: float):
+    """The first and last line of a text layout (anything with ``lineCount()`` and
+    ``lineAt(i)`` giving lines with ``y()`` and ``height()``, in order) that overlap
+    ``[y0, y1)``, found by binary search; None when no line does."""
+    n = layout.lineCount()
+    lo, hi = 0, n
+    while lo < hi:  # the first line ending below y0
+        mid = (lo + hi) // 2
+        line = layout.lineAt(mid)
+        if line.y() + line.height() <= y0:
+            lo = mid + 1
+        else:
+            hi = mid
+    first = lo
+    lo, hi = first, n
+    while lo < hi:  # the first line starting at or below y1
+        mid = (lo + hi) // 2
+        if layout.lineAt(mid).y() < y1:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo <= first:
+        return None
+    return layout.lineAt(first), layout.lineAt(lo - 1)
+
+
+def sweep(intervals: Iterable[tuple[int, int, object]], lo: int, hi: int) -> list[tuple[int, int, frozenset]]:
+    """Cut overlapping intervals into disjoint segments of ``[lo, hi)``, each with its set
+    of active keys; positions no interval covers are left out."""
+    events: list[tuple[int, int, object]] = []
+    for s, e, key in intervals:
+        s, e = max(s, lo), min(e, hi)
+        if e > s:
+            events.append((s, 1, key))
+            events.append((e, -1, key))
+    events.sort(key=lambda ev: (ev[0], ev[1]))
+    active: dict[object, int] = {}
+    out: list[tuple[int, int, frozenset]] = []
+    prev = None
+    for pos, delta, key in events:
+        if prev is not None and pos > prev and active:
+            out.append((prev, pos, frozenset(active)))
+        active[key] = active.get(key, 0) + delta
+        if not active[key]:
+            del active[key]
+        prev = pos
+    return out
+
+
+# -- format composition ------------------------------------------------------------------
+@dataclass(frozen=True)
+class SegmentStyle:
+    """How one segment is drawn: colours are ``#rrggbb``; ``underline`` is ``None``,
+    ``"dot"``, ``"wave"`` or ``"single"``."""
+
+    background: str | None = None
+    foreground: str | None = None
+    underline: str | None = None
+    underline_colour: str | None = None
+    bold: bool = False
+
+
+def compose_style(keys: frozenset) -> SegmentStyle:
+    """One style from a segment's active keys; later rules win over earlier ones
+    (token colour < shared < uncovered < entity < linked < error)."""
+    style: dict = {}
+    kinds = {k[0]: k for k in keys}
+    if "tok" in kinds:
+        style["background"] = TOKEN_COLOURS[max(k[1] for k in keys if k[0] == "tok")]
+    if "multi" in kinds:
+        style.update(background=MULTI_COLOUR, underline="dot", underline_colour="#7e22ce")
+    if "uncov" in kinds:
+        style.update(background=UNCOVERED_COLOUR, underline="wave", underline_colour=ERROR_COLOUR)
+    if "ent" in kinds:
+        colour = entity_colour(kinds["ent"][1])
+        style.update(foreground=colour, bold=True, underline="single", underline_colour=colour)
+    if "link" in kinds:
+        style["background"] = LINK_COLOUR
+    if "err" in kinds:
+        style.update(background=ERROR_COLOUR, foreground="#ffffff")
+    return SegmentStyle(**style)
