@@ -6,7 +6,8 @@ here are exact for any Python string; a lone surrogate counts as one UTF-16 unit
 three UTF-8 bytes (its generalized UTF-8 form, as ``"surrogatepass"`` encodes it).
 
 Public names: :class:`Entity`, :func:`entities`, :func:`utf16_offset`, :func:`utf8_offset`,
-:func:`from_utf16_offset`, :func:`from_utf8_offset`, :func:`offset_tables`.
+:func:`from_utf16_offset`, :func:`from_utf8_offset`, :func:`offset_tables`,
+:func:`offset_arrays`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Sequence
+
+import numpy as np
 
 from core.errors import OffsetError, SubwordScopeError
 
@@ -53,6 +56,28 @@ def offset_tables(text: str) -> tuple[list[int], list[int]]:
     """
     utf16 = [0, *accumulate(_utf16_units(c) for c in text)]
     utf8 = [0, *accumulate(_utf8_bytes(c) for c in text)]
+    return utf16, utf8
+
+
+def offset_arrays(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`offset_tables` as numpy arrays, computed without a per-character Python loop.
+
+    Returns
+    -------
+    utf16, utf8 : np.ndarray of int64, each of shape ``(len(text) + 1,)``
+        ``utf16[i]`` is the UTF-16 unit offset of code point ``i``, ``utf8[i]`` its UTF-8
+        byte offset (a lone surrogate: 1 unit, 3 bytes), exactly as :func:`offset_tables`.
+    """
+    n = len(text)
+    if text.isascii():
+        same = np.arange(n + 1, dtype=np.int64)
+        return same, same.copy()
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    wide = cps > 0xFFFF
+    utf16 = np.zeros(n + 1, np.int64)
+    np.cumsum(1 + wide, out=utf16[1:])
+    utf8 = np.zeros(n + 1, np.int64)
+    np.cumsum(1 + (cps >= 0x80) + (cps >= 0x800) + wide, out=utf8[1:])
     return utf16, utf8
 
 
@@ -118,6 +143,8 @@ def from_utf8_offset(text: str, byte: int) -> int:
 
 def _parse(label: str, index: int) -> tuple[str, str]:
     """Split a label into (prefix, type): ``"B-PER" -> ("B", "PER")``, ``"O" -> ("O", "")``."""
+    if not isinstance(label, str):
+        raise LabelError(f"label {index} must be a string such as 'O' or 'B-PER', got {label!r}")
     if label == "O":
         return "O", ""
     prefix, sep, kind = label.partition("-")
@@ -126,17 +153,39 @@ def _parse(label: str, index: int) -> tuple[str, str]:
     return prefix, kind
 
 
-def _words(tokens: Sequence[str], spans: Sequence[tuple[int, int]], labels: Sequence[str]):
+def _span(span, index: int, n: int) -> tuple[int, int]:
+    """Token ``index``'s span as ints with ``0 <= s <= e <= n``, else :class:`OffsetError`."""
+    try:
+        s, e = span
+        ok = all(not isinstance(v, bool) and int(v) == v for v in (s, e))
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise OffsetError(f"span {index} must be a (start, end) pair of whole numbers, got {span!r}")
+    s, e = int(s), int(e)
+    if not 0 <= s <= e <= n:
+        raise OffsetError(
+            f"span {index} ({s}, {e}) must satisfy 0 <= start <= end <= {n} (the text's length in code points)"
+        )
+    return s, e
+
+
+def _words(tokens: Sequence[str], spans: Sequence[tuple[int, int]], labels: Sequence[str], n: int):
     """Group tokens into words: ``##`` pieces extend the previous word; empty spans
-    (special tokens) are skipped. Yields ``[start, end, first_label]``."""
+    (special tokens) are skipped. Yields ``[start, end, first_label]``. Every token, span and
+    label is checked, even the ignored ones (``n`` is the text's length in code points)."""
     words: list[list] = []
-    for i, (tok, (s, e), lab) in enumerate(zip(tokens, spans, labels)):
+    for i, (tok, span, lab) in enumerate(zip(tokens, spans, labels)):
+        if not isinstance(tok, str):
+            raise LabelError(f"token {i} must be a string, got {tok!r}")
+        s, e = _span(span, i, n)
+        parsed = _parse(lab, i)
         if s == e:
             continue
         if tok.startswith("##") and len(tok) > 2 and words:
             words[-1][1] = e
         else:
-            words.append([s, e, _parse(lab, i)])
+            words.append([s, e, parsed])
     return words
 
 
@@ -166,9 +215,21 @@ def entities(
     Raises
     ------
     LabelError
-        If the three lists differ in length or a label is malformed.
+        If the three lists differ in length, a label is not a str or is malformed, or a
+        token is not a str (the message names the index).
+    OffsetError
+        If a span is not a pair of whole numbers with ``0 <= start <= end <= len(original)``
+        (the message names the index).
     """
-    if not (len(tokens) == len(spans) == len(labels)):
+    if not isinstance(original, str):
+        raise LabelError(f"the original text must be a str, got {type(original).__name__}")
+    try:
+        sizes = len(tokens), len(spans), len(labels)
+    except TypeError:
+        raise LabelError("tokens, spans and labels must be lists (one entry per token)") from None
+    if isinstance(labels, str) or isinstance(tokens, str):
+        raise LabelError("tokens and labels must be lists of strings, not a single string")
+    if not sizes[0] == sizes[1] == sizes[2]:
         raise LabelError(
             f"{len(labels)} labels for {len(tokens)} tokens and {len(spans)} spans; "
             "give exactly one label per token"
@@ -183,7 +244,7 @@ def entities(
             found.append(Entity(original[s:e], kind, s, e))
             open_ = None
 
-    for s, e, (prefix, kind) in _words(tokens, spans, labels):
+    for s, e, (prefix, kind) in _words(tokens, spans, labels, len(original)):
         continues = open_ is not None and open_[2] == kind and prefix in ("I", "E")
         if continues:
             open_[1] = e

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from core.entities import (
     entities,
     from_utf8_offset,
     from_utf16_offset,
+    offset_arrays,
     offset_tables,
     utf8_offset,
     utf16_offset,
@@ -101,3 +103,61 @@ def test_offset_conversions_agree_with_encoders(text, data):
     assert from_utf8_offset(text, u8) == i
     tables = offset_tables(text)
     assert tables[0][i] == u16 and tables[1][i] == u8
+
+
+def test_offset_arrays_surrogates_and_ascii():
+    u16, u8 = offset_arrays("a\U0001F600b\ud800\u00e9\u4e2d")
+    assert (u16.dtype, u8.dtype) == (np.int64, np.int64)
+    assert u16.tolist() == [0, 1, 3, 4, 5, 6, 7]
+    assert u8.tolist() == [0, 1, 5, 6, 9, 11, 14]
+    assert [a.tolist() for a in offset_arrays("ab")] == [[0, 1, 2], [0, 1, 2]]
+    assert [a.tolist() for a in offset_arrays("")] == [[0], [0]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text)
+def test_offset_arrays_equal_offset_tables(text):
+    u16, u8 = offset_arrays(text)
+    assert (u16.tolist(), u8.tolist()) == offset_tables(text)
+    assert u8[-1] == len(text.encode("utf-8", "surrogatepass"))
+
+
+# --- bad input to entities() (tester findings) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spans, match",
+    [
+        ([None, (2, 3), (4, 5)], r"span 0 .*pair"),
+        ([(0, 1), (-5, 3), (4, 5)], r"span 1 \(-5, 3\).*0 <= start <= end <= 5"),
+        ([(0, 1), (2, 3), (4, 9)], r"span 2 \(4, 9\).*<= 5"),
+        ([(0, 1), (3, 2), (4, 5)], r"span 1 \(3, 2\)"),
+        ([(0, 1), (2.5, 3), (4, 5)], r"span 1 .*whole numbers"),
+        ([(0, 1), (2, 3), (4,)], r"span 2 .*pair"),
+    ],
+)
+def test_entities_rejects_bad_spans_naming_the_index(spans, match):
+    with pytest.raises(OffsetError, match=match):
+        entities("a b c", ["a", "b", "c"], spans, ["B-X", "O", "O"])
+
+
+@pytest.mark.parametrize(
+    "tokens, labels, match",
+    [
+        (["a", "b", "c"], [None, "O", "O"], r"label 0 must be a string"),
+        (["a", "b", "c"], ["O", "O", 3], r"label 2 must be a string"),
+        (["a", None, "c"], ["O", "O", "O"], r"token 1 must be a string"),
+        (["a", "b", "c"], "OOO", r"not a single string"),
+    ],
+)
+def test_entities_rejects_non_string_labels_and_tokens(tokens, labels, match):
+    with pytest.raises(LabelError, match=match):
+        entities("a b c", tokens, [(0, 1), (2, 3), (4, 5)], labels)
+
+
+def test_entities_checks_ignored_tokens_too_and_accepts_numpy_spans():
+    with pytest.raises(LabelError, match="label 1"):  # a ## piece's label is ignored but must be a str
+        entities("ab", ["a", "##b"], [(0, 1), (1, 2)], ["B-X", None])
+    spans = np.array([[0, 1], [2, 3], [4, 5]])
+    got = entities("a b c", ["a", "b", "c"], spans, ["B-X", "I-X", "O"])
+    assert [(e.text, e.start, e.end) for e in got] == [("a b", 0, 3)]
