@@ -9,7 +9,8 @@ A model directory holds ``config.json``, ``model.safetensors`` (read with the ``
 package's numpy API) and ``tokenizer.json`` (read with :func:`core.tokenizers.load`).
 
 Public names: :func:`load_encoder`, :class:`Encoder`, :class:`EncoderOutput`,
-:class:`EncoderConfig`, :class:`EncoderLoadError`, :class:`EncodingCancelled`, :func:`gelu`.
+:class:`EncoderConfig`, :class:`EncoderLoadError`, :class:`EncoderInputError`,
+:class:`EncodingCancelled`, :func:`gelu`.
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from core.encoder_weights import (
     read_config,
     read_weights,
 )
+from core.encoder_inputs import EncoderInputError, as_texts, whole_number
 from core.encoder_ops import gelu, layer_norm
 from core.errors import SubwordScopeError
 from core.pooling import chunk_windows, mean_pool, window_spans
 
 __all__ = [
-    "ChunkedDocument", "Encoder", "EncoderConfig", "EncoderLoadError", "EncoderOutput", "EncodingCancelled",
+    "ChunkedDocument", "Encoder", "EncoderConfig", "EncoderInputError", "EncoderLoadError", "EncoderOutput",
+    "EncodingCancelled",
     "gelu", "load_encoder",
 ]
 
@@ -203,12 +206,23 @@ class Encoder:
         truncated: the first ``max - 1`` tokens are kept plus the final special token
         (``[SEP]``); ``truncated`` says how many were cut. Split long documents with
         :func:`core.pooling.chunk_windows` instead when every token matters.
+
+        Parameters
+        ----------
+        texts : str or sequence of str
+            A bare ``str`` is one text (``"hello"`` is treated as ``["hello"]``, never as
+            five one-character texts).
+
+        Raises
+        ------
+        EncoderInputError
+            No texts, or an item that is not a ``str``.
+        SubwordScopeError
+            The encoder was loaded without a tokenizer.
         """
         if self.tokenizer is None:
             raise SubwordScopeError("this encoder was loaded without a tokenizer; use forward()")
-        texts = tuple(str(t) for t in texts)
-        if not texts:
-            raise SubwordScopeError("nothing to encode: give one or more texts")
+        texts = as_texts(texts)
         rows = [self._tokenize_one(t) for t in texts]
         T = max(len(r[0]) for r in rows)
         ids = np.full((len(rows), T), self.config.pad_token_id, dtype=np.int64)
@@ -259,12 +273,27 @@ class Encoder:
         layer's attention scores stay under :data:`SCORE_BUDGET` bytes), each batch padded
         to its own longest text.
 
+        Parameters
+        ----------
+        texts : str or sequence of str
+            A bare ``str`` is one text, as for :meth:`tokenize`.
+        batch_size : int
+            Texts per forward pass, >= 1.
+
+        Raises
+        ------
+        EncoderInputError
+            No texts, an item that is not a ``str``, or a bad ``batch_size``.
+        EncodingCancelled
+            ``should_stop()`` turned true.
+
         Returns
         -------
         EncoderOutput
             ``last_hidden_state`` is ``(B, T, d)`` float32; padding rows are whatever the
             model computes there (mask them out when pooling).
         """
+        batch_size = whole_number("batch_size", batch_size, 1)
         out = self.tokenize(texts)
         B, T = out.input_ids.shape
         hidden = np.zeros((B, T, self.dim), dtype=np.float32)
@@ -296,10 +325,17 @@ class Encoder:
 
         Raises
         ------
+        EncoderInputError
+            ``text`` is not a ``str``, or ``content``, ``overlap`` or ``batch_size`` is not a
+            whole number in range.
         SubwordScopeError
             No tokens, ``content + 2`` above the position limit, bad window settings, or a
             tokenizer without ``[CLS]`` / ``[SEP]``.
         """
+        if not isinstance(text, str):
+            raise EncoderInputError(f"the document must be a str, got {type(text).__name__}")
+        content, overlap = whole_number("content", content, 1), whole_number("overlap", overlap, 0)
+        batch_size = whole_number("batch_size", batch_size, 1)
         limit = self.config.max_position_embeddings - 2
         if content > limit:
             raise SubwordScopeError(f"window content {content} exceeds {limit} (positions minus [CLS], [SEP])")

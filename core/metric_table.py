@@ -19,6 +19,7 @@ from core.encoding_metrics import ZERO, EncodingMetrics, encoding_metrics
 from core.text_stats import TextStats, text_stats
 from core.errors import SubwordScopeError
 from core.scripts import language_name
+from core.textfiles import read_text_file
 
 # metric key -> (label, description); the values of CompareTable.values(key).
 METRICS: dict[str, tuple[str, str]] = {
@@ -61,7 +62,9 @@ def load_corpus(folder: str | Path) -> list[CorpusFile]:
     Raises
     ------
     SubwordScopeError
-        If the folder does not exist, holds no ``.txt`` file, or a file is not UTF-8.
+        If the folder does not exist or holds no ``.txt`` file;
+        :class:`core.textfiles.NotTextError` (a subclass) if a file is not UTF-8 text, as
+        :func:`core.textfiles.read_text_file` decides, naming the file.
     """
     root = Path(folder)
     if not root.is_dir():
@@ -71,10 +74,7 @@ def load_corpus(folder: str | Path) -> list[CorpusFile]:
         raise SubwordScopeError(f"{root}: no .txt files; the corpus needs one text file per language")
     corpus = []
     for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise SubwordScopeError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+        text = read_text_file(path)
         lines = tuple(line for line in text.splitlines() if line.strip())
         corpus.append(CorpusFile(path.stem, str(path), path.stat().st_mtime_ns, lines))
     return corpus

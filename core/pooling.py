@@ -19,13 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.errors import SubwordScopeError
+from core.pooling_chunks import MAX_WINDOWS, PoolingError, chunk_windows, whole_number, window_spans
 
 METHODS = ("cls", "mean", "max", "attention")
-
-
-class PoolingError(SubwordScopeError):
-    """Pooling input has the wrong shape, or a sequence has no real token."""
 
 
 def _check(H: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -196,9 +192,16 @@ def pool(H: np.ndarray, mask: np.ndarray | None, method: str, w: np.ndarray | No
 
 
 def pad_rows(H: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pad ``H (n, d)`` with zero rows to ``length``; return ``(H_padded (L, d), mask (L,))``."""
+    """Pad ``H (n, d)`` with zero rows to ``length``; return ``(H_padded (L, d), mask (L,))``.
+
+    Raises :class:`PoolingError` when ``H`` is not 2-D, ``length`` is not a whole number
+    >= ``n``, or the padded array would exceed 256 MiB."""
     H = np.asarray(H)
-    n = H.shape[0]
+    if H.ndim != 2:
+        raise PoolingError(f"token vectors must be (n, d); got shape {H.shape}")
+    n, length = H.shape[0], whole_number("length", length, 0)
+    if length * max(1, H.shape[1]) * H.dtype.itemsize > 256 * 2**20:
+        raise PoolingError(f"padding to {length:,} rows of {H.shape[1]} would exceed 256 MiB; choose a shorter length")
     if length < n:
         raise PoolingError(f"cannot pad {n} rows down to {length}; choose a length >= {n}")
     out = np.zeros((length,) + H.shape[1:], dtype=H.dtype)
@@ -217,47 +220,6 @@ def cosine_matrix(V: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(V, axis=-1, keepdims=True)
     U = np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
     return U @ U.T
-
-
-def chunk_windows(n: int, content: int = 510, overlap: int = 128) -> list[tuple[int, int]]:
-    """Half-open token windows of ``content`` tokens, each overlapping the previous by ``overlap``.
-
-    The stride is ``content - overlap``; the last window ends exactly at ``n`` (it may be
-    shorter). ``content=510`` leaves room for ``[CLS]`` and ``[SEP]`` in a 512-position model.
-
-    Golden (SPEC §7): n=2000 gives (0,510) (382,892) (764,1274) (1146,1656) (1528,2000);
-    with overlap 0 there are 4 windows.
-
-    Raises
-    ------
-    PoolingError
-        ``n < 0``, ``content < 1`` or ``overlap`` outside ``0 .. content-1``.
-    """
-    if n < 0 or content < 1 or not 0 <= overlap < content:
-        raise PoolingError(
-            f"need n >= 0, content >= 1 and 0 <= overlap < content; got n={n}, "
-            f"content={content}, overlap={overlap}"
-        )
-    windows: list[tuple[int, int]] = []
-    start = 0
-    while start < n:
-        end = min(start + content, n)
-        windows.append((start, end))
-        if end == n:
-            break
-        start += content - overlap
-    return windows
-
-
-def window_spans(offsets, windows) -> list[tuple[int, int]]:
-    """Original-text span of each token window: first token's start to last token's end.
-
-    Parameters
-    ----------
-    offsets : sequence of (start, end) — half-open code-point spans, one per token.
-    windows : sequence of (start, end) — half-open token ranges (:func:`chunk_windows`).
-    """
-    return [(int(offsets[s][0]), int(offsets[e - 1][1])) for s, e in windows]
 
 
 def noisy_or(p: np.ndarray) -> float:
@@ -309,6 +271,6 @@ from core.pooling_standin import (  # noqa: E402
 __all__ = [
     "METHODS", "PoolingError", "MaxPool", "AttentionPool", "ChunkAggregate", "StandIn", "Sweep",
     "cls_pool", "mean_pool", "unmasked_mean", "max_pool", "attention_pool", "contributions",
-    "pool", "pad_rows", "cosine_matrix", "chunk_windows", "window_spans", "noisy_or", "aggregate_chunks",
+    "pool", "pad_rows", "cosine_matrix", "chunk_windows", "MAX_WINDOWS", "window_spans", "noisy_or", "aggregate_chunks",
     "standin_document", "evidence_sweep", "StandInEncoder",
 ]

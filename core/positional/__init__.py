@@ -3,7 +3,7 @@
 Also the cost of a learned embedding table. See SPEC §6 for the formulas and golden figures.
 """
 
-from core.positional._frequencies import PositionalError, pair_frequencies, pair_wavelengths
+from core.positional._frequencies import MAX_RESULT_BYTES, PositionalError, pair_frequencies, pair_wavelengths
 from core.positional.alibi import alibi_bias, alibi_slopes
 from core.positional.embedding_cost import DTYPE_BYTES, EmbeddingCost, embedding_cost
 from core.positional.extension import (
@@ -22,6 +22,7 @@ from core.positional.sinusoidal import offset_dot_formula, offset_dot_products, 
 __all__ = [
     "DTYPE_BYTES",
     "EmbeddingCost",
+    "MAX_RESULT_BYTES",
     "ExtensionScheme",
     "PAIRINGS",
     "PositionalError",

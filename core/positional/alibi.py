@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from core.positional._frequencies import PositionalError, check_positive_int
+from core.positional._frequencies import PositionalError, check_positive_int, check_result_size
 
 
 def _power_of_two_slopes(n: int) -> np.ndarray:
@@ -42,6 +42,7 @@ def alibi_slopes(H: int) -> np.ndarray:
         ``H`` is not a whole number >= 1.
     """
     H = check_positive_int("H", H)
+    check_result_size("ALiBi slopes (H,)", (H,))
     n = 2 ** int(math.floor(math.log2(H)))
     slopes = _power_of_two_slopes(n)
     if n == H:
@@ -74,18 +75,22 @@ def alibi_bias(T: int, H: int, *, causal: bool = True, head: int | None = None) 
     Raises
     ------
     PositionalError
-        Bad ``T`` or ``H``, or ``head`` outside ``[0, H)``.
+        Bad ``T`` or ``H``, ``head`` outside ``[0, H)``, or a result above
+        :data:`~core.positional._frequencies.MAX_RESULT_BYTES` (256 MiB; e.g. ``T=100000``).
     """
     T = check_positive_int("T", T)
     slopes = alibi_slopes(H)
+    if head is not None:
+        head = check_positive_int("head", head, minimum=0)
+        if head >= len(slopes):
+            raise PositionalError(f"head must be in 0..{len(slopes) - 1}, got {head}")
+    check_result_size("ALiBi bias", (T, T) if head is not None else (len(slopes), T, T))
     idx = np.arange(T)
     dist = (idx[:, None] - idx[None, :]).astype(np.float64)
     if not causal:
         dist = np.abs(dist)
     if head is not None:
-        if not 0 <= int(head) < len(slopes):
-            raise PositionalError(f"head must be in 0..{len(slopes) - 1}, got {head}")
-        bias = -slopes[int(head)] * dist + 0.0  # + 0.0 turns -0.0 into 0.0
+        bias = -slopes[head] * dist + 0.0  # + 0.0 turns -0.0 into 0.0
     else:
         bias = -slopes[:, None, None] * dist[None] + 0.0
     if causal:

@@ -24,6 +24,7 @@ import numpy as np
 
 from core.positional._frequencies import (
     PositionalError,
+    as_finite,
     check_positive_float,
     check_positive_int,
     check_width,
@@ -84,9 +85,13 @@ def yarn_ramp(r: np.ndarray, alpha: float = 1.0, beta: float = 32.0) -> np.ndarr
     -------
     (n,) float64 ndarray in [0, 1].
     """
-    if not 0 <= alpha < beta:
-        raise PositionalError(f"YaRN needs 0 <= alpha < beta, got alpha={alpha}, beta={beta}")
-    return np.clip((np.asarray(r, dtype=np.float64) - alpha) / (beta - alpha), 0.0, 1.0)
+    try:
+        ok = 0 <= float(alpha) < float(beta) < np.inf
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise PositionalError(f"YaRN needs finite numbers 0 <= alpha < beta, got alpha={alpha!r}, beta={beta!r}")
+    return np.clip((as_finite("r", r) - alpha) / (beta - alpha), 0.0, 1.0)
 
 
 def yarn_score_scale(s: float) -> float:

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.positional._frequencies import PositionalError, check_width, pair_frequencies
+from core.positional._frequencies import (
+    PositionalError,
+    as_finite,
+    check_result_size,
+    check_width,
+    pair_frequencies,
+)
 
 PAIRINGS = ("interleaved", "half")
 
@@ -36,6 +42,42 @@ def _join(a: np.ndarray, b: np.ndarray, pairing: str) -> np.ndarray:
     return out
 
 
+def _as_vectors(name: str, x) -> np.ndarray:
+    """``x`` as a finite float array (float32 kept) with an even last axis, or :class:`PositionalError`."""
+    x = np.asarray(x)
+    if x.dtype.kind not in "fiu":
+        x = as_finite(name, x)
+    x = x.astype(np.result_type(x.dtype, np.float32), copy=False)
+    if x.ndim == 0:
+        raise PositionalError(f"{name} must have a last axis of even width d, got a scalar")
+    check_width(x.shape[-1])
+    if not np.isfinite(x).all():
+        raise PositionalError(f"{name} must be finite numbers (no NaN or infinity)")
+    return x
+
+
+def _broadcast_shape(x_shape: tuple, angle_shape: tuple, what: str) -> tuple:
+    """Leading shape of the result, or :class:`PositionalError` naming both shapes."""
+    try:
+        lead = np.broadcast_shapes(x_shape[:-1], angle_shape)
+    except ValueError:
+        raise PositionalError(
+            f"{what} of shape {angle_shape} do not match the vectors' shape {x_shape}: "
+            f"need one per row, i.e. shape {x_shape[:-1]} (or broadcastable to it)"
+        ) from None
+    check_result_size("rotated vectors", lead + x_shape[-1:])
+    return lead
+
+
+def _query_key(q, k) -> tuple[np.ndarray, np.ndarray]:
+    """``q`` and ``k`` as 1-D float64 vectors of one even width, or :class:`PositionalError`."""
+    q, k = as_finite("q", q), as_finite("k", k)
+    if q.ndim != 1 or q.shape != k.shape:
+        raise PositionalError(f"q and k must be 1-D of one width, got {q.shape} and {k.shape}")
+    check_width(q.size)
+    return q, k
+
+
 def rotate(x: np.ndarray, angles: np.ndarray, *, pairing: str = "interleaved") -> np.ndarray:
     """Rotate each dimension pair of ``x`` by the matching angle.
 
@@ -52,9 +94,19 @@ def rotate(x: np.ndarray, angles: np.ndarray, *, pairing: str = "interleaved") -
     -------
     (..., d) ndarray
         The rotated vectors (same norms as ``x``).
+
+    Raises
+    ------
+    PositionalError
+        ``x`` not finite numbers with an even last axis, ``angles`` whose last axis is not
+        ``d/2`` or whose leading axes do not broadcast against ``x``'s, an unknown
+        ``pairing``, or a result above 256 MiB.
     """
-    x = np.asarray(x, dtype=np.result_type(x, np.float32))
-    check_width(x.shape[-1])
+    x = _as_vectors("x", x)
+    angles = as_finite("angles", angles)
+    if angles.ndim == 0 or angles.shape[-1] != x.shape[-1] // 2:
+        raise PositionalError(f"angles must end in d/2 = {x.shape[-1] // 2} entries, got shape {angles.shape}")
+    _broadcast_shape(x.shape, angles.shape[:-1], "angles")
     a, b = _split(x, pairing)
     c, s = np.cos(angles), np.sin(angles)
     return _join(a * c - b * s, a * s + b * c, pairing)
@@ -93,14 +145,17 @@ def rope(
     Raises
     ------
     PositionalError
-        Odd ``d``, bad ``base``, unknown ``pairing``, or ``theta`` of the wrong length.
+        Odd ``d``, bad ``base``, unknown ``pairing``, ``theta`` of the wrong length,
+        non-finite values, ``positions`` whose shape does not match ``x.shape[:-1]`` (the
+        message names both shapes), or a result above 256 MiB.
     """
-    x = np.asarray(x)
-    d = check_width(x.shape[-1])
-    theta = pair_frequencies(d, base) if theta is None else np.asarray(theta, dtype=np.float64)
+    x = _as_vectors("x", x)
+    d = x.shape[-1]
+    theta = pair_frequencies(d, base) if theta is None else as_finite("theta", theta)
     if theta.shape != (d // 2,):
         raise PositionalError(f"theta must have d/2 = {d // 2} entries, got shape {theta.shape}")
-    pos = np.asarray(positions, dtype=np.float64)
+    pos = as_finite("positions", positions)
+    _broadcast_shape(x.shape, pos.shape, "positions")
     return rotate(x, pos[..., None] * theta, pairing=pairing)
 
 
@@ -131,11 +186,16 @@ def rope_scores(
     scores : (T, T) ndarray
         ``scores[a, b] = rope(q, positions[a]) . rope(k, positions[b])``; constant along
         each diagonal when ``positions`` are evenly spaced.
+
+    Raises
+    ------
+    PositionalError
+        ``q``/``k`` not 1-D of one even width, ``positions`` not 1-D finite numbers, or a
+        ``(T, T)`` matrix above 256 MiB (``T`` above about 5,800 in float64).
     """
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
-    if q.ndim != 1 or q.shape != k.shape:
-        raise PositionalError(f"q and k must be 1-D of one width, got {q.shape} and {k.shape}")
-    pos = np.asarray(positions)
+    q, k = _query_key(q, k)
+    pos = as_finite("positions", positions, ndim=1)
+    check_result_size("RoPE score matrix (T, T)", (pos.size, pos.size), np.dtype(dtype).itemsize)
     qs = rope(np.broadcast_to(q, pos.shape + q.shape), pos, base, pairing=pairing)
     ks = rope(np.broadcast_to(k, pos.shape + k.shape), pos, base, pairing=pairing)
     return qs.astype(dtype, copy=False) @ ks.astype(dtype, copy=False).T
@@ -164,9 +224,20 @@ def score_vs_distance(
     -------
     (n,) float64 ndarray
         The score at each distance.
+
+    Raises
+    ------
+    PositionalError
+        ``q``/``k`` not 1-D of one even width ``d``, ``theta`` not ``d/2`` finite numbers,
+        ``distances`` not 1-D finite numbers, or an ``(n, d/2)`` intermediate above 256 MiB.
     """
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    q, k = _query_key(q, k)
+    theta = as_finite("theta", theta, ndim=1)
+    if theta.size != q.size // 2:
+        raise PositionalError(f"theta must have d/2 = {q.size // 2} entries, got {theta.size}")
+    distances = as_finite("distances", distances, ndim=1)
+    check_result_size("angle table (n, d/2)", (distances.size, theta.size))
     qa, qb = _split(q, pairing)
     ka, kb = _split(k, pairing)
-    delta = np.asarray(distances, dtype=np.float64)[:, None] * np.asarray(theta)[None, :]
+    delta = distances[:, None] * theta[None, :]
     return np.cos(delta) @ (qa * ka + qb * kb) + np.sin(delta) @ (qb * ka - qa * kb)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.positional._frequencies import PositionalError, check_positive_int, pair_frequencies
+from core.positional._frequencies import (
+    PositionalError,
+    check_positive_int,
+    check_result_size,
+    check_width,
+    pair_frequencies,
+    as_finite,
+)
 
 
 def _reduced_angles_f32(T: int, theta: np.ndarray, block: int = 64) -> np.ndarray:
@@ -55,9 +62,13 @@ def sinusoidal(T: int, d: int, base: float = 10000.0, *, dtype=np.float64) -> np
     Raises
     ------
     PositionalError
-        ``T < 1``, ``d`` odd or < 2, ``base`` not finite and positive.
+        ``T < 1``, ``d`` odd or < 2, ``base`` not finite and positive, or a table above
+        :data:`~core.positional._frequencies.MAX_RESULT_BYTES` (256 MiB; ``T=10**7, d=64``
+        would be 4.8 GiB).
     """
     T = check_positive_int("T", T)
+    d = check_width(d)
+    check_result_size("sinusoidal table (T, d)", (T, d), max(np.dtype(dtype).itemsize, 8))
     theta = pair_frequencies(d, base)
     pe = np.empty((T, d), dtype=dtype)
     if pe.dtype == np.float32:
@@ -115,6 +126,15 @@ def offset_dot_formula(k: np.ndarray, d: int, base: float = 10000.0) -> np.ndarr
     Returns
     -------
     (n,) float64 ndarray
+
+    Raises
+    ------
+    PositionalError
+        ``k`` not 1-D finite numbers, bad ``d``/``base``, or an ``(n, d/2)`` intermediate
+        above :data:`~core.positional._frequencies.MAX_RESULT_BYTES`.
     """
     theta = pair_frequencies(d, base)
-    return np.cos(np.asarray(k, dtype=np.float64)[:, None] * theta[None, :]).sum(axis=1)
+    k = as_finite("k", k, ndim=1)
+    check_result_size("offset angles (n, d/2)", (k.size, theta.size))
+    return np.cos(k[:, None] * theta[None, :]).sum(axis=1)
+

@@ -48,7 +48,9 @@ from core.training.symbols import (
     MARKERS,
     TIE_BREAKS,
     Pair,
+    TrainingError,
     check_choice,
+    check_whole,
     initial_symbols,
     merged_symbol,
     validated_counts,
@@ -121,7 +123,12 @@ class BpeTrainer:
         return len(self._words)
 
     def word(self, i: int) -> WordSegmentation:
-        """Word type ``i`` (corpus order) with its count and current segmentation."""
+        """Word type ``i`` (corpus order) with its count and current segmentation.
+
+        Raises :class:`TrainingError` when ``i`` is not in ``0 .. n_words-1``."""
+        i = check_whole("the word index", i)
+        if i >= len(self._words):
+            raise TrainingError(f"word index {i} is out of range: there are {len(self._words)} word types")
         return WordSegmentation(self._words[i], self._counts[i], self._symbols[i])
 
     @property
@@ -206,9 +213,16 @@ class BpeTrainer:
 
     def run(self, n: int, *, progress: Callable[[float], None] | None = None,
             should_stop: Callable[[], bool] | None = None) -> list[MergeStep]:
-        """Perform up to ``n`` more merges (fewer when pairs run out or ``should_stop()``)."""
+        """Perform up to ``n`` more merges (fewer when pairs run out or ``should_stop()``).
+
+        Raises
+        ------
+        TrainingError
+            ``n`` is not a whole number >= 0.
+        """
+        n = check_whole("the number of merges", n)
         steps = []
-        for i in range(max(0, int(n))):
+        for i in range(n):
             if should_stop is not None and should_stop():
                 break
             step = self.step()
@@ -220,14 +234,24 @@ class BpeTrainer:
         return steps
 
     def run_to(self, n: int) -> None:
-        """Step or undo until exactly ``n`` merges are done (or no pair is left)."""
-        while len(self._merges) > max(0, n):
+        """Step or undo until exactly ``n`` merges are done (or no pair is left).
+
+        Raises
+        ------
+        TrainingError
+            ``n`` is not a whole number >= 0.
+        """
+        n = check_whole("the number of merges", n)
+        while len(self._merges) > n:
             self.undo()
         while len(self._merges) < n and self.step() is not None:
             pass
 
     def candidates(self, k: int = 10) -> list[Candidate]:
-        """The ``k`` best pairs for the next merge, in the order BPE would pick them."""
+        """The ``k`` best pairs for the next merge, in the order BPE would pick them.
+
+        Raises :class:`TrainingError` when ``k`` is not a whole number >= 0."""
+        k = check_whole("k", k)
         taken, seen = [], set()
         while self._heap and len(taken) < k:
             entry = heapq.heappop(self._heap)
@@ -251,7 +275,11 @@ class BpeTrainer:
 
     def segment_steps(self, word: str) -> list[SegmentStep]:
         """Every state of :meth:`segment`: the initial split, then one entry per merge that
-        changed the word (each merge applies to all its occurrences, left to right)."""
+        changed the word (each merge applies to all its occurrences, left to right).
+
+        Raises :class:`TrainingError` when ``word`` is not a non-empty str."""
+        if not isinstance(word, str) or not word:
+            raise TrainingError(f"the word to segment must be a non-empty string, got {word!r}")
         states = replay_in_rank_order(initial_symbols(word, self.marker), self._ranks,
                                       self._merges, self.marker)
         return [SegmentStep(rank, pair, symbols) for rank, pair, symbols in states]
@@ -403,7 +431,15 @@ class BpeTrainer:
 def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str = "first",
               marker: str = END_OF_WORD, progress: Callable[[float], None] | None = None,
               should_stop: Callable[[], bool] | None = None) -> BpeTrainer:
-    """Build a :class:`BpeTrainer` and run ``n_merges`` merges (worker-friendly)."""
+    """Build a :class:`BpeTrainer` and run ``n_merges`` merges (worker-friendly).
+
+    Raises
+    ------
+    TrainingError
+        Bad word counts or settings (see :class:`BpeTrainer`), or ``n_merges`` not a whole
+        number >= 0.
+    """
+    check_whole("the number of merges", n_merges)
     trainer = BpeTrainer(word_counts, tie_break=tie_break, marker=marker)
     trainer.run(n_merges, progress=progress, should_stop=should_stop)
     return trainer

@@ -9,16 +9,20 @@ Two pre-tokenizers split text into words before counting:
   a byte-level trainer then writes that space as ``Ġ``.
 
 Counts are returned as a ``dict`` in order of first occurrence (the corpus order the
-``"first"`` tie-break rule relies on).
+``"first"`` tie-break rule relies on). Files are read with :func:`core.textfiles.read_text_file`:
+a file that is not UTF-8 text is an error for :func:`word_counts_from_file` and is skipped (and
+listed in :attr:`CorpusCounts.skipped`) by :func:`word_counts_from_folder`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import regex
 
+from core.textfiles import TextFileError, read_text_file
 from core.tokenizers.bytelevel import split_pattern
 from core.training.symbols import TrainingError
 
@@ -52,10 +56,11 @@ def word_counts(text: str, *, byte_level: bool = False,
 def word_counts_from_file(path: str | Path, *, byte_level: bool = False,
                           progress: Progress = None, should_stop: ShouldStop = None,
                           counts: dict[str, int] | None = None) -> dict[str, int]:
-    """Count the words of a UTF-8 text file (undecodable bytes become U+FFFD).
+    """Count the words of a UTF-8 text file.
 
     ``progress`` gets the fraction of lines done; when ``should_stop()`` turns true the
-    counts so far are returned. Raises :class:`TrainingError` when the file cannot be read.
+    counts so far are returned. Raises :class:`TrainingError` when the file cannot be read
+    or is not UTF-8 text (:func:`core.textfiles.read_text_file`; the message names the file).
     """
     out = {} if counts is None else counts
     lines = _read(Path(path)).splitlines(keepends=True)
@@ -84,29 +89,68 @@ def text_files(folder: str | Path, pattern: str = "*.txt") -> list[Path]:
     return files
 
 
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file :func:`word_counts_from_folder` left out, and why (``reason`` names the file)."""
+
+    path: str
+    reason: str
+
+
+class CorpusCounts(dict):
+    """Word counts (a ``dict``, first-occurrence order) of a folder, plus what was left out.
+
+    Attributes
+    ----------
+    files : tuple of str
+        The files whose words were counted, in path order.
+    skipped : tuple of SkippedFile
+        Files that were not UTF-8 text (or could not be read), in path order.
+    """
+
+    def __init__(self, counts: dict[str, int], files: tuple[str, ...], skipped: tuple[SkippedFile, ...]):
+        super().__init__(counts)
+        self.files = files
+        self.skipped = skipped
+
+
 def word_counts_from_folder(folder: str | Path, *, pattern: str = "*.txt",
                             byte_level: bool = False, progress: Progress = None,
-                            should_stop: ShouldStop = None) -> dict[str, int]:
+                            should_stop: ShouldStop = None) -> CorpusCounts:
     """Count the words of every ``pattern`` file under ``folder`` in path order.
 
-    ``progress`` gets the fraction of bytes read; when ``should_stop()`` turns true the
-    counts so far are returned. Raises :class:`TrainingError` as :func:`text_files` does.
+    Files that are not UTF-8 text (:func:`core.textfiles.read_text_file`) or cannot be read
+    are skipped and listed in the result's ``skipped``. ``progress`` gets the fraction of
+    bytes read; when ``should_stop()`` turns true the counts so far are returned.
+
+    Raises
+    ------
+    TrainingError
+        As :func:`text_files` does, or when every file was skipped (the message names them).
     """
     files = text_files(folder, pattern)
     sizes = [max(1, p.stat().st_size) for p in files]
-    total, done, out = sum(sizes), 0, {}
+    total, done, out, used, skipped = sum(sizes), 0, {}, [], []
     for path, size in zip(files, sizes):
         if should_stop is not None and should_stop():
             break
-        word_counts(_read(path), byte_level=byte_level, counts=out)
+        try:
+            word_counts(read_text_file(path), byte_level=byte_level, counts=out)
+            used.append(str(path))
+        except TextFileError as exc:
+            skipped.append(SkippedFile(str(path), str(exc)))
         done += size
         if progress is not None:
             progress(done / total)
-    return out
+    if skipped and not used:
+        names = ", ".join(Path(s.path).name for s in skipped[:5]) + (", ..." if len(skipped) > 5 else "")
+        raise TrainingError(f"no {pattern} file in {folder} is UTF-8 text ({names}); {skipped[0].reason}")
+    return CorpusCounts(out, tuple(used), tuple(skipped))
 
 
 def _read(path: Path) -> str:
+    """:func:`core.textfiles.read_text_file`, its errors as :class:`TrainingError`."""
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise TrainingError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        return read_text_file(path)
+    except TextFileError as exc:
+        raise TrainingError(str(exc)) from exc

@@ -12,7 +12,8 @@ A word enters training as a tuple of *symbols*. How it is split depends on the m
 
 from __future__ import annotations
 
-from typing import Mapping
+import numbers
+from collections.abc import Mapping
 
 from core.errors import SubwordScopeError
 from core.tokenizers.bytelevel import to_byte_level
@@ -73,17 +74,30 @@ def merge_pair(symbols: tuple[str, ...], pair: Pair, new: str) -> tuple[str, ...
     return tuple(out)
 
 
+def check_whole(name: str, value: int, minimum: int = 0) -> int:
+    """Return ``value`` as an ``int`` >= ``minimum`` or raise :class:`TrainingError` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise TrainingError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    return int(value)
+
+
 def validated_counts(word_counts: Mapping[str, int]) -> tuple[list[str], list[int]]:
-    """Words and counts of ``word_counts`` in order; raises :class:`TrainingError` on an
-    empty corpus, an empty word or a count that is not a positive integer."""
+    """Words and counts of ``word_counts`` in order; raises :class:`TrainingError` on
+    something that is not a word → count mapping, an empty corpus, a word that is not a
+    non-empty str, or a count that is not a positive integer."""
+    if not isinstance(word_counts, Mapping):
+        raise TrainingError(
+            f"word counts must be a mapping of word to count such as {{'low': 5, 'lower': 2}}, "
+            f"got a {type(word_counts).__name__}; for a list of words use collections.Counter(words)"
+        )
     if not word_counts:
         raise TrainingError("the corpus is empty: give at least one word with a count")
     words, counts = [], []
     for word, count in word_counts.items():
         if not isinstance(word, str) or not word:
             raise TrainingError(f"every word must be a non-empty string, got {word!r}")
-        if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count <= 0:
             raise TrainingError(f"the count of {word!r} must be a positive integer, got {count!r}")
         words.append(word)
-        counts.append(count)
+        counts.append(int(count))
     return words, counts

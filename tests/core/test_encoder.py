@@ -294,3 +294,45 @@ def test_encode_document_windows(encoder, reference):
     np.testing.assert_allclose(doc.vectors[0], encoder.forward(np.array(ids)).mean(axis=1)[0], atol=1e-5)
     with pytest.raises(SubwordScopeError):
         encoder.encode_document(text, content=511)
+
+
+# -- bad input (tester findings) -----------------------------------------------------------
+from core.encoder import EncoderInputError  # noqa: E402
+
+
+def test_a_bare_string_is_one_text(encoder):
+    one = encoder.encode("hello world")
+    assert one.input_ids.shape[0] == 1 and one.texts == ("hello world",)
+    listed = encoder.encode(["hello world"])
+    np.testing.assert_array_equal(one.input_ids, listed.input_ids)
+    np.testing.assert_allclose(one.last_hidden_state, listed.last_hidden_state, atol=1e-6)
+    assert encoder.tokenize("hello").input_ids.shape[0] == 1
+
+
+@pytest.mark.parametrize(
+    "texts, match",
+    [
+        (["ok", None], r"text 1 must be a str, got NoneType"),
+        ([b"bytes"], r"text 0 must be a str, got bytes"),
+        ([3.5], r"text 0 must be a str"),
+        ([], r"nothing to encode"),
+        (12, r"str or a list of str, got int"),
+    ],
+)
+def test_non_string_texts_are_rejected(encoder, texts, match):
+    with pytest.raises(EncoderInputError, match=match):
+        encoder.encode(texts)
+    with pytest.raises(EncoderInputError, match=match):
+        encoder.tokenize(texts)
+
+
+def test_bad_batch_and_window_settings(encoder):
+    for bad in (0, -1, 2.5, None):
+        with pytest.raises(EncoderInputError, match="batch_size"):
+            encoder.encode(["a"], batch_size=bad)
+    with pytest.raises(EncoderInputError, match="document must be a str"):
+        encoder.encode_document(["a list"])
+    with pytest.raises(EncoderInputError, match="overlap"):
+        encoder.encode_document("some words here", content=8, overlap=-1)
+    with pytest.raises(EncoderInputError, match="content"):
+        encoder.encode_document("some words here", content="8")

@@ -117,3 +117,13 @@ def test_udhr_with_reference_tokenizers(data_dir):
     assert cut[t.languages.index("hin")].min() > 0.1  # conjuncts split after the virama
     assert t.values("split_character_share")[t.languages.index("hin"), 1] > 0.5
     assert np.isfinite(t.values("fertility")).all()
+
+
+def test_load_corpus_refuses_binary_files_with_the_shared_reader(tmp_path):
+    from core.textfiles import NotTextError
+
+    (tmp_path / "eng.txt").write_text("\ufeffAll human beings\n\n", encoding="utf-8")
+    assert load_corpus(tmp_path)[0].lines == ("All human beings",)  # BOM dropped by the reader
+    (tmp_path / "zzz.txt").write_bytes(b"\x00\x01\x02" * 50)  # valid UTF-8 but binary
+    with pytest.raises(NotTextError, match=r"zzz.txt: not UTF-8 text \(NUL"):
+        load_corpus(tmp_path)

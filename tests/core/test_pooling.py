@@ -293,3 +293,66 @@ def test_standin_encoder_offsets_and_chunks():
     assert doc.char_spans == ((0, 9), (8, 21), (13, 22))
     V = np.stack([enc.vector(t) for t in ("[CLS]", "zoé", "flew", ",", "[SEP]")])
     np.testing.assert_allclose(doc.vectors[0], V.mean(axis=0), rtol=1e-6)
+
+
+# --- bad input (tester findings) -------------------------------------------------------------
+
+from core.pooling import MAX_WINDOWS, PoolingError, window_spans  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "offsets, windows, match",
+    [
+        ([(0, 1)], [(0, 5)], r"windows\[0\] = \(0, 5\).*1 tokens"),
+        ([(0, 1), (1, 2)], [(0, 1), (1, 1)], r"windows\[1\].*non-empty"),
+        ([(0, 1)], [(1, 0)], r"windows\[0\].*ends before it starts"),
+        ([(0, 1)], [(-1, 1)], r"windows\[0\].*whole numbers"),
+        ([(0, 1)], [None], r"windows\[0\].*pair"),
+        ([None], [(0, 1)], r"offsets\[0\].*pair"),
+        ([(0, 1)], 5, r"windows must be a sequence"),
+    ],
+)
+def test_window_spans_rejects_bad_windows_with_their_index(offsets, windows, match):
+    with pytest.raises(PoolingError, match=match):
+        window_spans(offsets, windows)
+
+
+def test_window_spans_accepts_numpy_offsets():
+    offsets = np.array([[0, 3], [4, 7], [8, 9]])
+    assert window_spans(offsets, [(0, 2), (1, 3)]) == [(0, 7), (4, 9)]
+
+
+def test_chunk_windows_caps_the_window_count_before_building():
+    with pytest.raises(PoolingError, match=r"100,000,000 windows.*limit of 100,000"):
+        chunk_windows(10**8, 1, 0)
+    stride = 510 - 128
+    n_at_cap = 510 + (MAX_WINDOWS - 1) * stride
+    assert len(chunk_windows(n_at_cap)) == MAX_WINDOWS
+    with pytest.raises(PoolingError, match="limit"):
+        chunk_windows(n_at_cap + 1)
+    for bad in [("n", -1, 510, 0), ("content", 10, 2.5, 0), ("overlap", 10, 5, "1"), ("n", None, 5, 0)]:
+        with pytest.raises(PoolingError, match=bad[0]):
+            chunk_windows(*bad[1:])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 5000), st.integers(1, 600), st.data())
+def test_chunk_windows_matches_the_stepping_reference(n, content, data):
+    overlap = data.draw(st.integers(0, content - 1))
+    ref, start = [], 0
+    while start < n:
+        end = min(start + content, n)
+        ref.append((start, end))
+        if end == n:
+            break
+        start += content - overlap
+    assert chunk_windows(n, content, overlap) == ref
+
+
+def test_pad_rows_checks_length_and_size():
+    with pytest.raises(PoolingError, match="length must be a whole number"):
+        pad_rows(np.ones((2, 3)), 2.5)
+    with pytest.raises(PoolingError, match="256 MiB"):
+        pad_rows(np.ones((2, 3)), 10**12)
+    with pytest.raises(PoolingError, match=r"\(n, d\)"):
+        pad_rows(np.ones(3), 4)

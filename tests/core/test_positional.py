@@ -239,3 +239,107 @@ def test_embedding_cost_untied_and_dtypes():
         embedding_cost(10, 8, "fp64")
     with pytest.raises(PositionalError, match="V"):
         embedding_cost(0, 8)
+
+
+# --- bad input: typed errors, size cap (tester findings) ---------------------------------------
+
+
+def test_size_cap_refuses_huge_tables_quickly_with_size_and_limit():
+    from core.positional import MAX_RESULT_BYTES
+
+    assert MAX_RESULT_BYTES == 256 * 2**20
+    with pytest.raises(PositionalError, match=r"\(64, 100000, 100000\).*GiB.*256 MiB limit"):
+        alibi_bias(100000, 64)
+    with pytest.raises(PositionalError, match=r"\(100000, 100000\).*256 MiB"):
+        alibi_bias(100000, 64, head=0)
+    with pytest.raises(PositionalError, match=r"sinusoidal.*\(10000000, 64\).*256 MiB"):
+        sinusoidal(10**7, 64)
+    with pytest.raises(PositionalError, match="RoPE score matrix"):
+        rope_scores(np.ones(4), np.ones(4), np.arange(10_000))
+    with pytest.raises(PositionalError, match="256 MiB"):
+        offset_dot_formula(np.arange(10**6), 128)
+    with pytest.raises(PositionalError, match="256 MiB"):
+        score_vs_distance(np.ones(128), np.ones(128), np.arange(10**6), pair_frequencies(128))
+    with pytest.raises(PositionalError, match="256 MiB"):
+        pair_frequencies(2 * 10**9)
+    # exactly at the cap is allowed: 8 heads x 2048 x 2048 x 8 bytes = 256 MiB (checked, not built)
+    from core.positional._frequencies import check_result_size
+
+    check_result_size("at the cap", (8, 2048, 2048))
+    with pytest.raises(PositionalError):
+        check_result_size("one over", (8, 2048, 2048 + 1))
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10", None, True, float("nan")])
+def test_lengths_and_heads_must_be_positive_whole_numbers(bad):
+    with pytest.raises(PositionalError, match="whole number"):
+        sinusoidal(bad, 8)
+    with pytest.raises(PositionalError, match="whole number"):
+        alibi_bias(bad, 4)
+    with pytest.raises(PositionalError, match="whole number"):
+        alibi_slopes(bad)
+
+
+def test_width_and_base_validation():
+    with pytest.raises(PositionalError, match="even"):
+        sinusoidal(4, 7)
+    with pytest.raises(PositionalError, match="whole number"):
+        sinusoidal(4, "8")
+    with pytest.raises(PositionalError, match="base"):
+        sinusoidal(4, 8, "big")
+    with pytest.raises(PositionalError, match="head"):
+        alibi_bias(4, 2, head=-1)
+    with pytest.raises(PositionalError, match="head"):
+        alibi_bias(4, 2, head="first")
+
+
+def test_rope_shape_mismatch_names_both_shapes():
+    x = np.ones((4, 64))
+    with pytest.raises(PositionalError, match=r"positions of shape \(5,\).*\(4, 64\).*\(4,\)"):
+        rope(x, np.arange(5))
+    with pytest.raises(PositionalError, match=r"\(4, 3\)"):
+        rope(x, np.ones((4, 3)))
+    with pytest.raises(PositionalError, match="scalar"):
+        rope(5.0, 0)
+    with pytest.raises(PositionalError, match="finite"):
+        rope(x, np.array([0, 1, np.nan, 3]))
+    with pytest.raises(PositionalError, match="finite"):
+        rope(np.full((2, 4), np.inf), [0, 1])
+    with pytest.raises(PositionalError, match="numbers"):
+        rope(x, ["a", "b", "c", "d"])
+    # matching and broadcastable shapes still work
+    assert rope(x, np.arange(4)).shape == (4, 64)
+    assert rope(x[None], np.arange(4)).shape == (1, 4, 64)
+    assert rope(np.ones(4, dtype=np.float32), 3).shape == (4,)
+
+
+def test_rotate_and_score_helpers_check_their_shapes():
+    from core.positional import rotate
+
+    with pytest.raises(PositionalError, match="d/2 = 2"):
+        rotate(np.ones((3, 4)), np.ones((3, 3)))
+    with pytest.raises(PositionalError, match=r"angles of shape \(2,\)"):
+        rotate(np.ones((3, 4)), np.ones((2, 2)))
+    with pytest.raises(PositionalError, match="theta"):
+        score_vs_distance(np.ones(4), np.ones(4), [1, 2], [1.0])
+    with pytest.raises(PositionalError, match="1-D"):
+        rope_scores(np.ones((2, 4)), np.ones((2, 4)), np.arange(3))
+    with pytest.raises(PositionalError, match="axis"):
+        rope_scores(np.ones(4), np.ones(4), np.ones((2, 2)))
+    with pytest.raises(PositionalError, match="finite"):
+        offset_dot_formula([1.0, np.inf], 4)
+
+
+def test_yarn_ramp_and_scheme_arguments():
+    with pytest.raises(PositionalError, match="alpha"):
+        yarn_ramp([1.0], "low", 32)
+    with pytest.raises(PositionalError, match="alpha"):
+        yarn_ramp([1.0], 1, float("inf"))
+    with pytest.raises(PositionalError, match="finite"):
+        yarn_ramp([float("nan")])
+    with pytest.raises(PositionalError, match="whole number"):
+        extension_scheme("yarn", 64, L="4k")
+    with pytest.raises(PositionalError, match="s must be"):
+        extension_scheme("pi", 64, s="x")
+    with pytest.raises(PositionalError, match="whole number"):
+        embedding_cost("32k", 4096)

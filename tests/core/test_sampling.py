@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -38,7 +40,7 @@ def test_output_layer_and_fertility_cost_golden():
 
 
 def test_bad_input_raises():
-    for bad in ([], [1, 0], [1, -2], [float("nan")]):
+    for bad in ([], [0, 0], [1, -2], [float("nan")]):
         with pytest.raises(SubwordScopeError):
             exponent_shares(bad, 0.5)
     with pytest.raises(SubwordScopeError):
@@ -72,3 +74,57 @@ def test_higher_temperature_flattens(n):
     assert curve.shape == (4, len(n))
     np.testing.assert_allclose(curve[0], np.asarray(n) / np.sum(n), rtol=1e-9)
     assert np.all(np.diff(curve.max(axis=1)) <= 1e-12)
+
+
+# --- bad and extreme input (tester findings) ---------------------------------------------------
+
+from core.sampling import SamplingError  # noqa: E402
+
+
+def test_huge_sizes_do_not_overflow_or_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would fail the test
+        p = temperature_shares([1e308, 1e308, 1e300], 0.01)
+        assert p.tolist() == [0.5, 0.5, 0.0]
+        assert exponent_shares([1e308, 1e-308], 0.0).tolist() == [0.5, 0.5]
+        np.testing.assert_allclose(passes([1e308, 1e308], [0.5, 0.5], 1e308), [0.5, 0.5])
+        with pytest.raises(SamplingError, match=r"language 1 are too large.*1e\+308 draws"):
+            passes([1e-308, 1.0], [0.5, 0.5], 1e308)
+
+
+@pytest.mark.parametrize(
+    "sizes, match",
+    [
+        ([1, float("inf")], r"language size 2 is inf"),
+        ([1, -2], r"language size 2 is -2"),
+        ([0, 0.0], r"every language size is 0"),
+        (["many"], r"must be numbers"),
+        ([], r"at least one"),
+    ],
+)
+def test_bad_sizes_name_the_language(sizes, match):
+    with pytest.raises(SamplingError, match=match):
+        temperature_shares(sizes, 2.0)
+
+
+def test_zero_sized_languages_get_nothing():
+    p = temperature_shares([0, 100, 100], 5.0)
+    assert p.tolist() == [0.0, 0.5, 0.5]
+    assert passes([0, 100, 100], p, 100).tolist() == [0.0, 0.5, 0.5]
+
+
+def test_bad_parameters():
+    with pytest.raises(SamplingError, match="temperature T must be a number"):
+        temperature_shares([1, 2], "hot")
+    with pytest.raises(SamplingError, match="finite"):
+        temperature_shares([1, 2], float("inf"))
+    with pytest.raises(SamplingError, match="exponent"):
+        exponent_shares([1, 2], float("nan"))
+    with pytest.raises(SamplingError, match="draws must be >= 0"):
+        passes([1, 2], [0.5, 0.5], -1)
+    with pytest.raises(SamplingError, match="between 0 and 1"):
+        passes([1, 2], [1.5, -0.5], 10)
+    with pytest.raises(SamplingError, match="temperatures"):
+        temperature_curve([1, 2], [])
+    with pytest.raises(SamplingError, match="temperatures"):
+        temperature_curve([1, 2], np.ones(10**6))

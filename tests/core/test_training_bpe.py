@@ -210,3 +210,64 @@ def test_full_candidate_ranking_equals_a_recount(corpus, tie_break, n):
         assert [(c.pair, c.count) for c in trainer.candidates(len(expected) + 1)] == expected
         if trainer.step() is None:
             break
+
+
+# --- bad input (tester findings) ----------------------------------------------------------------
+
+from collections import Counter  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from core.training.symbols import TrainingError  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "word_counts, match",
+    [
+        (["ab"], r"mapping of word to count.*got a list.*Counter"),
+        ("ab", r"mapping.*got a str"),
+        (None, r"mapping"),
+        ({"ab": -2}, r"count of 'ab' must be a positive integer, got -2"),
+        ({"ab": 0}, r"count of 'ab'"),
+        ({"ab": 1.5}, r"count of 'ab'"),
+        ({"ab": True}, r"count of 'ab'"),
+        ({7: 3}, r"non-empty string, got 7"),
+        ({"": 3}, r"non-empty string"),
+        ({}, r"empty"),
+    ],
+)
+def test_trainer_rejects_bad_word_counts(word_counts, match):
+    with pytest.raises(TrainingError, match=match):
+        BpeTrainer(word_counts)
+    with pytest.raises(TrainingError, match=match):
+        WordPieceTrainer(word_counts)
+
+
+def test_counter_and_numpy_counts_are_accepted():
+    assert BpeTrainer(Counter(["ab", "ab", "b"])).word(0).count == 2
+    assert BpeTrainer({"ab": np.int64(3)}).word(0).count == 3
+
+
+@pytest.mark.parametrize("n", [-3, 2.5, "5", None, True])
+def test_negative_or_non_integer_merge_counts_are_rejected(n):
+    with pytest.raises(TrainingError, match="number of merges"):
+        train_bpe(SENNRICH_CORPUS, n)
+    trainer = BpeTrainer(SENNRICH_CORPUS)
+    with pytest.raises(TrainingError, match="number of merges"):
+        trainer.run(n)
+    with pytest.raises(TrainingError, match="number of merges"):
+        trainer.run_to(n)
+    assert trainer.merges == []  # nothing happened
+
+
+def test_other_trainer_arguments_are_checked():
+    trainer = BpeTrainer(SENNRICH_CORPUS)
+    with pytest.raises(TrainingError, match="k must be"):
+        trainer.candidates(-1)
+    with pytest.raises(TrainingError, match=r"word index 99 .*4 word types"):
+        trainer.word(99)
+    with pytest.raises(TrainingError, match="word index"):
+        trainer.word(-1)
+    with pytest.raises(TrainingError, match="word to segment"):
+        trainer.segment(None)
+    assert train_bpe(SENNRICH_CORPUS, 0).merges == []
