@@ -19,6 +19,7 @@ from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QTextBrowser, QVBoxLayout, QWidget
 
+from app.widgets.text_format import plural
 from core.encoding_metrics import content_tokens, coverage
 from core.span_diff import boundaries, differing_boundaries
 
@@ -95,12 +96,13 @@ def render_html(line: str, rows: list[DrillRow], differing: frozenset[int]) -> s
         name = html.escape(r.label.ljust(width)).replace(" ", "&nbsp;")
         body = f'<span style="color:{DIFF}">{html.escape(r.error)}</span>' if r.error else render_row(line, r, cuts, differing)
         lines.append(f"<b>{name}</b>{body}")
-    legend = (f'<p style="font-family:sans-serif">{len(differing)} boundaries differ between tokenizers '
+    differ = plural(len(differing), "boundary differs", "boundaries differ")
+    legend = (f'<p style="font-family:sans-serif">{differ} between tokenizers '
               f'(<b style="color:{DIFF}">\u2502</b>); <b style="color:{SAME}">\u2502</b> shared; '
               f'<span style="background:{SHARED}">orange</span> = a character split over several tokens; '
               f'<span style="color:{OUTSIDE}">grey</span> = in no token.</p>')
     tokens = "".join(
-        f"<p><b>{html.escape(r.label)}</b> ({len(r.tokens)} tokens): "
+        f"<p><b>{html.escape(r.label)}</b> ({plural(len(r.tokens), 'token')}): "
         + " ".join(f'<span style="background:{SHADES[k % 2]}">{html.escape(t)}</span>' for k, t in enumerate(r.tokens))
         + "</p>"
         for r in rows if not r.error

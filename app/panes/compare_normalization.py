@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.compare_models import CsvButton, RowsModel
+from app.widgets.text_format import plural
 from core.normalization_damage import DAMAGE_FORMS, DamageReport, form_table
 from core.scripts import language_name
 
@@ -194,7 +195,7 @@ class NormalizationView(QWidget):
             return
         self.example_label.setText(
             f"<b>{language_name(code)}</b> under {FORM_LABELS[self.form()]}: {report.changed} changed, "
-            f"{report.dropped} dropped, {report.split} split of {report.characters} characters")
+            f"{report.dropped} dropped, {report.split} split of {plural(report.characters, 'character')}")
 
     def _on_form_changed(self, _index: int) -> None:
         self._render(self.selected_language())

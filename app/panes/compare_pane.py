@@ -36,9 +36,16 @@ from app.panes.compare_drilldown import DrillTab
 from app.panes.compare_models import write_csv
 from app.panes.compare_normalization import NormalizationView
 from app.panes.compare_sampling import SamplingView
-from app.panes.compare_state import CompareResult, CompareState, TokenizerEntry, run_comparison
-from app.panes.compare_table_tab import TableTab, fill_combo
+from app.panes.compare_state import (
+    CompareResult,
+    CompareState,
+    TokenizerEntry,
+    result_notes,
+    run_comparison,
+)
+from app.panes.compare_table_tab import COMPUTING, TableTab, fill_combo
 from app.settings import get_json, set_json
+from app.widgets.text_format import plural
 from app.workers import TaskRunner
 from core.data import data_dir, udhr_files
 from core.metric_table import METRICS
@@ -87,6 +94,9 @@ class ComparePane(Pane):
         self._recompute_timer = QTimer(self, singleShot=True, interval=250)
         self._recompute_timer.timeout.connect(self.recompute)
         self._started = False  # the first comparison starts when the pane is first shown
+        self._submitted_folder = ""  # corpus folder of the running comparison
+        self._shown_folder = ""  # corpus folder of self.result
+        self._unverified: set[str] = set()  # files added here, not loaded yet
         self._build_controls()
         self._build_tabs()
         self._build_layout()
@@ -108,7 +118,9 @@ class ComparePane(Pane):
     def _build_controls(self) -> None:
         self.tokenizer_list = QListWidget()
         self.tokenizer_list.setToolTip("Tokenizers compared (columns of the heatmap)")
-        self.tokenizer_list.setMaximumHeight(110)
+        self.tokenizer_list.setMaximumHeight(110)  # about six rows; more scroll
+        self.tokenizer_list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.tokenizer_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.add_button = QPushButton("Add tokenizer…")
         self.add_button.setToolTip("Add a tokenizer.json, vocab.txt, .tiktoken or .model file (Ctrl+Shift+T)")
         self.add_button.clicked.connect(self._on_add_requested)
@@ -258,6 +270,7 @@ class ComparePane(Pane):
             self.sig_status_requested.emit(f"{path} is already compared")
             return
         self.state.entries.append(TokenizerEntry(self._unique_label(_label_of(path)), path))
+        self._unverified.add(path)  # refused when the worker cannot load it
         self._on_entries_changed()
 
     def add_tokenizer(self, tokenizer: Any, label: str) -> None:
@@ -335,6 +348,12 @@ class ComparePane(Pane):
         if not self.state.entries:
             self.message.setText("Add at least one tokenizer (Add tokenizer… or File ▸ Open Tokenizer).")
         self.progress.setValue(0)
+        self._submitted_folder = self.state.corpus_folder
+        if self.result is None:
+            self.table_tab.set_placeholder(COMPUTING)
+        elif self._submitted_folder != self._shown_folder:  # never old numbers under a new name
+            self.heatmap.set_note(f"Computing {self._submitted_folder}… the table still shows "
+                                  f"{self._shown_folder}.")
         self._runner.submit(run_comparison, list(self.state.entries), self.state.corpus_folder,
                             self.state.reference, self._cache, self._loaded)
 
@@ -342,6 +361,10 @@ class ComparePane(Pane):
         if self._runner.busy:
             self._runner.cancel()
             self.sig_status_requested.emit("Comparison cancelled")
+            if self._keep_shown_folder():
+                self.message.setText(f"Cancelled: still showing the results for {self._shown_folder}.")
+            elif self.result is None:
+                self.table_tab.set_placeholder("Cancelled: press Compute (F5) to compare.")
 
     @property
     def busy(self) -> bool:
@@ -355,19 +378,51 @@ class ComparePane(Pane):
         self.compute_button.setEnabled(not busy)
 
     def _on_task_errored(self, exc: object) -> None:
-        self.message.setText(f"Could not compare: {exc}")
+        failed = self.state.corpus_folder
+        if self._keep_shown_folder():
+            self.message.setText(f"Could not compare on {failed}: {exc} — still showing the "
+                                 f"results for {self._shown_folder}.")
+        else:
+            self.message.setText(f"Could not compare: {exc}")
+            if self.result is None:
+                self.table_tab.set_placeholder("No table: see the message above.")
+
+    def _keep_shown_folder(self) -> bool:
+        """After a failed or cancelled run on another corpus, go back to the folder whose
+        results are shown (never show old numbers under a new folder name)."""
+        if self.result is None or self.state.corpus_folder == self._shown_folder:
+            return False
+        self.state.corpus_folder = self._shown_folder
+        self.folder_edit.setText(self._shown_folder)
+        self.settings.setValue(f"{self.key}/corpus_folder", self._shown_folder)
+        self._render_table()  # drops the "Computing …" note
+        return True
 
     def _on_result_returned(self, result: CompareResult) -> None:
         self.result = result
+        self._shown_folder = self._submitted_folder
         self.progress.setValue(1000)
-        failures = "; ".join(result.failures)
-        self.message.setText(f"Not compared — {failures}" if failures else "")
+        self.message.setText(self._result_message(result))
         self._refresh_choices()
         self._render_table()
+        if result.corpus and not any(f.lines for f in result.corpus):
+            self.table_tab.set_placeholder(f"No text in {self._shown_folder}: every .txt file is empty.")
         self._render_damage()
         self.sig_status_requested.emit(
-            f"Compared {len(result.table.tokenizers)} tokenizers on {len(result.table.languages)} languages")
+            f"Compared {plural(len(result.table.tokenizers), 'tokenizer')} on "
+            f"{plural(len(result.table.languages), 'language')}")
         self.sig_result_changed.emit()
+
+    def _result_message(self, result: CompareResult) -> str:
+        """Refuse files added here that do not load; report other failures and empty text."""
+        refused, text = result_notes(result, self.state.entries, self._unverified, self._shown_folder)
+        self._unverified.clear()
+        if refused:
+            self.state.entries = [e for e in self.state.entries if e not in refused]
+            self._write_controls()
+            set_json(self.settings, f"{self.key}/tokenizer_paths",
+                     [[e.label, e.path] for e in self.state.entries if e.path])
+        return text
 
     # -- rendering ------------------------------------------------------------------------
     def _refresh_choices(self) -> None:

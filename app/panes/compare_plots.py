@@ -48,6 +48,7 @@ class MetricHeatmap(HeatmapPlot):
         if data.size == 0:
             data = np.full((1, 1), np.nan)
         levels = None if np.isfinite(data).any() else (0.0, 1.0)
+        self.set_placeholder("")
         self.set_image(data, colormap=SEQUENTIAL, levels=levels)
         self.plot.getAxis("left").setTicks(_ticks(self.row_labels))
         self.plot.getAxis("bottom").setTicks(_ticks(self.col_labels))
@@ -94,6 +95,7 @@ class BarChart(PlotFrame):
         idx = np.arange(len(labels), dtype=float)
         v = np.asarray(values, dtype=np.float64)
         shown = np.where(np.isfinite(v), v, 0.0)
+        self.set_placeholder("")
         self.bars.setOpts(x0=np.zeros_like(idx), y=idx, width=shown, height=0.7)
         self.values_item.setData(idx, v)
         self.set_title(title)

@@ -43,6 +43,8 @@ def parse_sizes(text: str) -> tuple[list[str], list[float]]:
             size = float(parts[1].replace("_", "").replace(",", ""))
         except ValueError:
             raise SubwordScopeError(f"line {k}: {parts[1]!r} is not a number") from None
+        if not np.isfinite(size):
+            raise SubwordScopeError(f"line {k}: {parts[1]!r} is too large (sizes must be finite)")
         names.append(parts[0])
         sizes.append(size)
     if not names:
@@ -145,13 +147,13 @@ class SamplingView(QWidget):
         try:
             names, sizes = parse_sizes(text)
             shares = temperature_shares(sizes, T)
+            proportional = temperature_shares(sizes, 1.0)  # core scales safely (no overflow)
             curve = temperature_curve(sizes, TEMPERATURES)
+            reps = passes(sizes, shares, draws)
         except SubwordScopeError as exc:
             self.message.setText(str(exc))
             return
         self.message.setText("")
-        proportional = np.asarray(sizes) / np.sum(sizes)
-        reps = passes(sizes, shares, draws)
         self.model.set_rows(["language", "size", "proportional", f"share at T={T:g}", "passes"],
                             [[n, s, float(p0), float(p), float(r)] for n, s, p0, p, r in zip(names, sizes, proportional, shares, reps)])
         for old in [k for k in self.plot.curves if k not in names]:

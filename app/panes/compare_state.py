@@ -52,6 +52,7 @@ class CompareResult:
     tokenizers: tuple[Any, ...]  # loaded objects, in table column order
     damage: dict[tuple[str, str], DamageReport]  # (language code, form) -> report
     failures: tuple[str, ...]  # "label: reason" of tokenizers that could not be loaded
+    failed: tuple[tuple[str, str], ...] = ()  # (label, reason) of the same tokenizers
 
 
 def load_entry(entry: TokenizerEntry, loaded: dict[str, Any]) -> Any:
@@ -78,12 +79,12 @@ def run_comparison(
 ) -> CompareResult:
     """Load, encode and measure (runs off the GUI thread; raises ``SubwordScopeError``)."""
     corpus = load_corpus(folder)
-    toks, keys, names, failures = [], [], [], []
+    toks, keys, names, failed = [], [], [], []
     for entry in entries:
         try:
             toks.append(load_entry(entry, loaded))
         except (ValueError, OSError, ImportError) as exc:
-            failures.append(f"{entry.label}: {exc}")
+            failed.append((entry.label, str(exc)))
             continue
         keys.append(entry.key())
         names.append(entry.label)
@@ -96,7 +97,32 @@ def run_comparison(
             if dk not in cache:
                 cache[dk] = normalization_damage("\n".join(f.lines), form, max_examples=40)
             damage[(f.code, form)] = cache[dk]
-    return CompareResult(table, tuple(corpus), tuple(toks), damage, tuple(failures))
+    failures = tuple(f"{label}: {reason}" for label, reason in failed)
+    return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed))
+
+
+def result_notes(result: CompareResult, entries: list[TokenizerEntry], unverified: set[str],
+                 folder: str) -> tuple[list[TokenizerEntry], str]:
+    """What to say about ``result``: the entries to drop (files in ``unverified``, just added,
+    that did not load) and one message line per problem (refused files, other failures,
+    files of ``folder`` without text)."""
+    refused, lines, kept = [], [], []
+    for label, reason in result.failed:
+        entry = next((e for e in entries if e.label == label), None)
+        if entry is not None and entry.path in unverified:
+            refused.append(entry)
+            lines.append(f"Could not add {entry.path}: {reason.removeprefix(f'{entry.path}: ')}")
+        else:
+            kept.append(f"{label}: {reason}")
+    if kept:
+        lines.append(f"Not compared — {'; '.join(kept)}")
+    empty = [os.path.basename(f.path) for f in result.corpus if not f.lines]
+    if empty and len(empty) == len(result.corpus):
+        lines.append(f"No text in {folder}: every .txt file is empty.")
+    elif empty:
+        lines.append(f"No text in {', '.join(empty)}: "
+                     f"{'its row is' if len(empty) == 1 else 'their rows are'} blank.")
+    return refused, "\n".join(lines)
 
 
 def row_order(table: CompareTable, metric: str, sort_by: str) -> list[int]:

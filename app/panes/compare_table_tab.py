@@ -13,6 +13,8 @@ from app.panes.compare_state import row_order
 from core.metric_table import METRICS, CompareTable
 from core.scripts import language_name
 
+COMPUTING = "Computing…"
+
 
 def fill_combo(combo: QComboBox, items: list[tuple[str, str]], current: str) -> None:
     """Replace a combo's items (text, data) and select ``current`` (else the first)."""
@@ -70,6 +72,12 @@ class TableTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
+        self.set_placeholder(COMPUTING)
+
+    def set_placeholder(self, text: str) -> None:
+        """Show ``text`` instead of both plots (until a table exists); "" shows the plots."""
+        self.heatmap.set_placeholder(text)
+        self.bars.set_placeholder(text)
 
     def heatmap_rows(self) -> list[int]:
         """Table row indices in the order the heatmap shows them (top to bottom)."""

@@ -34,6 +34,7 @@ from app.panes.merges_models import (
     show_symbol,
 )
 from app.widgets.plot_lines import LinePlot
+from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer
 from core.training.wordpiece import compare_candidates
 
@@ -186,8 +187,8 @@ class BpeView(QWidget):
         changed = history[-1].changed_words if history else ()
         self.word_model.set_trainer(trainer, changed)
         self.changed_label.setText(
-            f"{trainer.n_words:,} word types; the last merge changed {len(changed):,} "
-            f"(highlighted)" if history else f"{trainer.n_words:,} word types; no merge yet")
+            f"{plural(trainer.n_words, 'word type')}; the last merge changed {len(changed):,} "
+            f"(highlighted)" if history else f"{plural(trainer.n_words, 'word type')}; no merge yet")
         self._render_curves(trainer, curve)
         self._render_candidates(trainer)
         self._render_heldout()

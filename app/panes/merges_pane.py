@@ -31,10 +31,12 @@ from app.panes.merges_state import (
     corpus_counts,
     load_and_train,
     load_replay_table,
+    skipped_note,
 )
 from app.panes.merges_unigram import UnigramView
 from app.settings import get_json, set_json
 from app.workers import TaskRunner
+from app.widgets.text_format import plural
 from core.data import tokenizer_path
 from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
@@ -84,6 +86,8 @@ class MergesPane(Pane):
         self._build()
         self._write_state_to_widgets()
         self.retrain()
+        if self.tabs.currentWidget() is self.replay_view:  # set under a signal blocker
+            QTimer.singleShot(0, self.restore_replay)
 
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -185,9 +189,9 @@ class MergesPane(Pane):
         self.controls.set_merges(len(t.merges), bound)
         tokens = sum(result.counts.values())
         self.controls.corpus_label.setText(
-            f"{result.description}: {len(result.counts):,} word types, {tokens:,} words, "
+            f"{result.description}: {plural(len(result.counts), 'word type')}, {plural(tokens, 'word')}, "
             f"alphabet {len(result.trainer.alphabet):,}")
-        self._show_message("")
+        self._show_message(skipped_note(result.counts))
         self._after_change()
         self.sig_trainer_changed.emit()
 
@@ -262,23 +266,39 @@ class MergesPane(Pane):
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
         """Use a broadcast byte-level BPE tokenizer for replay as it is (its merge table is
-        built in the worker); note that other tokenizers are not used."""
+        built in the worker); other tokenizers are ignored here (a short note says so) and the
+        remembered replay file stays or is restored."""
         if tokenizer is None:
             return
         if is_byte_level_bpe(tokenizer):
+            self.replay_view.set_note("")
             self._submit_replay(MergeTable.from_tokenizer, tokenizer, label, True)
-        else:
-            self.replay_view.set_error(f"Not used for replay: {label or 'this tokenizer'} is "
-                                       "not a byte-level BPE tokenizer.")
+            return
+        name = os.path.basename(str(label).rstrip("/")) or "The current tokenizer"
+        self.replay_view.set_note(f"{name} is not byte-level BPE, so replay keeps its own merge table.")
+        if self.tabs.currentWidget() is self.replay_view:
+            self.restore_replay()
+
+    def restore_replay(self) -> None:
+        """Load the remembered replay file (else the shared GPT-2 files) when no table is
+        shown and none is loading."""
+        if self.replay_view.table is not None or self._task.startswith("replay") \
+                or self._pending_replay is not None:
+            return
+        path = self._remembered_replay_path()
+        if path:
+            self.load_replay(path, quiet=True)
+
+    def _remembered_replay_path(self) -> str:
+        """The replay file to restore: the last one loaded, else the shared GPT-2 folder."""
+        default = tokenizer_path("gpt2")
+        path = self.state.replay_path or (str(default) if default.is_dir() else "")
+        return path if path and os.path.exists(path) else ""
 
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
-        if self.tabs.widget(index) is self.replay_view and self.replay_view.table is None \
-                and not self.runner.busy:
-            default = tokenizer_path("gpt2")
-            path = self.state.replay_path or (str(default) if default.is_dir() else "")
-            if path and os.path.exists(path):
-                self.load_replay(path, quiet=True)
+        if self.tabs.widget(index) is self.replay_view:
+            self.restore_replay()
 
     # -- task results --------------------------------------------------------------------
     def _on_task_returned(self, result: object) -> None:
@@ -296,6 +316,8 @@ class MergesPane(Pane):
             self.replay_view.set_error(f"Not used for replay: {exc}")
             if self.replay_view.table is None:
                 self.replay_view.source_label.setText("No merge table loaded yet.")
+                if self._replay_source != self._remembered_replay_path():  # fall back
+                    QTimer.singleShot(0, self.restore_replay)
         elif task == "replay":
             self.replay_view.set_error(str(exc))
         else:

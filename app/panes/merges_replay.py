@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
 
 from app.panes.merges_bpe_view import make_table, symbols_html
 from app.panes.merges_models import RowsModel, show_pair, show_symbols
+from app.panes.merges_state import REPLAY_TEXT
+from app.widgets.text_format import plural
 from app.widgets.token_table import visible
 from core.errors import SubwordScopeError
 from core.training.replay import MergeTable, encode_piece
@@ -58,13 +60,17 @@ class ReplayView(QWidget):
         self.open_button.clicked.connect(self._on_open_clicked)
         self.source_label = QLabel("No merge table loaded yet.")
         self.source_label.setWordWrap(True)
-        self.text_edit = QLineEdit(" lowest newer tokenization")
+        self.text_edit = QLineEdit(REPLAY_TEXT)
         self.text_edit.setToolTip("Text to encode; it is pre-tokenized by the tokenizer's "
                                   "pre-tokenizer, then each piece's merges are replayed")
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
         self.message.hide()
+        self.note = QLabel("")
+        self.note.setStyleSheet("color: #555555;")
+        self.note.setWordWrap(True)
+        self.note.hide()
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setToolTip("Step through the merges (0 = raw bytes)")
         self.slider.valueChanged.connect(self._on_frame_changed)
@@ -125,6 +131,7 @@ class ReplayView(QWidget):
         layout.addLayout(text_row)
         layout.addWidget(hint)
         layout.addWidget(self.message)
+        layout.addWidget(self.note)
         layout.addLayout(step_row)
         layout.addWidget(split, 1)
 
@@ -141,11 +148,16 @@ class ReplayView(QWidget):
         self.message.setText(message)
         self.message.setVisible(bool(message))
 
+    def set_note(self, text: str) -> None:
+        """Show a neutral note (e.g. a broadcast tokenizer that replay does not use)."""
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
     def set_table(self, table: MergeTable, source: str) -> None:
         """Use ``table`` (loaded from ``source``) for replay."""
         self.table = table
-        self.source_label.setText(f"<b>{html.escape(table.name)}</b>: {len(table.ranks):,} merges, "
-                                  f"{len(table.vocab):,} tokens — {html.escape(source)}")
+        self.source_label.setText(f"<b>{html.escape(table.name)}</b>: {plural(len(table.ranks), 'merge')}, "
+                                  f"{plural(len(table.vocab), 'token')} — {html.escape(source)}")
         self.source_label.setToolTip(source)
         self.set_error("")
         self.recompute()
@@ -178,7 +190,7 @@ class ReplayView(QWidget):
         self.frames = frames
         self.steps_model.set_rows(rows, tips)
         self.result_label.setText(
-            f"<b>{len(tokens)} tokens</b>: {html.escape(show_symbols(tokens, 200))}<br>"
+            f"<b>{plural(len(tokens), 'token')}</b>: {html.escape(show_symbols(tokens, 200))}<br>"
             f"<b>ids</b>: {' '.join(map(str, ids))}")
         self.slider.setRange(0, len(frames) - 1)
         self.slider.setValue(len(frames) - 1)

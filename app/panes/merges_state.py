@@ -8,9 +8,11 @@ the pane's :class:`~app.workers.TaskRunner` with ``progress`` / ``should_stop``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable
 
+from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer, train_bpe
 from core.training.corpus import (
     SENNRICH_CORPUS,
@@ -28,6 +30,8 @@ MARKER_LABELS = ("end-of-word </w>", "continuation ##", "byte-level (GPT-2)")
 TIE_LABELS = ("first in corpus", "alphabetical: smallest", "alphabetical: largest")
 DEFAULT_TEXT = "low low low low low lower lower newest newest newest newest newest newest " \
                "widest widest widest"
+REPLAY_TEXT = "lowest newer tokenization"  # no hidden leading space: the first word shows bare
+_OLD_REPLAY_TEXT = " lowest newer tokenization"  # the earlier default, still in old settings
 
 
 @dataclass
@@ -43,7 +47,7 @@ class MergesState:
     heldout: str = "lowest newer lowlow"
     unigram: dict | None = None
     replay_path: str = ""
-    replay_text: str = " lowest newer tokenization"
+    replay_text: str = REPLAY_TEXT
     tab: int = 0
 
     @classmethod
@@ -64,6 +68,8 @@ class MergesState:
         if state.tie_break not in TIE_BREAKS:
             state.tie_break = "first"
         state.target = max(0, state.target)
+        if state.replay_text == _OLD_REPLAY_TEXT:
+            state.replay_text = REPLAY_TEXT
         return state
 
     def to_dict(self) -> dict:
@@ -120,6 +126,19 @@ def load_and_train(state: MergesState, n: int, counts: dict[str, int] | None = N
     trainer = train_bpe(counts, n, tie_break=state.tie_break, marker=state.marker,
                         progress=part(0.5, 1.0), should_stop=should_stop)
     return TrainResult(counts, trainer, what)
+
+
+def skipped_note(counts: dict) -> str:
+    """A line naming the folder's files that were left out of the counts (not UTF-8 text or
+    unreadable; ``core.training.corpus`` lists them in ``counts.skipped``), "" when none."""
+    skipped = getattr(counts, "skipped", ())
+    if not skipped:
+        return ""
+    names = ", ".join(os.path.basename(f.path) for f in skipped[:3]) + (", …" if len(skipped) > 3 else "")
+    first = skipped[0]
+    reason = first.reason.removeprefix(f"{first.path}: ")
+    return f"Skipped {plural(len(skipped), 'file')} that {'is' if len(skipped) == 1 else 'are'} " \
+           f"not UTF-8 text: {names} ({os.path.basename(first.path)}: {reason})."
 
 
 def load_replay_table(path: str) -> MergeTable:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.panes.base import Pane, run_alone
 from app.panes.pooling_state import (
+    EMPTY_PROMPT,
     METHOD_NAMES,
     STANDIN_LABEL,
     PoolingResult,
@@ -46,6 +47,7 @@ from app.panes.pooling_state import (
 from app.panes.pooling_views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
 from app.settings import get_json, set_json
 from app.workers import TaskRunner
+from app.widgets.text_format import plural
 from core.errors import SubwordScopeError
 from core.pooling import METHODS
 from core.pooling_compare import padding_demo
@@ -116,6 +118,7 @@ class PoolingPane(Pane):
         mlay.addLayout(buttons)
 
         self.text_edit = QPlainTextEdit()
+        self.text_edit.setPlaceholderText("Type or paste a sentence… (one per line)")
         self.text_edit.setToolTip("One sentence per line; the whole text is also the document that "
                                   "the Chunking tab splits into windows")
         self.sentence_box = QComboBox()
@@ -248,9 +251,24 @@ class PoolingPane(Pane):
     def encode_now(self) -> None:
         """Submit the current state to the worker (cancels a running job)."""
         self._timer.stop()
+        if not self.state.sentences():
+            self._show_empty_prompt()
+            return
         s = with_(self.state)
         enc = self._encoder if self._encoder_dir == s.model_dir else None
         self._runner.submit(compute, s, enc, self.result)
+
+    def _show_empty_prompt(self) -> None:
+        """No sentence to encode: say so inline, encode nothing, keep the last plots."""
+        self._runner.cancel()
+        kept = " The tabs still show the last encoded text." if self.result is not None else ""
+        self._show_message(EMPTY_PROMPT + kept, error=False)
+        self.sig_status_requested.emit("Pooling: " + EMPTY_PROMPT)
+
+    def _show_message(self, text: str, *, error: bool = True) -> None:
+        self.message.setStyleSheet("color: #b91c1c;" if error else "color: #555555;")
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
 
     def save_state(self) -> None:
         set_json(self.settings, f"{self.key}/state", self.state.to_dict())
@@ -301,7 +319,8 @@ class PoolingPane(Pane):
             self.message.hide()
         self._show_model_label()
         self._render()
-        self.sig_status_requested.emit(f"Pooling: encoded {len(result.output.texts)} sentences with {result.model_label}")
+        self.sig_status_requested.emit(
+            f"Pooling: encoded {plural(len(result.output.texts), 'sentence')} with {result.model_label}")
         if result.sweep is not None:  # complete (the partial result comes first)
             self.sig_result_changed.emit(result)
 
@@ -312,8 +331,7 @@ class PoolingPane(Pane):
             self._load_failed = True
             text = f"Could not load the model: {text}"
             self._show_model_label()
-        self.message.setText(text)
-        self.message.show()
+        self._show_message(text)
         self.sig_status_requested.emit(text)
         if self.result is None and self.state.model_dir == "":  # nothing shown yet: the stand-in
             self.encode_now()

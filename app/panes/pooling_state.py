@@ -31,6 +31,7 @@ METHOD_NAMES = {"cls": "CLS", "mean": "Masked mean", "max": "Masked max", "atten
 SWEEP_LENGTHS = np.unique(np.round(np.geomspace(8, 4096, 19)).astype(int))
 MAX_SENTENCES = 64
 STANDIN_LABEL = "Synthetic stand-in (no model)"
+EMPTY_PROMPT = "Type or paste a sentence (one per line) to encode it."
 
 
 def shared_model_dir() -> Path | None:
@@ -126,7 +127,11 @@ def compute(state: PoolingState, encoder=None, previous: PoolingResult | None = 
     if encoder is None:
         encoder = open_model(state.model_dir)
     report(0.1)
-    sentences = state.sentences() or ["(empty)"]
+    sentences = state.sentences()
+    if not sentences:  # the pane does not submit empty text; never encode a placeholder
+        from core.errors import SubwordScopeError
+
+        raise SubwordScopeError(EMPTY_PROMPT)
     key = (state.model_dir, tuple(sentences))
     if previous is not None and previous.key == key:
         output, comparison = previous.output, previous.comparison

@@ -15,6 +15,7 @@ from app.panes.pooling_state import METHOD_NAMES, STANDIN_LABEL, PoolingResult
 from app.widgets.plot_heatmap import SEQUENTIAL, HeatmapPlot
 from app.widgets.plot_lines import LinePlot
 from app.widgets.span_text_view import SpanTextView
+from app.widgets.text_format import plural
 from core.pooling import METHODS
 from core.pooling_compare import PaddingDemo
 
@@ -27,6 +28,14 @@ def _label(text: str = "") -> QLabel:
     lab.setWordWrap(True)
     lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return lab
+
+
+def sentence_ticks(n: int, most: int = 12) -> list[list[tuple[int, str]]]:
+    """Ticks for sentences 1..n: every one up to ``most``, else 1 and the multiples of the
+    smallest 1-2-5 step that keeps at most ``most`` labels (no overlap with 64 sentences)."""
+    step = next((s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500) if n / s <= most), 1000)
+    shown = [1] + [k for k in range(step, n + 1, step) if k != 1]
+    return [[(k, str(k)) for k in shown], [(k, "") for k in range(1, n + 1) if k not in shown]]
 
 
 def _token_ticks(plot, tokens) -> None:
@@ -83,9 +92,9 @@ class TokensView(QWidget):
             item.setSymbolSize(9 if m == method else 5)
         _token_ticks(self.contrib, tokens)
         cut = out.truncated[b] if out.truncated else 0
-        note = f" {cut} tokens were cut to fit the model's positions." if cut else ""
+        note = f" {plural(cut, 'token was', 'tokens were')} cut to fit the model's positions." if cut else ""
         self.summary.setText(
-            f"{n} tokens (specials included). Mean: 1/{n} each; max: share of the {H.shape[1]} "
+            f"{plural(n, 'token')} (specials included). Mean: 1/{n} each; max: share of the {H.shape[1]} "
             f"dimensions each token wins; attention: softmax of h·w with w = the sentence's unit "
             f"mean vector; CLS: the first token only.{note}")
 
@@ -131,7 +140,7 @@ class SimilarityView(QWidget):
         for m, plot in self.plots.items():
             C = result.comparison.cosine[m]
             plot.set_image(C, x0=0.5, y0=0.5, levels=(-1.0, 1.0))
-            ticks = [[(i + 1, str(i + 1)) for i in range(B)], []]
+            ticks = sentence_ticks(B)
             plot.plot.getAxis("bottom").setTicks(ticks)
             plot.plot.getAxis("left").setTicks(ticks)
         standin = result.model_label == STANDIN_LABEL
@@ -195,7 +204,8 @@ class SweepView(QWidget):
             "spike; noise = nothing. Signal = pooled value on the evidence dimensions.")
         row = QHBoxLayout()
         self.plots = {m: LinePlot(f"{METHOD_NAMES[m]} pooling", f"pooling-sweep-{m}",
-                                  x_label="document length (tokens)", y_label="signal", log_x=True)
+                                  x_label="document length (tokens)", y_label="signal", log_x=True,
+                                  legend_below=4)
                       for m in ("mean", "max", "attention")}
         for p in self.plots.values():
             row.addWidget(p)
@@ -269,6 +279,7 @@ class ChunkView(QWidget):
             cover[s:e] += 1
         self.text_view.set_content(doc.text, list(doc.char_spans), cover=cover)
         self.summary.setText(
-            f"{n} tokens → {k} windows. Score = cosine of the window's mean vector with the query "
+            f"{plural(n, 'token')} → {plural(k, 'window')}. Score = cosine of the window's mean vector "
+            "with the query "
             f"(clipped to 0..1). Document: mean {agg.mean:.3f}, mean of logits {agg.mean_logit:.3f}, "
             f"max {agg.max:.3f}, noisy-OR {agg.noisy_or:.3f}.")

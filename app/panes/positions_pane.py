@@ -44,6 +44,7 @@ from app.panes.positions_state import (
 from app.panes.positions_views import VIEW_CLASSES, BlockAnatomyView, EmbeddingCostView, PositionsView
 from app.settings import get_json, set_json
 from app.widgets.plot_export import export_plot
+from app.widgets.text_format import plural
 from app.workers import TaskRunner
 from core.errors import SubwordScopeError
 
@@ -258,7 +259,7 @@ class PositionsPane(Pane):
         except (OSError, ValueError) as exc:
             self.sig_status_requested.emit(f"Export failed: {exc}")
         else:
-            self.sig_status_requested.emit(f"Saved {len(paths)} files to {folder}")
+            self.sig_status_requested.emit(f"Saved {plural(len(paths), 'file')} to {folder}")
 
     def save_state(self) -> None:
         set_json(self.settings, f"{self.key}/state", self.state.to_dict())

@@ -89,9 +89,10 @@ class SinusoidalView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("Sinusoidal table PE [T × d]", "sinusoidal_table", x_label="dimension",
-                                   y_label="position t", value_label="PE")
+                                   y_label="position t", value_label="PE",
+                                   integer_axes=("left", "bottom"))
         self.dots = LinePlot("Row dot product vs offset", "sinusoidal_dot_products", x_label="offset k",
-                             y_label="PE[t]·PE[t+k]")
+                             y_label="PE[t]·PE[t+k]", integer_axes=("bottom",))
         self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: drag to choose the reference row t")
         self.pair_lines = [self.heatmap.plot.addLine(x=0, pen={"color": "#00aa00", "width": 1}) for _ in range(2)]
         self.layout_.addWidget(_splitter(Qt.Orientation.Vertical, self.heatmap, self.dots, sizes=[600, 300]), 1)
@@ -132,10 +133,11 @@ class RopeView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("RoPE score rope(q, m)·rope(k, n)", "rope_scores", x_label="key position n",
-                                   y_label="query position m", value_label="score")
+                                   y_label="query position m", value_label="score",
+                                   integer_axes=("left", "bottom"))
         self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: the query row m drawn below")
         self.curve = LinePlot("Score vs relative distance n − m", "rope_score_vs_distance", x_label="n − m",
-                              y_label="score")
+                              y_label="score", integer_axes=("bottom",))
         self.layout_.addWidget(_splitter(Qt.Orientation.Vertical, self.heatmap, self.curve, sizes=[600, 300]), 1)
 
     def plots(self):
@@ -175,11 +177,13 @@ class ExtensionView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.wavelengths = LinePlot("Wavelength per pair", "extension_wavelengths", x_label="pair i",
-                                    y_label="wavelength (positions)", log_y=True, legend_offset=(60, 10))
+                                    y_label="wavelength (positions)", log_y=True, legend_below=4,
+                                    integer_axes=("bottom",))
         self.angles = LinePlot("Rotation angle at position s·L", "extension_angles", x_label="pair i",
-                               y_label="angle (rad)", log_y=True)
+                               y_label="angle (rad)", log_y=True, legend_below=3,
+                               integer_axes=("bottom",))
         self.scores = LinePlot("Score vs distance, q = k = 1", "extension_score_vs_distance", x_label="distance n − m",
-                               y_label="score")
+                               y_label="score", legend_below=4, integer_axes=("bottom",))
         bottom = _splitter(Qt.Orientation.Horizontal, self.angles, self.scores)
         self.layout_.addWidget(_splitter(Qt.Orientation.Vertical, self.wavelengths, bottom, sizes=[450, 400]), 1)
 
@@ -220,8 +224,9 @@ class AlibiView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("ALiBi bias of one head", "alibi_bias", x_label="key j", y_label="query i",
-                                   value_label="bias")
-        self.slopes = LinePlot("Slopes per head", "alibi_slopes", x_label="head h (1-based)", y_label="slope m_h", log_y=True)
+                                   value_label="bias", integer_axes=("left", "bottom"))
+        self.slopes = LinePlot("Slopes per head", "alibi_slopes", x_label="head h (1-based)", y_label="slope m_h",
+                               log_y=True, integer_axes=("bottom",))
         self.layout_.addWidget(_splitter(Qt.Orientation.Horizontal, self.heatmap, self.slopes, sizes=[650, 350]), 1)
 
     def plots(self):

@@ -93,6 +93,16 @@ def _has_image(plot_item: pg.PlotItem) -> bool:
     return any(isinstance(i, pg.ImageItem) for i in plot_item.items)
 
 
+def _with_neighbours(plot_item: pg.PlotItem):
+    """What a picture of ``plot_item`` shows: the plot, or its whole layout when the layout
+    also holds a legend placed outside the plot (``LinePlot(legend_below=...)``)."""
+    layout = plot_item.parentItem()
+    if isinstance(layout, pg.GraphicsLayout) and any(
+            isinstance(item, pg.LegendItem) for item in layout.items):
+        return layout
+    return plot_item
+
+
 def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int = 1600) -> Path:
     """Export ``plot_item`` to ``path``; the format follows the suffix (.png, .svg, .csv).
 
@@ -114,11 +124,12 @@ def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int = 1600) 
     """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
+    picture = _with_neighbours(plot_item)
     if fmt == "png":
-        exporter = ImageExporter(plot_item)
+        exporter = ImageExporter(picture)
         exporter.parameters()["width"] = int(width)
     elif fmt == "svg":
-        exporter = SVGExporter(plot_item)
+        exporter = SVGExporter(picture)
     elif fmt == "csv":
         exporter = ImageDataCSVExporter(plot_item) if _has_image(plot_item) else CSVExporter(plot_item)
     else:

@@ -8,11 +8,20 @@ mouse, export button), then a ``GraphicsLayoutWidget`` holding one ``PlotItem``.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.widgets.plot_export import ExportButton, add_export_actions
+
+
+class IntegerAxisItem(pg.AxisItem):
+    """An axis whose ticks fall on whole numbers only (positions, indices, counts): with a
+    range of one position it shows ``0`` and ``1``, never ``0.2``, ``0.4``…"""
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph override
+        levels = [(sp, off) for sp, off in super().tickSpacing(minVal, maxVal, size) if sp >= 1]
+        return levels or [(1.0, 0.0)]
 
 
 class PlotFrame(QWidget):
@@ -25,8 +34,12 @@ class PlotFrame(QWidget):
 
     sig_status_requested = Signal(str)
 
-    def __init__(self, title: str, name: str, parent: QWidget | None = None):
+    def __init__(self, title: str, name: str, parent: QWidget | None = None, *,
+                 axis_items: dict | None = None, integer_axes: tuple[str, ...] = ()):
         super().__init__(parent)
+        axis_items = dict(axis_items or {})
+        for side in integer_axes:  # e.g. ("left", "bottom") for a positions × positions map
+            axis_items.setdefault(side, IntegerAxisItem(side))
         self.title_label = QLabel(f"<b>{title}</b>")
         self.readout = QLabel("")
         self.readout.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -35,9 +48,14 @@ class PlotFrame(QWidget):
         self.note = QLabel("")
         self.note.setStyleSheet("color: #a15c00;")
         self.note.hide()
+        self.placeholder = QLabel("")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setStyleSheet("color: #555555; background: white; font-size: 14px;")
+        self.placeholder.hide()
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
-        self.plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0)
+        self.plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0, axisItems=axis_items or None)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.export_button = ExportButton(self.plot, name, self)
         self.export_button.sig_exported.connect(lambda p: self.sig_status_requested.emit(f"Saved {p}"))
@@ -54,6 +72,7 @@ class PlotFrame(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.note)
         layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.placeholder, 1)
         self.graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
 
     def set_title(self, title: str) -> None:
@@ -63,6 +82,18 @@ class PlotFrame(QWidget):
         """Show a short inline note under the header (empty text hides it)."""
         self.note.setText(text)
         self.note.setVisible(bool(text))
+
+    def set_placeholder(self, text: str) -> None:
+        """Show ``text`` (e.g. "Computing…") instead of the plot until there is data to draw;
+        empty text shows the plot again."""
+        self.placeholder.setText(text)
+        self.placeholder.setVisible(bool(text))
+        self.graphics.setVisible(not text)
+        self.export_button.setEnabled(not text)
+
+    def has_placeholder(self) -> bool:
+        """Whether a placeholder text stands in for the plot."""
+        return bool(self.placeholder.text())
 
     def set_labels(self, x: str, y: str) -> None:
         self.plot.setLabel("bottom", x)

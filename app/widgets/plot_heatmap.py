@@ -34,9 +34,10 @@ class HeatmapPlot(PlotFrame):
         y_label: str = "row",
         value_label: str = "value",
         invert_y: bool = True,
+        integer_axes: tuple[str, ...] = (),
         parent: QWidget | None = None,
     ):
-        super().__init__(title, name, parent)
+        super().__init__(title, name, parent, integer_axes=integer_axes)
         self.x_label, self.y_label, self.value_label = x_label, y_label, value_label
         self.image_item = pg.ImageItem(axisOrder="row-major")
         self.image_item.source_data = None  # the unmodified array (for readout and CSV)

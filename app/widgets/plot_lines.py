@@ -16,10 +16,35 @@ from app.widgets.plot_frame import PlotFrame
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
 
 
+def log_tick_label(exponent: float, decades: float) -> str:
+    """Label of a log-axis tick at ``10**exponent``: plain numbers at 1, 2 and 5 × 10^k
+    (only 1 × 10^k when the axis spans more than four decades), "" for the other ticks."""
+    v = 10.0 ** exponent
+    if not np.isfinite(v) or v <= 0:
+        return ""
+    mantissa = round(v / 10.0 ** np.floor(np.log10(v) + 1e-9), 6)
+    keep = (1.0,) if decades > 4 else (1.0, 2.0, 5.0)
+    if not any(abs(mantissa - m) < 1e-4 for m in keep):
+        return ""
+    return f"{v:g}" if 1e-3 <= v < 1e6 else f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
+
+
+class LogTickAxis(pg.AxisItem):
+    """An axis that, in log mode, labels only 1-2-5 ticks so the labels never collide."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
+        if not self.logMode:
+            return super().tickStrings(values, scale, spacing)
+        lo, hi = self.range
+        return [log_tick_label(v, abs(hi - lo)) for v in values]
+
+
 class LinePlot(PlotFrame):
     """A reusable x-y plot of named curves.
 
     ``legend_offset`` places the legend: positive x from the left edge, negative from the right.
+    ``legend_below=n`` puts it under the plot instead, ``n`` entries per row. Log axes label
+    only 1-2-5 ticks; ``integer_axes`` (``"left"``, ``"bottom"``) tick whole numbers only.
     """
 
     def __init__(
@@ -32,15 +57,25 @@ class LinePlot(PlotFrame):
         log_x: bool = False,
         log_y: bool = False,
         legend_offset: tuple[int, int] = (-10, 10),
+        legend_below: int = 0,
+        integer_axes: tuple[str, ...] = (),
         parent: QWidget | None = None,
     ):
-        super().__init__(title, name, parent)
+        axes = {side: LogTickAxis(side) for side, log in (("bottom", log_x), ("left", log_y))
+                if log and side not in integer_axes}
+        super().__init__(title, name, parent, axis_items=axes, integer_axes=integer_axes)
         self.x_label, self.y_label = x_label, y_label
         self.set_labels(x_label, y_label)
         self.plot.setLogMode(x=log_x, y=log_y)
         for side in ("left", "bottom"):
             self.plot.getAxis(side).enableAutoSIPrefix(False)  # log axes read "10^2", not "x0.001"
-        self.legend = self.plot.addLegend(offset=legend_offset, labelTextColor="k", brush=pg.mkBrush(255, 255, 255, 200))
+        if legend_below:  # under the plot, ``legend_below`` entries per row: never over a curve
+            self.legend = pg.LegendItem(labelTextColor="k", colCount=legend_below)
+            self.graphics.addItem(self.legend, row=1, col=0)
+            self.plot.legend = self.legend  # curves created with a name join it
+        else:
+            self.legend = self.plot.addLegend(offset=legend_offset, labelTextColor="k",
+                                              brush=pg.mkBrush(255, 255, 255, 200))
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.markers: dict[str, pg.InfiniteLine] = {}
 

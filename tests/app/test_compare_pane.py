@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QThreadPool
 
 from app.panes.compare_pane import ComparePane
+from app.panes.compare_state import TokenizerEntry
 from app.settings import open_settings, set_json
 from core.metrics import compare_table, differing_boundaries, load_corpus, temperature_shares
 from core.normalization_damage import FORM_EXAMPLES, normalization_damage
@@ -248,3 +249,103 @@ def test_table_models_pass_the_model_tester(qtbot, qtmodeltester, make_pane):
     for model in (pane.normalization.form_model, pane.normalization.damage_model,
                   pane.normalization.example_model, pane.sampling.model):
         qtmodeltester.check(model)
+
+
+def test_heatmap_shows_computing_until_the_first_table(qtbot, make_pane):
+    pane = make_pane()
+    assert pane.heatmap.has_placeholder() and pane.heatmap.graphics.isHidden()
+    assert pane.heatmap.placeholder.text() == "Computing…"
+    wait_result(qtbot, pane)
+    assert not pane.heatmap.has_placeholder() and pane.heatmap.graphics.isVisible()
+
+
+def test_folder_of_empty_files_says_so(qtbot, make_pane, tmp_path):
+    pane = make_pane()
+    wait_result(qtbot, pane)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for code in ("eng", "fra"):
+        (empty / f"{code}.txt").write_text("\n  \n", encoding="utf-8")
+    wait_result(qtbot, pane, lambda: pane.set_corpus_folder(str(empty)))
+    assert f"No text in {empty}" in pane.message.text()
+    assert pane.heatmap.has_placeholder() and "No text in" in pane.heatmap.placeholder.text()
+    (empty / "eng.txt").write_text("Hello world.\n", encoding="utf-8")
+    wait_result(qtbot, pane, pane.recompute)
+    assert pane.message.text() == "No text in fra.txt: its row is blank."
+    assert not pane.heatmap.has_placeholder()
+
+
+def test_failed_or_cancelled_corpus_change_keeps_the_shown_folder(qtbot, make_pane, corpus, tmp_path):
+    pane = make_pane()
+    wait_result(qtbot, pane)
+    shown = pane.result
+    bad = tmp_path / "nothing-here"
+    bad.mkdir()
+    pane.set_corpus_folder(str(bad))
+    qtbot.waitUntil(lambda: "still showing" in pane.message.text(), timeout=10_000)
+    assert pane.result is shown and pane.folder_edit.text() == str(corpus)
+    assert pane.state.corpus_folder == str(corpus) == pane.settings.value("compare/corpus_folder")
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(corpus / "eng.txt", other / "eng.txt")
+    pane.set_corpus_folder(str(other))
+    pane.recompute()
+    assert pane.busy and pane.folder_edit.text() == str(other)
+    assert pane.heatmap.note.text() == f"Computing {other}… the table still shows {corpus}."
+    pane.cancel()
+    assert pane.folder_edit.text() == str(corpus) and "still showing" in pane.message.text()
+    assert "Computing" not in pane.heatmap.note.text()
+
+
+def test_unloadable_tokenizer_file_is_refused_inline(qtbot, make_pane, tmp_path):
+    pane = make_pane()
+    wait_result(qtbot, pane)
+    before = [e.label for e in pane.state.entries]
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(b"\x00\x01 not a tokenizer")
+    wait_result(qtbot, pane, lambda: pane.add_tokenizer_file(str(garbage)))
+    assert [e.label for e in pane.state.entries] == before
+    assert pane.tokenizer_list.count() == len(before)
+    assert pane.message.text().startswith(f"Could not add {garbage}: ")
+    assert pane.message.text().count(str(garbage)) == 1
+    assert str(garbage) not in pane.settings.value("compare/tokenizer_paths", "")
+
+
+def test_tokenizer_list_scrolls(qtbot, make_pane, bert):
+    path, tok = bert
+    pane = make_pane()
+    for k in range(12):
+        pane.state.entries.append(TokenizerEntry(f"tok {k}", None, tok))
+    pane._write_controls()
+    qtbot.waitUntil(lambda: pane.tokenizer_list.verticalScrollBar().maximum() > 0, timeout=3000)
+    pane.tokenizer_list.scrollToBottom()
+    assert pane.tokenizer_list.verticalScrollBar().value() > 0
+
+
+def test_sampling_huge_sizes_stay_finite_or_are_refused(make_pane):
+    import warnings
+
+    sv = make_pane().sampling
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sv.set_inputs("en 1e308\nfr 1e308\nsw 5", 2.0, 10)
+    assert sv.message.text() == ""
+    assert all(np.isfinite(r[2]) and np.isfinite(r[3]) for r in sv.model.rows())
+    assert [r[2] for r in sv.model.rows()][:2] == [0.5, 0.5]
+    sv.set_inputs("en 1e309\nfr 5", 2.0, 10)
+    assert "too large" in sv.message.text()
+    rows = sv.model.rows()
+    sv.set_inputs("en 5e-324\nfr 1", 50.0, 10)  # core.sampling: passes too large to represent
+    assert "too large to represent" in sv.message.text() and sv.model.rows() == rows
+
+
+def test_sampling_log_axis_labels_only_1_2_5(make_pane):
+    from app.widgets.plot_lines import log_tick_label
+
+    assert [log_tick_label(np.log10(v), 2) for v in (1, 2, 3, 5, 7, 10, 20, 40, 50, 100)] == [
+        "1", "2", "", "5", "", "10", "20", "", "50", "100"]
+    assert [log_tick_label(np.log10(v), 6) for v in (1e-3, 2e-3, 1e6, 5e6)] == ["0.001", "", "1e6", ""]
+    axis = make_pane().sampling.plot.plot.getAxis("bottom")
+    values = [v for _, level in axis.tickValues(0.0, 2.0, 800) for v in level]
+    labels = [s for s in axis.tickStrings(values, 1.0, 1.0) if s]
+    assert set(labels) <= {"1", "2", "5", "10", "20", "50", "100"} and "10" in labels

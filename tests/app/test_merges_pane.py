@@ -182,8 +182,40 @@ def test_replay_tab_with_gpt2_and_ignored_tokenizers(pane, qtbot, data_dir):
     assert view.steps_model.highlight == 0
     bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
     pane.set_tokenizer(load(bert), str(bert))
-    assert view.table is not None and "Not used for replay" in view.message.text()
-    assert not pane.runner.busy
+    assert view.table is not None and "not byte-level BPE" in view.note.text()
+    assert view.message.isHidden() and not pane.runner.busy
+
+
+def test_remembered_replay_file_survives_a_non_bpe_broadcast(new_pane, qtbot, data_dir, tmp_path):
+    """Restart on the replay tab: a WordPiece broadcast leaves a note; the file is restored."""
+    from app.settings import open_settings, set_json
+    from app.panes.merges_state import MergesState
+
+    merges = str(data_dir / "tokenizers" / "gpt2" / "merges.txt")
+    settings = open_settings()
+    set_json(settings, "merges/state", MergesState(replay_path=merges, tab=2).to_dict())
+    pane = new_pane(MergesPane, settings=settings)
+    assert pane.tabs.currentWidget() is pane.replay_view
+    bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
+    with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000) as blocker:
+        pane.set_tokenizer(load(bert), str(bert))  # the main window broadcasts at start-up
+    assert blocker.args == [merges] and pane.replay_view.table is not None
+    assert pane.replay_view.message.isHidden()
+    assert "not byte-level BPE" in pane.replay_view.note.text()
+    # the default text has no hidden leading space: the first word is not "Ġlowest"
+    assert pane.replay_view.text_edit.text() == "lowest newer tokenization"
+    qtbot.waitUntil(lambda: len(pane.replay_view.final_tokens()) > 3, timeout=3000)
+    first = pane.replay_view.final_tokens()[0]
+    assert first.startswith("low") and not first.startswith("Ġ")
+
+
+def test_old_default_replay_text_loses_its_leading_space():
+    from app.panes.merges_state import MergesState
+
+    assert MergesState().replay_text == "lowest newer tokenization"
+    assert MergesState.from_dict({"replay_text": " lowest newer tokenization"}).replay_text \
+        == "lowest newer tokenization"
+    assert MergesState.from_dict({"replay_text": " mine"}).replay_text == " mine"
 
 
 def test_broadcast_byte_level_tokenizer_is_used_without_reloading(pane, qtbot, data_dir,
@@ -267,3 +299,25 @@ def test_symbols_are_never_shown_blank():
 
     assert show_pair(("\u0308", "i</w>")) == "◌\u0308 + i</w>"
     assert show_symbols(["a", "\u093e", " "]) == "a · ◌\u093e · ␣"
+
+
+def test_binary_files_in_a_folder_are_reported_not_trained_on(pane, qtbot, tmp_path):
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "a.txt").write_text("low lower newest widest", encoding="utf-8")
+    (mixed / "b.txt").write_bytes(bytes(range(256)) * 4)  # a binary file named .txt
+    with qtbot.waitSignal(pane.sig_trainer_changed, timeout=20000):
+        pane.train_on("folder", str(mixed))
+    assert "\ufffd" not in "".join(pane.counts)
+    assert set(pane.counts) == {"low", "lower", "newest", "widest"}
+    text = pane.controls.message.text()
+    assert text.startswith("Skipped 1 file that is not UTF-8 text: b.txt (b.txt: not UTF-8")
+    assert str(mixed) not in text and not pane.controls.message.isHidden()
+    binary = tmp_path / "binary"
+    binary.mkdir()
+    (binary / "c.txt").write_bytes(b"\x00\xff\xfe" * 100)
+    pane.train_on("folder", str(binary))
+    qtbot.waitUntil(lambda: "UTF-8" in pane.controls.message.text() and not pane.runner.busy, timeout=20000)
+    assert "c.txt" in pane.controls.message.text()
+    assert "Training failed" not in pane.controls.message.text()
+    assert set(pane.counts) == {"low", "lower", "newest", "widest"}  # the last good corpus stays

@@ -184,3 +184,53 @@ def test_remembered_broken_model_falls_back_to_standin(qtbot, new_pane, tmp_path
     p = shown_pane(qtbot, new_pane, settings)
     assert p.result.model_label == STANDIN_LABEL
     assert "config.json" in p.message.text() and not p.message.isHidden()
+
+
+def test_empty_text_prompts_and_encodes_nothing(pane, qtbot):
+    shown = pane.result
+    pane.text_edit.setPlainText("  \n\n")
+    qtbot.waitUntil(lambda: pane.message.isVisible() and "Type or paste a sentence" in pane.message.text(),
+                    timeout=3000)
+    assert not pane._runner.busy and pane.result is shown  # nothing encoded, last plots kept
+    assert "(empty)" not in "".join(pane.result.output.texts)
+    assert "last encoded text" in pane.message.text()
+    assert pane.text_edit.placeholderText().startswith("Type or paste a sentence")
+    with qtbot.waitSignal(pane.sig_result_changed, timeout=20000):
+        pane.text_edit.setPlainText("One sentence only.")
+    assert list(pane.result.output.texts) == ["One sentence only."] and pane.message.isHidden()
+
+
+def test_compute_refuses_empty_text():
+    from app.panes.pooling_state import compute
+    from core.errors import SubwordScopeError
+
+    with pytest.raises(SubwordScopeError, match="Type or paste"):
+        next(compute(PoolingState(text=" \n ")))
+
+
+def test_plural_helper():
+    from app.widgets.text_format import plural
+
+    assert plural(1, "sentence") == "1 sentence"
+    assert plural(0, "token") == "0 tokens"
+    assert plural(12000, "word type") == "12,000 word types"
+    assert plural(1, "boundary differs", "boundaries differ") == "1 boundary differs"
+    assert plural(2, "boundary differs", "boundaries differ") == "2 boundaries differ"
+
+
+def test_similarity_ticks_are_thinned_for_many_sentences():
+    from app.panes.pooling_views import sentence_ticks
+
+    assert [k for k, _ in sentence_ticks(4)[0]] == [1, 2, 3, 4]
+    major, minor = sentence_ticks(64)
+    assert [k for k, _ in major] == [1, 10, 20, 30, 40, 50, 60]
+    assert len(major) + len(minor) == 64 and all(label == "" for _, label in minor)
+
+
+def test_sweep_legends_sit_below_the_curves(pane, qtbot):
+    pane.tabs.setCurrentWidget(pane.sweep_view)
+    for plot in pane.sweep_view.plots.values():
+        assert plot.legend.parentItem() is not plot.plot.getViewBox()
+        assert len(plot.legend.items) == 4
+        qtbot.waitUntil(lambda p=plot: p.legend.sceneBoundingRect().top()
+                        >= p.plot.getViewBox().sceneBoundingRect().bottom() > 0, timeout=3000)

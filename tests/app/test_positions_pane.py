@@ -286,3 +286,30 @@ def test_line_readout_on_log_axis_shows_every_curve(qtbot, pane):
     orig = extension_schemes(s.d, s.base, s.s, s.L)[0]
     assert text.startswith("pair i 3: original ")
     assert f"original {orig.wavelengths[3]:.10g}" in text and "; YaRN " in text
+
+
+def test_position_axes_tick_whole_numbers_only(qtbot, pane):
+    """With T = 1 the position axis used to read 0, 0.2, 0.4…: now only integers."""
+    pane.show()
+    change(qtbot, pane, "T", 1)
+    view = pane.views["sinusoidal"]
+    for plot, side in ((view.heatmap, "left"), (view.heatmap, "bottom"), (view.dots, "bottom")):
+        axis = plot.plot.getAxis(side)
+        lo, hi = axis.range
+        values = [v for _, level in axis.tickValues(lo, hi, 400) for v in level]
+        assert values and all(float(v).is_integer() for v in values), (side, values)
+
+
+def test_extension_legends_sit_below_the_plots(qtbot, pane, tmp_path):
+    pane.show()
+    show(qtbot, pane, "extension")
+    view = pane.views["extension"]
+    for plot in view.plots():
+        assert plot.legend.parentItem() is not plot.plot.getViewBox()  # never over a curve
+        qtbot.waitUntil(lambda p=plot: p.legend.sceneBoundingRect().top()
+                        >= p.plot.getViewBox().sceneBoundingRect().bottom() > 0, timeout=3000)
+    assert len(view.angles.legend.items) == 5
+    from app.widgets.plot_export import export_plot
+
+    svg = export_plot(view.angles.plot, tmp_path / "angles.svg").read_text(encoding="utf-8")
+    assert "largest angle in training" in svg  # the picture keeps the legend under the plot
