@@ -7,16 +7,22 @@ one character), a token whose span is empty. For byte-level tokens it also says 
 bytes of which character a token owns ("bytes 3–4 of 😀").
 
 The token ↔ character alignment is kept as two ragged index lists (spaCy-style): which
-characters each token covers and which tokens cover each character.
+characters each token covers and which tokens cover each character. Flags are computed as
+numpy arrays (one pass over 10,000 characters takes about a millisecond); the per-token
+:class:`TokenFlags` objects and the ragged lists are built only when asked for.
 
-Public names: :func:`audit`, :class:`Audit`, :class:`TokenFlags`, :func:`grapheme_bounds`.
+Public names: :func:`audit`, :class:`Audit`, :class:`TokenFlags`, :func:`grapheme_bounds`,
+:func:`utf8_starts`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
 from typing import Sequence
 
+import numpy as np
 import regex
 
 from core.errors import OffsetError
@@ -29,6 +35,16 @@ def grapheme_bounds(text: str) -> list[int]:
     bounds = [m.start() for m in _GRAPHEME.finditer(text)]
     bounds.append(len(text))
     return bounds
+
+
+def utf8_starts(text: str) -> np.ndarray:
+    """``(len(text) + 1,) int64``: the UTF-8 byte offset of every code point, then the total.
+
+    Lone surrogates count 3 bytes (``surrogatepass``), as Python's encoder writes them.
+    """
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    sizes = 1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000)
+    return np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
 
 
 @dataclass(frozen=True)
@@ -45,7 +61,7 @@ class TokenFlags:
         Another token's span overlaps this one (byte-level pieces of one character).
     partial_chars : tuple[str, ...]
         For byte-level tokens that own only some bytes of a character:
-        e.g. ``("bytes 3–4 of 😀",)``; bytes are numbered from 1.
+        e.g. ``("bytes 3–4 of 😀 (U+1F600)",)``; bytes are numbered from 1.
     byte_start, byte_end : int | None
         The UTF-8 byte range of the original text the token owns, when known.
     """
@@ -66,57 +82,93 @@ class TokenFlags:
 class Audit:
     """Flags for one encoding of one text.
 
+    Array attributes have one entry per token (``(t,)``) or per code point (``(n,)``);
+    special tokens are never flagged and cover no character.
+
     Attributes
     ----------
-    tokens : list[TokenFlags]
-        One entry per token.
-    char_tokens : list[list[int]]
-        For each original code point, the indices of the tokens whose span covers it.
-    token_chars : list[range]
-        For each token, the code points its span covers.
-    uncovered : list[int]
-        Code points covered by no token, whitespace excluded.
-    uncovered_whitespace : list[int]
-        Whitespace code points covered by no token (normal for most tokenizers).
+    text : str
+        The original text.
+    starts, ends : np.ndarray
+        ``(t,) int64`` code-point spans as given.
+    cuts_grapheme, empty, shares_chars : np.ndarray
+        ``(t,) bool``: see :class:`TokenFlags`.
+    partial : np.ndarray
+        ``(t,) bool``: the token owns only some UTF-8 bytes of a character (byte-level only).
+    byte_starts, byte_ends : np.ndarray or None
+        ``(t,) int64`` UTF-8 byte range each token owns, when byte lengths were given.
+    cover : np.ndarray
+        ``(n,) int32``: how many (non-special) tokens cover each code point.
     """
 
-    tokens: list[TokenFlags]
-    char_tokens: list[list[int]] = field(repr=False)
-    token_chars: list[range] = field(repr=False)
-    uncovered: list[int]
-    uncovered_whitespace: list[int]
+    text: str
+    starts: np.ndarray = field(repr=False)
+    ends: np.ndarray = field(repr=False)
+    special: np.ndarray = field(repr=False)
+    cuts_grapheme: np.ndarray = field(repr=False)
+    empty: np.ndarray = field(repr=False)
+    shares_chars: np.ndarray = field(repr=False)
+    partial: np.ndarray = field(repr=False)
+    cover: np.ndarray = field(repr=False)
+    byte_starts: np.ndarray | None = field(default=None, repr=False)
+    byte_ends: np.ndarray | None = field(default=None, repr=False)
+    utf8: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def token_flags(self, j: int) -> TokenFlags:
+        """The flags of token ``j`` (the partial-character notes are built here, lazily)."""
+        if self.special[j]:
+            return TokenFlags()
+        b0 = b1 = None
+        notes: tuple[str, ...] = ()
+        if self.byte_starts is not None:
+            b0, b1 = int(self.byte_starts[j]), int(self.byte_ends[j])
+            if self.partial[j]:
+                notes = _partial(self.text, self.utf8, int(self.starts[j]), int(self.ends[j]), b0, b1)
+        return TokenFlags(bool(self.cuts_grapheme[j]), bool(self.empty[j]),
+                          bool(self.shares_chars[j]), notes, b0, b1)
+
+    @cached_property
+    def tokens(self) -> list[TokenFlags]:
+        """One :class:`TokenFlags` per token."""
+        return [self.token_flags(j) for j in range(len(self))]
+
+    @cached_property
+    def token_chars(self) -> list[range]:
+        """For each token, the code points its span covers."""
+        return [range(s, e) for s, e in zip(self.starts.tolist(), self.ends.tolist())]
+
+    @cached_property
+    def char_tokens(self) -> list[list[int]]:
+        """For each code point, the indices of the (non-special) tokens covering it."""
+        out: list[list[int]] = [[] for _ in range(len(self.text))]
+        for j in np.flatnonzero(~self.special & (self.ends > self.starts)).tolist():
+            for i in range(int(self.starts[j]), int(self.ends[j])):
+                out[i].append(j)
+        return out
+
+    @cached_property
+    def uncovered(self) -> list[int]:
+        """Code points covered by no token, whitespace excluded."""
+        return [i for i in np.flatnonzero(self.cover == 0).tolist() if not self.text[i].isspace()]
+
+    @cached_property
+    def uncovered_whitespace(self) -> list[int]:
+        """Whitespace code points covered by no token (normal for most tokenizers)."""
+        return [i for i in np.flatnonzero(self.cover == 0).tolist() if self.text[i].isspace()]
 
     @property
     def shared(self) -> list[int]:
         """Code points covered by more than one token."""
-        return [i for i, toks in enumerate(self.char_tokens) if len(toks) > 1]
+        return np.flatnonzero(self.cover > 1).tolist()
 
 
-def _byte_ranges(text: str, offsets: Sequence[tuple[int, int]], byte_lengths: Sequence[int]):
-    """Assign each token a UTF-8 byte range inside its span, in order.
-
-    A token that starts in the same character where the previous token stopped mid-way
-    continues from the previous token's last byte.
-    """
-    starts8 = [0]
-    for ch in text:
-        starts8.append(starts8[-1] + len(ch.encode("utf-8", "surrogatepass")))
-    prev_end = 0
-    out = []
-    for (s, e), n in zip(offsets, byte_lengths):
-        lo, hi = starts8[s], starts8[e]
-        b0 = prev_end if lo < prev_end < hi else lo
-        b1 = min(b0 + n, hi) if n else b0
-        out.append((b0, b1))
-        if b1 > b0:
-            prev_end = b1
-    return out, starts8
-
-
-def _partial(text: str, starts8: list[int], s: int, e: int, b0: int, b1: int) -> tuple[str, ...]:
+def _partial(text: str, starts8: np.ndarray, s: int, e: int, b0: int, b1: int) -> tuple[str, ...]:
     notes = []
     for i in range(s, e):
-        c0, c1 = starts8[i], starts8[i + 1]
+        c0, c1 = int(starts8[i]), int(starts8[i + 1])
         lo, hi = max(b0, c0), min(b1, c1)
         if hi > lo and (lo > c0 or hi < c1):
             first, last = lo - c0 + 1, hi - c0
@@ -125,12 +177,60 @@ def _partial(text: str, starts8: list[int], s: int, e: int, b0: int, b1: int) ->
     return tuple(notes)
 
 
+def _byte_ranges(starts8, starts, ends, lengths, sequential):
+    """Assign each token a UTF-8 byte range inside its span, in order.
+
+    A token that starts in the same character where the previous token (with bytes) stopped
+    mid-way continues from that token's last byte. Only tokens in ``sequential`` (those
+    overlapping another token) can continue; their ranges are updated together until they
+    settle, one round per token in the longest run of pieces of one character.
+    """
+    lo, hi = starts8[starts], starts8[ends]
+    b0 = lo
+    b1 = np.where(lengths > 0, np.minimum(lo + lengths, hi), lo)
+    todo = np.flatnonzero(sequential)
+    if not len(todo):
+        return b0, b1
+    has_bytes = (lengths > 0) & (hi > lo)  # unchanged by a continuation (it needs prev < hi)
+    last = np.maximum.accumulate(np.where(has_bytes, np.arange(len(lo)), -1))
+    prev = np.concatenate(([-1], last[:-1]))[todo]
+    t_lo, t_hi, t_n = lo[todo], hi[todo], lengths[todo]
+    b0, b1 = b0.copy(), b1.copy()
+    for _ in range(len(todo) + 1):
+        prev_end = np.where(prev >= 0, b1[np.maximum(prev, 0)], 0)
+        new0 = np.where((t_lo < prev_end) & (prev_end < t_hi), prev_end, t_lo)
+        new1 = np.where(t_n > 0, np.minimum(new0 + t_n, t_hi), new0)
+        if np.array_equal(new0, b0[todo]) and np.array_equal(new1, b1[todo]):
+            break
+        b0[todo], b1[todo] = new0, new1
+    return b0, b1
+
+
+def _flat(values, n: int) -> np.ndarray:
+    """``values`` (a sequence of numbers or of pairs) as a flat int64 array of ``n`` entries."""
+    if isinstance(values, np.ndarray):
+        return values.astype(np.int64).reshape(-1)
+    first = values[0] if len(values) else 0
+    items = chain.from_iterable(values) if isinstance(first, (tuple, list)) else values
+    return np.fromiter(items, np.int64, n)
+
+
+def _as_array(values, n: int, what: str) -> np.ndarray:
+    if len(values) != n:
+        raise OffsetError(f"{len(values)} {what} for {n} tokens")
+    arr = _flat(values, n)
+    if len(arr) != n:
+        raise OffsetError(f"{len(arr)} {what} for {n} tokens")
+    return arr
+
+
 def audit(
     text: str,
     offsets: Sequence[tuple[int, int]],
     *,
     byte_lengths: Sequence[int] | None = None,
     special_tokens_mask: Sequence[int] | None = None,
+    graphemes: Sequence[int] | None = None,
 ) -> Audit:
     """Flag the misleading parts of an encoding's offsets (SPEC §8).
 
@@ -145,49 +245,43 @@ def audit(
         :attr:`TokenFlags.partial_chars` and the byte ranges.
     special_tokens_mask : sequence of int, optional
         1 for special tokens; their empty spans are expected and not flagged.
+    graphemes : sequence of int, optional
+        ``grapheme_bounds(text)`` when the caller already has it (e.g. kept across edits).
 
     Raises
     ------
     OffsetError
         If a span is out of bounds or reversed, or the lists differ in length.
     """
-    n = len(text)
-    if byte_lengths is not None and len(byte_lengths) != len(offsets):
-        raise OffsetError(f"{len(byte_lengths)} byte lengths for {len(offsets)} tokens")
-    special = list(special_tokens_mask) if special_tokens_mask is not None else [0] * len(offsets)
-    if len(special) != len(offsets):
-        raise OffsetError(f"special-tokens mask has {len(special)} entries for {len(offsets)} tokens")
-    char_tokens: list[list[int]] = [[] for _ in range(n)]
-    token_chars: list[range] = []
-    for j, (s, e) in enumerate(offsets):
-        if not 0 <= s <= e <= n:
-            raise OffsetError(f"token {j} span ({s}, {e}) is outside the text of {n} code points")
-        token_chars.append(range(s, e))
-        if not special[j]:
-            for i in range(s, e):
-                char_tokens[i].append(j)
-    bounds = set(grapheme_bounds(text))
-    bytes_info = _byte_ranges(text, offsets, byte_lengths) if byte_lengths is not None else None
-    flags = []
-    for j, (s, e) in enumerate(offsets):
-        if special[j]:
-            flags.append(TokenFlags())
-            continue
-        b0 = b1 = None
-        partial: tuple[str, ...] = ()
-        if bytes_info is not None:
-            (b0, b1), starts8 = bytes_info[0][j], bytes_info[1]
-            partial = _partial(text, starts8, s, e, b0, b1)
-        flags.append(
-            TokenFlags(
-                cuts_grapheme=s < e and (s not in bounds or e not in bounds),
-                empty=s == e,
-                shares_chars=any(len(char_tokens[i]) > 1 for i in range(s, e)),
-                partial_chars=partial,
-                byte_start=b0,
-                byte_end=b1,
-            )
-        )
-    uncovered = [i for i in range(n) if not char_tokens[i] and not text[i].isspace()]
-    uncovered_ws = [i for i in range(n) if not char_tokens[i] and text[i].isspace()]
-    return Audit(flags, char_tokens, token_chars, uncovered, uncovered_ws)
+    n, t = len(text), len(offsets)
+    try:
+        pairs = _flat(offsets, 2 * t).reshape(-1, 2)
+    except (TypeError, ValueError):
+        raise OffsetError("offsets must be (start, end) pairs of integers") from None
+    starts, ends = pairs[:, 0], pairs[:, 1]
+    lengths = None if byte_lengths is None else _as_array(byte_lengths, t, "byte lengths")
+    special = (np.zeros(t, bool) if special_tokens_mask is None
+               else _as_array(special_tokens_mask, t, "special-tokens mask entries").astype(bool))
+    bad = np.flatnonzero((starts < 0) | (starts > ends) | (ends > n))
+    if len(bad):
+        j = int(bad[0])
+        raise OffsetError(f"token {j} span ({starts[j]}, {ends[j]}) is outside the text of {n} code points")
+    counted = ~special
+    delta = (np.bincount(starts[counted], minlength=n + 1) - np.bincount(ends[counted], minlength=n + 1))
+    cover = np.cumsum(delta[:n]).astype(np.int32)
+    many = np.concatenate(([0], np.cumsum(cover > 1)))
+    nonempty = ends > starts
+    boundary = np.zeros(n + 1, bool)
+    boundary[np.asarray(grapheme_bounds(text) if graphemes is None else graphemes, np.int64)] = True
+    cuts = counted & nonempty & ~(boundary[starts] & boundary[ends])
+    shares = counted & (many[ends] > many[starts])
+    b0 = b1 = starts8 = None
+    partial = np.zeros(t, bool)
+    if lengths is not None:
+        starts8 = utf8_starts(text)
+        b0, b1 = _byte_ranges(starts8, starts, ends, lengths, shares | (special & nonempty))
+        is_start = np.zeros(int(starts8[-1]) + 1, bool)
+        is_start[starts8] = True
+        partial = counted & (b1 > b0) & ~(is_start[b0] & is_start[b1])
+    return Audit(text, starts, ends, special, cuts, counted & ~nonempty, shares, partial, cover,
+                 b0, b1, starts8)

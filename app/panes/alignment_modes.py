@@ -17,10 +17,10 @@ import json
 from functools import partial
 from typing import Any
 
-from core.align import AlignmentError, align
+from core.align import AlignmentError, align, detect_scheme
 from core.entities import LabelError, entities
 from core.errors import SubwordScopeError
-from core.normalize import normalize
+from core.normalize import NormalizedText, normalize
 from core.tokenizers import demo_tokenizer as make_demo
 from core.tokenizers.normalizers import Teaching
 
@@ -28,6 +28,12 @@ MODES = {
     "tokenize": "Tokenize",
     "align": "Align a token list",
     "labels": "Labels (BIO)",
+}
+SCHEMES = {  # core.align schemes, as the pane names them
+    "wordpiece": "WordPiece",
+    "sentencepiece": "SentencePiece",
+    "bytelevel": "byte-level",
+    "surface": "surface",
 }
 MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized
 MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
@@ -70,33 +76,54 @@ def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
         "ids": list(enc.ids),
         "spans": [tuple(o) for o in enc.offsets],
         "normalized": enc.normalized,
+        "token_bytes": enc.token_bytes if getattr(enc, "byte_level", False) else None,
+        "special": list(enc.special_tokens_mask),
     }
 
 
-def align_tokens(text: str, tokens_text: str, options: dict) -> dict:
-    """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit."""
-    normalizer = partial(normalize, **options)
-    nt = normalizer(text)
+def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "auto",
+                 normalize_all: bool = False) -> dict:
+    """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit.
+
+    ``scheme`` is ``"auto"`` or one of :data:`core.align.SCHEMES`. Auto follows
+    :func:`core.align.align`'s detection (markers decide; a list without markers is tried
+    as surface strings, then as WordPiece) and reports which scheme fitted. The teaching
+    normalizer with ``options`` is used for WordPiece, and for every scheme when
+    ``normalize_all`` (the user changed the options); otherwise the text is matched as is.
+    """
     try:
         tokens = parse_list(tokens_text, "tokens")
     except SubwordScopeError as exc:
-        return {"normalized": nt, "error": f"Token list: {exc}"}
+        return {"normalized": normalize(text, **options), "error": f"Token list: {exc}"}
     if not tokens:
-        return {"normalized": nt, "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
-    base = {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt}
-    try:
-        spans = align(text, tokens, normalizer=lambda _: nt)
-    except AlignmentError as exc:
-        good = align(text, tokens[: exc.token_index], normalizer=lambda _: nt)
-        spans = good + [None] * (len(tokens) - len(good))
-        return {
-            **base,
-            "spans": spans,
-            "error": f"The token list does not fit the text: {exc}",
-            "error_pos": exc.original_cursor,
-            "error_token": exc.token_index,
-        }
-    return {**base, "spans": spans}
+        return {"normalized": normalize(text, **options),
+                "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
+    if scheme == "auto":
+        detected = detect_scheme(tokens)
+        candidates = [detected] if detected != "surface" else ["surface", "wordpiece"]
+    else:
+        candidates = [scheme]
+    errors = []
+    for name in candidates:
+        nt = normalize(text, **options) if normalize_all or name == "wordpiece" else NormalizedText.identity(text)
+        try:
+            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt)
+        except AlignmentError as exc:
+            errors.append((exc.token_index, name, nt, exc))
+            continue
+        return {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "spans": spans,
+                "scheme": name}
+    _, name, nt, exc = max(errors, key=lambda e: e[0])  # the attempt that got furthest
+    good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt)
+    message = str(exc).replace(f" — {exc.hint}", "") if exc.hint else str(exc)
+    return {
+        "tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "scheme": name,
+        "spans": good + [None] * (len(tokens) - len(good)),
+        "error": f"The token list does not fit the text ({SCHEMES[name]} tokens): {message}"
+        + (f"\nHint: {exc.hint}." if exc.hint else ""),
+        "error_pos": exc.original_cursor,
+        "error_token": exc.token_index,
+    }
 
 
 def label_entities(result: Any, labels_text: str, repair: bool) -> dict:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from app.panes import alignment_render, alignment_ui
 from app.panes.alignment_export import write_tokens
 from app.panes.alignment_modes import MODES, demo_tokenizer
-from app.panes.alignment_state import AlignmentResult, AlignmentState, Request, compute
+from app.panes.alignment_state import DEMO_LABELS, AlignmentResult, AlignmentState, Request, compute
 from app.panes.base import Pane
 from app.settings import get_json, set_json
 from app.widgets.token_table import COLUMNS
@@ -84,6 +84,9 @@ class AlignmentPane(Pane):
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
         self._tokenizer_label = DEMO_LABEL if tokenizer is None else label
+        if tokenizer is not None and self.state.mode == "labels" and self.state.labels_text == DEMO_LABELS:
+            self.state.mode = "tokenize"  # the demo labels only fit the demo tokens: show tokens
+            self._write_widgets()
         self._write_tokenizer_label()
         self.recompute()
 
@@ -109,6 +112,8 @@ class AlignmentPane(Pane):
             w.mode.setCurrentIndex(list(MODES).index(s.mode))
         with QSignalBlocker(w.form):
             w.form.setCurrentText(s.form)
+        with QSignalBlocker(w.scheme):
+            w.scheme.setCurrentIndex(max(0, w.scheme.findData(s.scheme)))
         for box, value in ((w.strip_accents, s.strip_accents), (w.lowercase, s.lowercase),
                            (w.collapse, s.collapse_whitespace), (w.repair, s.repair)):
             with QSignalBlocker(box):
@@ -134,6 +139,7 @@ class AlignmentPane(Pane):
         w.tokens_input.setVisible(mode == "align")
         w.labels_input.setVisible(mode == "labels")
         w.repair.setVisible(mode == "labels")
+        w.scheme.setVisible(mode == "align")
         w.entities_box.setVisible(mode == "labels")
         w.table.setColumnHidden(COLUMNS.index("Label"), mode != "labels")
         w.input_title.setText("<b>Token list to align</b>" if mode == "align" else
@@ -152,6 +158,7 @@ class AlignmentPane(Pane):
         w.labels_input.textChanged.connect(self._on_inputs_changed)
         w.mode.currentIndexChanged.connect(self._on_mode_changed)
         w.form.currentTextChanged.connect(self._on_options_changed)
+        w.scheme.currentIndexChanged.connect(self._on_options_changed)
         for box in (w.strip_accents, w.lowercase, w.collapse, w.repair):
             box.toggled.connect(self._on_options_changed)
         w.export.clicked.connect(self._on_export_requested)
@@ -200,6 +207,7 @@ class AlignmentPane(Pane):
         s.form, s.repair = w.form.currentText(), w.repair.isChecked()
         s.strip_accents, s.lowercase = w.strip_accents.isChecked(), w.lowercase.isChecked()
         s.collapse_whitespace = w.collapse.isChecked()
+        s.scheme = w.scheme.currentData() or "auto"
         self.recompute()
 
     def schedule(self) -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QListWidgetItem
 
+from app.panes.alignment_modes import SCHEMES
 from app.panes.alignment_state import AlignmentResult
 from app.widgets.span_text_view import entity_colour
 
@@ -32,9 +33,10 @@ def render(pane: Any, result: AlignmentResult, seconds: float) -> None:
     w.normalized.set_content(nt.text if nt else "", result.norm_spans)
     w.table.token_model.set_tokens(
         result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
-        labels=result.labels, cover=result.cover, grapheme_start=result.grapheme_start,
+        labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
         error_row=-1 if result.error_token is None else result.error_token,
     )
+    w.table.show_readable(result.token_bytes is not None)
     w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])
     w.entities.clear()
     for e in result.entities:
@@ -74,12 +76,17 @@ def _render_error(pane: Any, result: AlignmentResult) -> None:
 def _status(pane: Any, result: AlignmentResult, seconds: float) -> str:
     n, t = len(result.text), len(result.tokens)
     parts = [f"{n:,} code points", f"{t:,} tokens"]
+    if result.mode == "align" and result.scheme:
+        auto = " (detected)" if pane.state.scheme == "auto" else ""
+        parts.append(f"aligned as {SCHEMES[result.scheme]} tokens{auto}")
     if result.normalized is not None:
         parts.append(f"{len(result.normalized.text):,} normalized characters")
-    if t:
-        shared = int((result.cover > 1).sum())
+    if t and result.audit is not None:
+        a = result.audit
+        shared = int((a.cover > 1).sum())
         missing = pane.w.original.mark_count("uncov")
-        parts.append(f"{shared} shared / {missing} uncovered characters")
+        cuts = int(a.cuts_grapheme.sum())
+        parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
     parts.append(f"computed in {seconds * 1000:.0f} ms")
     view = pane.w.original
     if n > 2 * 2000:

@@ -20,11 +20,13 @@ import numpy as np
 from app.panes.alignment_modes import (
     MAX_CHARS,
     MODES,
+    SCHEMES,
     align_tokens,
     label_entities,
     tokenize,
 )
 from app.panes.alignment_graphemes import GraphemeBounds
+from core.audit import Audit, audit
 from core.entities import Entity, offset_arrays
 from core.normalize import NormalizedText
 
@@ -46,6 +48,12 @@ class AlignmentState:
     lowercase: bool = True
     collapse_whitespace: bool = True
     repair: bool = True
+    scheme: str = "auto"  # align mode: "auto" or a core.align scheme
+
+    def normalizer_changed(self) -> bool:
+        """Whether the normalizer options differ from the defaults (the user changed them)."""
+        default = AlignmentState()
+        return self.normalizer_options() != default.normalizer_options()
 
     def normalizer_options(self) -> dict[str, Any]:
         """Keyword arguments for :func:`core.normalize.normalize`."""
@@ -71,6 +79,8 @@ class AlignmentState:
                 setattr(state, name, value)
         if state.mode not in MODES:
             state.mode = "tokenize"
+        if state.scheme not in ("auto", *SCHEMES):
+            state.scheme = "auto"
         return state
 
 
@@ -89,8 +99,9 @@ class AlignmentResult:
 
     ``spans[i]`` is token ``i``'s original code-point span, or None for tokens after an
     alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``.
-    ``cover[c]`` counts the tokens covering original code point ``c``; ``grapheme_start[i]``
-    says whether position ``i`` is a grapheme-cluster boundary (a span cutting one is flagged).
+    ``audit`` holds :func:`core.audit.audit`'s flags for the leading tokens that have a span;
+    ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
+    ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary.
     """
 
     text: str
@@ -102,14 +113,18 @@ class AlignmentResult:
     normalized: NormalizedText | None = None
     utf16: list[int] = field(default_factory=lambda: [0])
     utf8: list[int] = field(default_factory=lambda: [0])
-    cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
+    cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     grapheme_start: np.ndarray = field(default_factory=lambda: np.ones(1, bool))  # (n+1,) bool
+    token_bytes: list[bytes] | None = None  # byte-level tokenizers: the bytes of each token
+    special: list[int] | None = None  # the encoding's special-tokens mask
+    audit: Audit | None = None  # core's flags for the tokens that have a span
     labels: list[str] = field(default_factory=list)
     entities: list[Entity] = field(default_factory=list)
     error: str | None = None
     error_pos: int | None = None  # original code point of an alignment mismatch
     error_token: int | None = None
     notice: str | None = None  # an inline message that is not an error
+    scheme: str | None = None  # align mode: the scheme the token list was aligned with
 
     @cached_property
     def _sorted_starts(self) -> list[int]:
@@ -154,21 +169,19 @@ def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.nd
     return flat[:, 0], flat[:, 1], missing
 
 
-def coverage(n: int, spans: list[tuple[int, int] | None]) -> np.ndarray:
-    """``(n,) int16``: how many token spans cover each original code point."""
-    return _coverage(n, _span_arrays(spans))
+def audit_spans(text: str, spans, token_bytes, special, graphemes=None) -> Audit:
+    """:func:`core.audit.audit` of the leading tokens that have a span (a pasted list stops
+    having spans at its first mismatch)."""
+    k = spans.index(None) if None in spans else len(spans)
+    lengths = None if token_bytes is None else [len(b) for b in token_bytes[:k]]
+    mask = None if special is None else special[:k]
+    return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes)
 
 
 def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
     """``nt.to_normalized(*span)`` for every span at once (the same two binary searches,
     vectorized); None stays None."""
     return _normalized_spans(nt, _span_arrays(spans))
-
-
-def _coverage(n: int, arrays: tuple[np.ndarray, np.ndarray, list[int]]) -> np.ndarray:
-    starts, ends, _ = arrays
-    delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
-    return np.cumsum(delta[:n]).astype(np.int16)
 
 
 def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None]:
@@ -197,19 +210,25 @@ def compute(request: Request) -> AlignmentResult:
         return replace(base, notice=f"The text has {len(text):,} characters; this pane "
                        f"tokenizes at most {MAX_CHARS:,}. Shorten it to see tokens.")
     if state.mode == "align":
-        partial = align_tokens(text, state.tokens_text, state.normalizer_options())
+        options = state.normalizer_options()
+        partial = align_tokens(text, state.tokens_text, options, scheme=state.scheme,
+                               normalize_all=state.normalizer_changed())
     else:
         partial = tokenize(request.tokenizer, text, state.normalizer_options(), request.tokenizer_is_demo)
     result = replace(base, **partial)
     utf16, utf8 = offset_arrays(text)
-    arrays = _span_arrays(result.spans)  # shared by the coverage and the normalized spans
+    bounds = _GRAPHEMES.bounds(text)
+    flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds)
+    starts = np.zeros(len(text) + 1, bool)
+    starts[bounds] = True
     result = replace(
         result,
         utf16=utf16.tolist(),
         utf8=utf8.tolist(),
-        grapheme_start=_GRAPHEMES.starts(text),
-        cover=_coverage(len(text), arrays),
-        norm_spans=_normalized_spans(result.normalized, arrays) if result.normalized else [],
+        grapheme_start=starts,
+        audit=flags,
+        cover=flags.cover,
+        norm_spans=_normalized_spans(result.normalized, _span_arrays(result.spans)) if result.normalized else [],
     )
     if state.mode == "labels" and result.error is None:
         result = replace(result, **label_entities(result, state.labels_text, state.repair))

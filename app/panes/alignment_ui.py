@@ -32,6 +32,23 @@ BANNER_STYLES = {
 }
 
 
+SCHEMES = {
+    "auto": "Scheme: auto",
+    "wordpiece": "WordPiece (##)",
+    "sentencepiece": "SentencePiece (▁)",
+    "bytelevel": "Byte-level (Ġ)",
+    "surface": "Surface strings",
+}
+SCHEME_TIP = (
+    "How the pasted tokens mark word pieces. Auto: ## → WordPiece, ▁ → SentencePiece, Ġ/Ċ → "
+    "byte-level; a list without markers is tried as surface strings (raw, cased substrings of "
+    "the text) and then as WordPiece.\nThe normalizer options apply to WordPiece tokens; "
+    "surface, SentencePiece and byte-level tokens are matched against the text as it is, "
+    "unless you change a normalizer option (choose WordPiece to match a lowercased list "
+    "against the default teaching normalizer)."
+)
+
+
 @dataclass
 class AlignmentWidgets:
     banner: QLabel
@@ -48,6 +65,7 @@ class AlignmentWidgets:
     tokens_input: QPlainTextEdit
     labels_input: QPlainTextEdit
     repair: QCheckBox
+    scheme: QComboBox
     original: SpanTextView
     normalized: SpanTextView
     table: TokenTableView
@@ -122,6 +140,10 @@ def _inputs(w: dict) -> QWidget:
     w["repair"] = QCheckBox("Repair I- without B-")
     w["repair"].setToolTip("Checked: an I-X with no open X entity opens one (the usual repair). "
                            "Unchecked: strict, such an I-X is treated as O")
+    w["scheme"] = QComboBox()
+    for key, name in SCHEMES.items():
+        w["scheme"].addItem(name, key)
+    w["scheme"].setToolTip(SCHEME_TIP)
     box = QWidget()
     lay = QVBoxLayout(box)
     lay.setContentsMargins(0, 4, 0, 0)
@@ -130,6 +152,7 @@ def _inputs(w: dict) -> QWidget:
     w["input_title"] = QLabel()
     head.addWidget(w["input_title"])
     head.addStretch(1)
+    head.addWidget(w["scheme"])
     head.addWidget(w["repair"])
     lay.addLayout(head)
     for name in ("tokens_input", "labels_input"):

@@ -33,16 +33,67 @@ class OffsetRow:
 
     @property
     def kind(self) -> str:
+        """What happened, by cause (see :func:`change_cause`)."""
+        return change_cause(self.original, self.normalized)
+
+    @property
+    def shape(self) -> str:
+        """How many code points became how many: one → one, one → many, many → one, … → none."""
         n_orig, n_norm = self.end - self.start, self.norm_end - self.norm_start
         if n_norm == 0:
             return "dropped"
         if n_orig == 1 and n_norm > 1:
-            return "one → many (ligature, expansion)"
+            return "one → many"
         if n_orig > 1:
-            return "many → one (accent folded)"
-        if self.original == self.normalized:
-            return "unchanged"
-        return "changed (case, compatibility)"
+            return "many → one" if n_norm == 1 else "many → many"
+        return "one → one"
+
+
+_CONTROL = ("Cc", "Cf")
+_STEPS = (  # (compatibility, case, accents): the smallest set that explains a change wins
+    (False, False, False), (True, False, False), (False, True, False), (False, False, True),
+    (True, True, False), (True, False, True), (False, True, True), (True, True, True),
+)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch) == "Mn"
+
+
+def _apply(text: str, compat: bool, case: bool, accents: bool) -> str:
+    out = unicodedata.normalize("NFKD" if compat else "NFD", text)
+    if case:
+        out = unicodedata.normalize("NFD", out.lower())
+    if accents:
+        out = "".join(c for c in out if not _is_mark(c))
+    return out
+
+
+def change_cause(original: str, normalized: str) -> str:
+    """Why normalization turned ``original`` into ``normalized``, from the Unicode data of
+    both sides: "accent removed" (decomposition, then the combining marks (Mn) dropped),
+    "case", "compatibility (NFKC/NFKD)" (ligatures, full-width and other compatibility
+    mappings), "composed / decomposed (NFC/NFD)", "whitespace mapped to a space",
+    "whitespace collapsed" (or stripped), "control character dropped"; causes that act together are
+    joined with " + ". "unchanged" when both are equal, "changed" when nothing explains it.
+    """
+    if original == normalized:
+        return "unchanged"
+    if original and original.isspace() and (not normalized or normalized.isspace()):
+        if len(normalized) < len(original):
+            return "whitespace collapsed" if normalized else "whitespace collapsed or stripped"
+        return "whitespace mapped to a space"
+    if not normalized and all(unicodedata.category(c) in _CONTROL for c in original):
+        return "control character dropped"
+    if not normalized and all(_is_mark(c) for c in original):
+        return "accent removed"
+    target = unicodedata.normalize("NFD", normalized)
+    for compat, case, accents in _STEPS:
+        if _apply(original, compat, case, accents) == target:
+            causes = [name for name, on in (("accent removed", accents), ("case", case),
+                                            ("compatibility (NFKC/NFKD)", compat)) if on]
+            return " + ".join(causes) or "composed / decomposed (NFC/NFD)"
+    return "dropped" if not normalized else "changed"
 
 
 def offset_rows(nt: NormalizedText, start: int, end: int, limit: int = MAX_ROWS) -> list[OffsetRow]:
@@ -130,7 +181,7 @@ class OffsetMapView(QTableWidget):
             )
             tips = (_names(row.original), _names(row.original), _names(row.normalized),
                     _names(row.normalized), f"original {row.start}–{row.end} → normalized "
-                    f"{row.norm_start}–{row.norm_end}")
+                    f"{row.norm_start}–{row.norm_end} ({row.shape})")
             for c, (value, tip) in enumerate(zip(cells, tips)):
                 item = QTableWidgetItem(value)
                 item.setToolTip(tip)

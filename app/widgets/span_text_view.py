@@ -209,8 +209,11 @@ class SpanTextView(QPlainTextEdit):
         return self._to_cp(first), min(len(self._text), self._to_cp(last) + 1)
 
     def char_at(self, point: QPoint) -> int:
-        """Code point under ``point`` (viewport coordinates), or -1."""
+        """Code point under ``point`` (viewport coordinates), or -1 when the point is not
+        on a line's text (the empty area below the text or right of a line's end)."""
         cursor = self.cursorForPosition(point)
+        if not self._on_line(cursor, point):
+            return -1
         qpos = cursor.position()
         if self.cursorRect(cursor).left() > point.x():
             qpos -= 1
@@ -218,6 +221,18 @@ class SpanTextView(QPlainTextEdit):
             return -1
         cp = self._to_cp(qpos)
         return -1 if self._text[cp] in "\n\u2028\u2029" else cp
+
+    def _on_line(self, cursor: QTextCursor, point: QPoint) -> bool:
+        """Whether ``point`` lies inside the rectangle of the text of the visual line that
+        ``cursor`` (the cursor nearest to ``point``) is on."""
+        block = cursor.block()
+        layout = block.layout()
+        line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
+        if line is None or not line.isValid():
+            return False
+        origin = self.blockBoundingGeometry(block).translated(self.contentOffset()).topLeft()
+        rect = line.naturalTextRect().translated(origin + layout.position())
+        return rect.top() <= point.y() < rect.bottom() and point.x() < rect.right() + 1
 
     # -- events --------------------------------------------------------------------------
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override

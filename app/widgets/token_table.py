@@ -7,34 +7,50 @@ computed lazily in :meth:`TokenTableModel.data`, so 100,000 tokens cost nothing 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
+                               QStyleOptionViewItem, QTableView, QWidget)
 
 from app.widgets.span_segments import common_prefix, first_difference
+from core.audit import Audit, TokenFlags
 
-COLUMNS = ("#", "Token", "ID", "Code points", "UTF-16", "UTF-8", "Original", "Label", "Notes")
+COLUMNS = ("#", "Token", "Readable", "Original", "Flags", "ID", "Code points", "UTF-16", "UTF-8", "Label")
 TIPS = (
     "Token index",
-    "The token string as the tokenizer or the pasted list gives it",
+    "The token string as the tokenizer or the pasted list gives it; a byte-level marker "
+    "(Ġ, Ċ, ĉ) or a SentencePiece ▁ is drawn as a coloured ␣ / ↵ / ⇥",
+    "Byte-level tokenizers: the bytes the token stands for, decoded as UTF-8; bytes of a "
+    "character split over several tokens are shown as ⟨E0 A4⟩ badges",
+    "The original text of the span, with invisible characters shown",
+    "Flags computed by core.audit: ✂ cuts a grapheme cluster, ⧉ shares characters with "
+    "another token, ∅ empty span, and which bytes of which character a byte-level token owns",
     "Vocabulary id (empty for a pasted token list)",
     "Half-open span in code points (Python string indices)",
     "Half-open span in UTF-16 code units (JavaScript, Java, Qt); an emoji is 2 units",
     "Half-open span in UTF-8 bytes (Rust, most C libraries)",
-    "The original text of the span, with invisible characters shown",
     "The pasted BIO label of this token (labels mode)",
-    "Cuts a grapheme cluster (a user-perceived character); shares characters with another "
-    "token; no span (after an alignment error); empty span",
 )
-_NAMED = {
-    " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⍽",
-    "\u200d": "⟨ZWJ⟩", "\u200c": "⟨ZWNJ⟩", "\u200b": "⟨ZWSP⟩", "\ufeff": "⟨BOM⟩",
-    "\u2028": "⟨LS⟩", "\u2029": "⟨PS⟩",
+FLAG_TEXTS = {
+    "✂": "cuts a grapheme cluster (a user-perceived character)",
+    "⧉": "shares characters with another token",
+    "∅": "empty span",
 }
+_NAMED = {
+    " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⟨NBSP⟩",
+    "\u200d": "⟨ZWJ⟩", "\u200c": "⟨ZWNJ⟩", "\u200b": "⟨ZWSP⟩", "\ufeff": "⟨BOM⟩",
+    "\u2028": "⟨LS⟩", "\u2029": "⟨PS⟩", "\u00ad": "⟨SHY⟩", "\u2060": "⟨WJ⟩",
+}
+_BYTE_MARKERS = {"\u0120": "␣", "\u010a": "↵", "\u0109": "⇥", "\u010d": "␍"}  # GPT-2 Ġ Ċ ĉ č
+METASPACE = "\u2581"
+BADGE_COLOUR = "#2563eb"
+_BADGE = re.compile("⟨[^⟩]*⟩|[␣↵⇥␍]")
 
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)  # data() compares plain ints: it runs per cell
@@ -42,21 +58,86 @@ _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_RIGHT_COLUMNS = frozenset((0, 2, 3, 4, 5))
+_RIGHT_COLUMNS = frozenset((0, 5, 6, 7, 8))
 
 
-def visible(text: str, limit: int = 80) -> str:
-    """``text`` with whitespace and control/format characters made visible, cut to ``limit``."""
+def visible(text: str, limit: int = 80, *, byte_level: bool = False, metaspace: bool = False) -> str:
+    """``text`` with whitespace and control/format characters made visible, cut to ``limit``.
+
+    ``byte_level``: also show GPT-2 byte-alphabet stand-ins for space, newline, tab and CR
+    (``Ġ Ċ ĉ č``) as ␣ ↵ ⇥ ␍; ``metaspace``: show SentencePiece's ``▁`` as ␣. Use them for
+    token strings only (``Ġ`` is a real Maltese letter in running text).
+    """
     cut = len(text) > limit
     out = []
     for ch in text[:limit]:
         if ch in _NAMED:
             out.append(_NAMED[ch])
+        elif byte_level and ch in _BYTE_MARKERS:
+            out.append(_BYTE_MARKERS[ch])
+        elif metaspace and ch == METASPACE:
+            out.append("␣")
         elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch.isspace():
             out.append(f"⟨U+{ord(ch):04X}⟩")
         else:
             out.append(ch)
     return "".join(out) + ("…" if cut else "")
+
+
+def visible_runs(shown: str) -> list[tuple[str, bool]]:
+    """Split a :func:`visible` / :func:`readable` result into ``(piece, is_badge)`` runs,
+    so a view can draw the badges (␣ ↵ ⇥ ⟨ZWJ⟩ ⟨E0 A4⟩ …) in :data:`BADGE_COLOUR`."""
+    runs, at = [], 0
+    for m in _BADGE.finditer(shown):
+        if m.start() > at:
+            runs.append((shown[at : m.start()], False))
+        runs.append((m.group(), True))
+        at = m.end()
+    if at < len(shown):
+        runs.append((shown[at:], False))
+    return runs
+
+
+def readable(data: bytes, limit: int = 80) -> str:
+    """A byte-level token's bytes decoded as UTF-8, invisible characters shown as by
+    :func:`visible`; bytes that are not a whole character here become ``⟨E0 A4⟩`` badges."""
+    text = data.decode("utf-8", "surrogateescape")
+    out = []
+    for part in re.split("([\udc80-\udcff]+)", text):
+        if part and "\udc80" <= part[0] <= "\udcff":
+            out.append("⟨" + " ".join(f"{ord(c) - 0xDC00:02X}" for c in part) + "⟩")
+        elif part:
+            out.append(visible(part, limit))
+    return "".join(out)
+
+
+_NOTE = re.compile(r"(.*) of (.) \(U\+[0-9A-F]+\)", re.DOTALL)
+
+
+def _short_note(note: str) -> str:
+    """``"bytes 1–2 of <ZWJ> (U+200D)"`` → ``"bytes 1–2 of ⟨ZWJ⟩"``: the character made
+    visible (a combining mark on ◌), the code point left to the tooltip."""
+    m = _NOTE.fullmatch(note)
+    if m is None:
+        return note
+    ch = m.group(2)
+    shown = "\u25cc" + ch if unicodedata.category(ch) in ("Mn", "Mc", "Me") else visible(ch)
+    return f"{m.group(1)} of {shown}"
+
+
+def _flag_bits(audit: Audit | None, rows: int) -> np.ndarray:
+    """``(2 * rows,) int64``: per row the flag bits and the owned byte start, interleaved
+    (-1 where the audit has no entry), to find the first row whose Flags cell changed."""
+    out = np.full(2 * rows, -1, np.int64)
+    if audit is None:
+        return out
+    k = min(rows, len(audit))
+    bits = (audit.cuts_grapheme.astype(np.int64) + 2 * audit.shares_chars + 4 * audit.empty
+            + 8 * audit.partial)
+    out[0 : 2 * k : 2] = bits[:k]
+    if audit.byte_starts is not None:
+        out[1 : 2 * k : 2] = audit.byte_starts[:k]
+    return out
 
 
 def _span(span: tuple[int, int] | None) -> str:
@@ -75,8 +156,10 @@ class TokenTableModel(QAbstractTableModel):
         self._utf16: list[int] = [0]
         self._utf8: list[int] = [0]
         self._labels: list[str] = []
-        self._cover = np.zeros(0, np.int16)
-        self._boundary = np.ones(1, bool)
+        self._audit: Audit | None = None
+        self._bits = np.zeros(0, np.int64)  # per row: flag bits and byte start (see _flag_bits)
+        self._token_bytes: list[bytes] | None = None
+        self._metaspace = False
         self._error_row = -1
         self._cells: dict[int, tuple[str, ...]] = {}  # row -> display texts, filled as rows are shown
         self._end_max = np.zeros(0, np.int64)  # running maximum of the span ends
@@ -92,17 +175,23 @@ class TokenTableModel(QAbstractTableModel):
         utf8: list[int],
         *,
         labels: Sequence[str] = (),
-        cover: np.ndarray | None = None,
-        grapheme_start: np.ndarray | None = None,
+        audit: Audit | None = None,
+        token_bytes: Sequence[bytes] | None = None,
         error_row: int = -1,
     ) -> None:
-        """Replace all rows. Rows are inserted or removed at the end and one ``dataChanged``
+        """Replace all rows. ``audit`` (from :func:`core.audit.audit`, for the first
+        ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
+        the Readable column.
+
+        Rows are Rows are inserted or removed at the end and one ``dataChanged``
         covers the rows from the first that differs (no model reset, so the view keeps
         its scroll position and current row, and repaints only rows it shows that changed)."""
         tokens, ids, spans, labels = list(tokens), list(ids), list(spans), list(labels)
-        cover = cover if cover is not None else np.zeros(len(text), np.int16)
-        boundary = grapheme_start if grapheme_start is not None else np.ones(len(text) + 1, bool)
-        first = self._first_changed_row(text, tokens, ids, spans, labels, cover, boundary, error_row)
+        bits = _flag_bits(audit, len(tokens))
+        token_bytes = list(token_bytes) if token_bytes is not None else None
+        first = self._first_changed_row(text, tokens, ids, spans, labels, bits, error_row)
+        if (token_bytes is None) != (self._token_bytes is None):
+            first = 0
         old_rows, new_rows = len(self._tokens), len(tokens)
         self.updating = True
         if new_rows > old_rows:
@@ -111,7 +200,9 @@ class TokenTableModel(QAbstractTableModel):
             self.beginRemoveRows(QModelIndex(), new_rows, old_rows - 1)
         self._text, self._tokens, self._ids, self._spans = text, tokens, ids, spans
         self._utf16, self._utf8, self._labels = utf16, utf8, labels
-        self._cover, self._boundary, self._error_row = cover, boundary, error_row
+        self._audit, self._bits, self._error_row = audit, bits, error_row
+        self._token_bytes = token_bytes
+        self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
         self._update_end_max(first)
         if new_rows > old_rows:
@@ -122,10 +213,10 @@ class TokenTableModel(QAbstractTableModel):
         if first < min(old_rows, new_rows):
             self.dataChanged.emit(self.index(first, 0), self.index(min(old_rows, new_rows) - 1, len(COLUMNS) - 1))
 
-    def _first_changed_row(self, text, tokens, ids, spans, labels, cover, boundary, error_row) -> int:
+    def _first_changed_row(self, text, tokens, ids, spans, labels, bits, error_row) -> int:
         """The first row whose cells may differ from what the model shows now: rows before it
-        have the same token, id, label and span, and their span lies in the part of the text
-        (with its coverage and grapheme boundaries) that did not change."""
+        have the same token, id, label, span and flags, and their span lies in the part of
+        the text that did not change."""
         rows = common_prefix(self._spans, spans)
         rows = common_prefix(self._tokens, tokens, rows)
         for old, new in ((self._ids, ids), (self._labels, labels)):  # may be shorter than tokens
@@ -133,8 +224,8 @@ class TokenTableModel(QAbstractTableModel):
                 rows = common_prefix(old, new, rows)
         if error_row != self._error_row:
             rows = min(rows, *(r for r in (error_row, self._error_row) if r >= 0), rows)
-        same = min(common_prefix(self._text, text), first_difference(self._cover, cover),
-                   first_difference(self._boundary, boundary) - 1)
+        rows = min(rows, first_difference(self._bits, bits) // 2)
+        same = common_prefix(self._text, text)
         return min(rows, int(np.searchsorted(self._end_max[:rows], same, side="right")))
 
     def _update_end_max(self, first: int) -> None:
@@ -202,6 +293,8 @@ class TokenTableModel(QAbstractTableModel):
             "utf8_end": None if span is None else self._utf8[e],
             "original": None if span is None else self._text[s:e],
             "label": self._labels[row] if row < len(self._labels) else None,
+            "readable": None if self._token_bytes is None else readable(self._token_bytes[row], 1 << 30),
+            "flags": self._flags_cell(row),
         }
 
     def cell(self, row: int, col: int) -> str:
@@ -210,35 +303,45 @@ class TokenTableModel(QAbstractTableModel):
         if col == 0:
             return str(row)
         if col == 1:
-            return visible(self._tokens[row])
+            return visible(self._tokens[row], byte_level=self._token_bytes is not None,
+                           metaspace=self._metaspace)
         if col == 2:
+            return "" if self._token_bytes is None else readable(self._token_bytes[row])
+        if col == 3:
+            return "" if span is None else visible(self._text[span[0] : span[1]])
+        if col == 4:
+            return self._flags_cell(row)
+        if col == 5:
             tid = self._ids[row] if row < len(self._ids) else None
             return "" if tid is None else str(tid)
-        if col == 3:
-            return _span(span)
-        if col in (4, 5):
-            table = self._utf16 if col == 4 else self._utf8
-            return "—" if span is None else f"{table[span[0]]}–{table[span[1]]}"
         if col == 6:
-            return "" if span is None else visible(self._text[span[0] : span[1]])
-        if col == 7:
-            return self._labels[row] if row < len(self._labels) else ""
-        return self._notes(row)
+            return _span(span)
+        if col in (7, 8):
+            table = self._utf16 if col == 7 else self._utf8
+            return "—" if span is None else f"{table[span[0]]}–{table[span[1]]}"
+        return self._labels[row] if row < len(self._labels) else ""
 
-    def _notes(self, row: int) -> str:
-        span = self._spans[row]
+    def token_flags(self, row: int) -> TokenFlags | None:
+        """Token ``row``'s flags from core's audit (None for a token without a span)."""
+        if self._audit is None or row >= len(self._audit) or self._spans[row] is None:
+            return None
+        return self._audit.token_flags(row)
+
+    def flag_symbols(self, row: int) -> str:
+        """The flag symbols of token ``row``: ✂ ⧉ ∅ (see :data:`FLAG_TEXTS`)."""
+        f = self.token_flags(row)
+        if f is None:
+            return ""
+        return " ".join(sym for sym, on in zip("✂⧉∅", (f.cuts_grapheme, f.shares_chars, f.empty)) if on)
+
+    def _flags_cell(self, row: int) -> str:
         if row == self._error_row:
             return "does not fit"
-        if span is None:
+        if self._spans[row] is None:
             return "not aligned"
-        if span[0] == span[1]:
-            return "empty span"
-        notes = []
-        if not (self._boundary[span[0]] and self._boundary[span[1]]):
-            notes.append("cuts a grapheme")
-        if (self._cover[span[0] : span[1]] > 1).any():
-            notes.append("shares characters")
-        return ", ".join(notes)
+        f = self.token_flags(row)
+        notes = [_short_note(n) for n in f.partial_chars] if f else []
+        return "  ".join(x for x in (self.flag_symbols(row), "; ".join(notes)) if x)
 
     def _tooltip(self, row: int) -> str:
         span = self._spans[row]
@@ -247,7 +350,48 @@ class TokenTableModel(QAbstractTableModel):
         names = ", ".join(
             f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in self._text[span[0] : span[1]][:8]
         )
-        return f"Token {row} {self._tokens[row]!r} ← original {span[0]}–{span[1]}: {names}"
+        lines = [f"Token {row} {self._tokens[row]!r} ← original {span[0]}–{span[1]}: {names}"]
+        if self._token_bytes is not None:
+            data = self._token_bytes[row]
+            lines.append(f"Bytes: {data.hex(' ').upper() or '(none)'} → {readable(data)}")
+        f = self.token_flags(row)
+        if f is not None:
+            lines += [FLAG_TEXTS[sym] for sym, on in zip("✂⧉∅", (f.cuts_grapheme, f.shares_chars, f.empty)) if on]
+            lines += [f"owns {note}" for note in f.partial_chars]
+            if f.byte_start is not None:
+                lines.append(f"UTF-8 bytes owned: {f.byte_start}–{f.byte_end}")
+        return "\n".join(lines)
+
+
+class BadgeDelegate(QStyledItemDelegate):
+    """Draws a cell's badges (␣ ↵ ⇥ ⟨ZWJ⟩ ⟨E0 A4⟩, see :func:`visible_runs`) in
+    :data:`BADGE_COLOUR`, so a marker space or a joiner stands out from the token's letters."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        text = index.data()
+        if not isinstance(text, str) or not _BADGE.search(text):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        plain = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
+        rect = opt.rect.adjusted(4, 0, -2, 0)
+        metrics = opt.fontMetrics
+        painter.save()
+        painter.setClipRect(opt.rect)
+        x = rect.left()
+        for piece, badge in visible_runs(text):
+            painter.setPen(QColor(BADGE_COLOUR) if badge and not selected else plain)
+            painter.drawText(QRect(x, rect.top(), rect.right() - x, rect.height()),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), piece)
+            x += metrics.horizontalAdvance(piece)
+            if x > rect.right():
+                break
+        painter.restore()
 
 
 class TokenTableView(QTableView):
@@ -273,8 +417,12 @@ class TokenTableView(QTableView):
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
         digits = self.fontMetrics().horizontalAdvance("00000–00000") + 14
-        for col, width in enumerate((52, 110, 60, digits, digits, digits, 110, 64)):
+        for col, width in enumerate((44, 100, 100, 90, 150, 60, digits, digits, digits)):
             self.setColumnWidth(col, width)
+        self._badges = BadgeDelegate(self)
+        for name in ("Token", "Readable", "Original"):
+            self.setItemDelegateForColumn(COLUMNS.index(name), self._badges)
+        self.setColumnHidden(COLUMNS.index("Readable"), True)
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.setMouseTracking(True)
         self.entered.connect(lambda index: self.sig_token_hovered.emit(index.row()))
@@ -298,6 +446,10 @@ class TokenTableView(QTableView):
             model.setCurrentIndex(index, model.SelectionFlag.ClearAndSelect | model.SelectionFlag.Rows)
         self.viewport().update()
         self.scrollTo(index)
+
+    def show_readable(self, on: bool) -> None:
+        """Show the Readable column (byte-level tokenizers) or hide it."""
+        self.setColumnHidden(COLUMNS.index("Readable"), not on)
 
     def current_token(self) -> int:
         index = self.currentIndex()

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from app.panes import alignment_state
 from app.panes.alignment_graphemes import GraphemeBounds
-from app.panes.alignment_state import coverage, normalized_spans
+from app.panes.alignment_state import audit_spans, normalized_spans
 from app.panes.alignment_pane import AlignmentPane
 from app.settings import open_settings
-from app.widgets.offset_map_view import offset_rows
+from app.widgets.offset_map_view import change_cause, offset_rows
 from app.widgets.span_text_view import SpanTextView, common_affixes, display_text, utf16_table
 from app.widgets.span_segments import (
     ERROR_COLOUR,
@@ -38,7 +38,7 @@ from app.widgets.span_segments import (
     sweep,
     window_intervals,
 )
-from app.widgets.token_table import COLUMNS, TokenTableModel, visible
+from app.widgets.token_table import COLUMNS, TokenTableModel, readable, visible, visible_runs
 from core.audit import grapheme_bounds
 from core.entities import entities, offset_tables
 from core.normalize import normalize
@@ -260,7 +260,9 @@ def test_offset_rows_and_visible_whitespace():
     rows = offset_rows(normalize("Ze\u0301 \ufb01x"), 0, 6)
     assert [(r.start, r.end, r.normalized) for r in rows] == [
         (0, 1, "z"), (1, 3, "e"), (3, 4, " "), (4, 5, "fi"), (5, 6, "x")]
-    assert rows[1].kind.startswith("many") and rows[3].kind.startswith("one")
+    assert [r.kind for r in rows] == ["case", "accent removed", "unchanged",
+                                      "compatibility (NFKC/NFKD)", "unchanged"]
+    assert rows[1].shape == "many → one" and rows[3].shape == "one → many"
     assert offset_rows(normalize("a  b"), 0, 4)[2].normalized == ""  # the collapsed space
     assert visible(" \n\t\u200d\u200cx") == "␣↵⇥⟨ZWJ⟩⟨ZWNJ⟩x"
 
@@ -285,8 +287,9 @@ def test_normalized_spans_equal_to_normalized(text, data):
     spans = data.draw(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, n), st.integers(0, n)).map(
         lambda t: (min(t), max(t)))), max_size=8))
     assert normalized_spans(nt, spans) == [nt.to_normalized(*sp) if sp else None for sp in spans]
-    counted = coverage(n, spans)
-    assert counted.tolist() == [sum(1 for sp in spans if sp and sp[0] <= i < sp[1]) for i in range(n)]
+    counted = audit_spans(text, spans, None, None).cover  # the tokens before the first None
+    k = spans.index(None) if None in spans else len(spans)
+    assert counted.tolist() == [sum(1 for sp in spans[:k] if sp[0] <= i < sp[1]) for i in range(n)]
 
 
 @settings(max_examples=150, deadline=None)
@@ -336,7 +339,10 @@ def test_bert_span_cutting_a_grapheme_is_noted(qtbot, pane, data_dir):
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.set_text("Zoe\u0301 flew")  # "zoe" ends at 3, inside the cluster e + U+0301
     model = pane.w.table.token_model
-    assert model.cell(0, 8) == "cuts a grapheme" and model.cell(1, 8) == ""
+    flags = COLUMNS.index("Flags")
+    assert model.cell(0, flags) == "✂" and model.cell(1, flags) == ""
+    assert "cuts a grapheme cluster" in model.data(model.index(0, flags), Qt.ItemDataRole.ToolTipRole)
+    assert pane.result.audit.uncovered == [3]  # the accent is in no token (SPEC §8)
 
 
 # -- incremental work per keystroke: the same results as recomputing everything ------------
@@ -439,7 +445,7 @@ def test_span_view_edits_leave_the_same_formats_as_a_fresh_view(qtbot):
 
 def _fill(model, result):
     model.set_tokens(result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
-                     labels=result.labels, cover=result.cover, grapheme_start=result.grapheme_start,
+                     labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
                      error_row=-1 if result.error_token is None else result.error_token)
 
 
@@ -468,3 +474,133 @@ def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
         assert before[:first] == cells[:first]  # rows before the announced ones did not change
         qtmodeltester.check(model)
     assert changed == [2]  # the token list fits up to "xx": rows from there change (error, no span)
+
+
+# -- issue 3: core's audit flags, readable bytes, visible markers, causes, align schemes ---
+def _tokenize_with(qtbot, pane, tokenizer, label, text):
+    _set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_tokenizer(tokenizer, label)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text(text)
+    return pane.w.table.token_model
+
+
+def test_byte_level_flags_and_readable_columns(qtbot, pane, data_dir, tmp_path):
+    gpt2 = load(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    model = _tokenize_with(qtbot, pane, gpt2, "gpt2", "hi \U0001F600")
+    r = pane.result
+    assert r.tokens == ["hi", "\u0120\u00f0\u0141\u013a", "\u0122"]
+    col = {name: COLUMNS.index(name) for name in ("Token", "Readable", "Flags")}
+    assert not pane.w.table.isColumnHidden(col["Readable"])
+    assert [model.cell(i, col["Token"]) for i in range(3)] == ["hi", "␣ðŁĺ", "Ģ"]
+    assert [model.cell(i, col["Readable"]) for i in range(3)] == ["hi", "␣⟨F0 9F 98⟩", "⟨80⟩"]
+    assert [model.cell(i, col["Flags"]) for i in range(3)] == [
+        "", "⧉  bytes 1–3 of \U0001F600", "⧉  byte 4 of \U0001F600"]
+    tip = model.data(model.index(2, col["Flags"]), Qt.ItemDataRole.ToolTipRole)
+    assert "shares characters" in tip and "owns byte 4 of \U0001F600 (U+1F600)" in tip
+    assert r.audit.shared == [3] and r.cover.tolist() == [1, 1, 1, 2]
+    pane.export_tokens(str(tmp_path / "t.csv"))
+    rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
+    assert [(row["readable"], row["flags"]) for row in rows][1:] == [
+        ("␣⟨F0 9F 98⟩", "⧉  bytes 1–3 of \U0001F600"), ("⟨80⟩", "⧉  byte 4 of \U0001F600")]
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_tokenizer(demo_tokenizer(), "demo")
+    assert pane.result.token_bytes is None and model.cell(0, col["Readable"]) == ""
+
+
+def test_empty_span_flag_and_readable_hidden_for_wordpiece(qtbot, pane):
+    model = _tokenize_with(qtbot, pane, demo_tokenizer(), "demo", "Zoe\u0301 flew")
+    assert pane.w.table.isColumnHidden(COLUMNS.index("Readable"))
+    assert model.flag_symbols(0) == "" and pane.result.audit.uncovered == []
+
+
+def test_visible_markers_badges_and_readable_bytes():
+    assert visible("\u0120a\u010a\u0109", byte_level=True) == "␣a↵⇥"
+    assert visible("\u2581der", metaspace=True) == "␣der"
+    assert visible("\u0120\u2581") == "\u0120\u2581"  # running text: Maltese Ġ stays a letter
+    assert visible("a\u00a0b\u200bc\u200dd") == "a⟨NBSP⟩b⟨ZWSP⟩c⟨ZWJ⟩d"
+    assert readable("क".encode()[:2]) == "⟨E0 A4⟩"
+    assert readable(b" \n\xf0\x9f\x98\x80") == "␣↵\U0001F600"
+    assert visible_runs("␣ab⟨ZWJ⟩c") == [("␣", True), ("ab", False), ("⟨ZWJ⟩", True), ("c", False)]
+
+
+@pytest.mark.parametrize("original, normalized, cause", [
+    ("\u00e9", "e", "accent removed"),
+    ("e\u0301", "e", "accent removed"),
+    ("\u00c9", "e", "accent removed + case"),
+    ("E", "e", "case"),
+    ("\ufb01", "fi", "compatibility (NFKC/NFKD)"),
+    ("\uff21", "a", "case + compatibility (NFKC/NFKD)"),
+    ("\n", " ", "whitespace mapped to a space"),
+    ("\t", " ", "whitespace mapped to a space"),
+    ("  ", " ", "whitespace collapsed"),
+    ("\u200b", "", "control character dropped"),
+    ("e\u0301", "\u00e9", "composed / decomposed (NFC/NFD)"),
+    ("x", "x", "unchanged"),
+])
+def test_offset_map_labels_the_cause(original, normalized, cause):
+    assert change_cause(original, normalized) == cause
+
+
+def test_offset_rows_name_the_cause_for_newline_and_precomposed_accent():
+    rows = offset_rows(normalize("\u00e9\na\tb", form="NFKD"), 0, 5)
+    assert [(r.original, r.kind) for r in rows] == [
+        ("\u00e9", "accent removed"), ("\n", "whitespace mapped to a space"), ("a", "unchanged"),
+        ("\t", "whitespace mapped to a space"), ("b", "unchanged")]
+
+
+def test_clicking_below_the_text_selects_nothing(qtbot, pane):
+    view = pane.w.original
+    view.redraw_now()
+    below = QPointF(view.viewport().width() / 2, view.viewport().height() - 3)
+    assert view.char_at(below.toPoint()) == -1
+    right = view.cursorRect(QTextCursor(view.document())).center()
+    assert view.char_at(right) == 0  # the first character still answers
+    pane.select_token(0)
+    selected = []
+    view.sig_selection_changed.connect(lambda s, e: selected.append((s, e)))
+    for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+        event = QMouseEvent(kind, below, view.viewport().mapToGlobal(below), Qt.MouseButton.LeftButton,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(view.viewport(), event)
+    assert selected == [] and pane.current_token == 0
+    _hover(view, 6)
+    assert view._hovered == 6
+    event = QMouseEvent(QEvent.Type.MouseMove, below, view.viewport().mapToGlobal(below),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+    assert view._hovered == -1
+
+
+def test_align_mode_detects_surface_tokens_and_shows_the_hint(qtbot, pane):
+    _set_mode(qtbot, pane, "align")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("Zoe\u0301 flew")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText('["Zo", "e\u0301", "flew"]')
+    r = pane.result
+    assert r.error is None and r.scheme == "surface" and r.spans == [(0, 2), (2, 4), (5, 9)]
+    assert "aligned as surface tokens (detected)" in pane.w.status.text()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText("zoe flew")  # no markers, lowercase: WordPiece fits
+    assert pane.result.error is None and pane.result.scheme == "wordpiece"
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.scheme.setCurrentIndex(pane.w.scheme.findData("surface"))
+    assert pane.state.scheme == "surface" and pane.result.error_token == 0
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText('["Zo\u00e9", "flew"]')  # NFC token, NFD text
+    assert "Hint: they are equal after NFC normalization" in pane.w.banner.text()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("Zoe flew")
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.tokens_input.setPlainText("zoe flew")
+    assert "Hint: they differ only in letter case" in pane.w.banner.text()
+    assert pane.w.scheme.toolTip().count("normalizer") >= 1
+
+
+def test_flag_notes_make_the_character_visible(qtbot, pane, data_dir):
+    gpt2 = load(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    model = _tokenize_with(qtbot, pane, gpt2, "gpt2", "a\u200db")
+    flags = [model.cell(i, COLUMNS.index("Flags")) for i in range(model.rowCount())]
+    assert flags == ["✂", "✂ ⧉  bytes 1–2 of ⟨ZWJ⟩", "✂ ⧉  byte 3 of ⟨ZWJ⟩", ""]  # a+ZWJ is one cluster

@@ -79,3 +79,49 @@ def test_char_and_token_indexes_are_symmetric(text, data):
             assert i in a.token_chars[j]
     covered = {i for r in a.token_chars for i in r}
     assert set(a.uncovered) | set(a.uncovered_whitespace) == set(range(n)) - covered
+
+
+def _reference_flags(text, offsets, lengths):
+    """The per-character definition of the flags (slow, obviously right)."""
+    starts8 = [0]
+    for ch in text:
+        starts8.append(starts8[-1] + len(ch.encode("utf-8", "surrogatepass")))
+    cover = [0] * len(text)
+    for s, e in offsets:
+        for i in range(s, e):
+            cover[i] += 1
+    bounds = set(grapheme_bounds(text))
+    prev_end, out = 0, []
+    for (s, e), n in zip(offsets, lengths):
+        lo, hi = starts8[s], starts8[e]
+        b0 = prev_end if lo < prev_end < hi else lo
+        b1 = min(b0 + n, hi) if n else b0
+        if b1 > b0:
+            prev_end = b1
+        out.append((s < e and (s not in bounds or e not in bounds), s == e,
+                    any(cover[i] > 1 for i in range(s, e)), b0, b1))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_text, st.data())
+def test_vectorized_flags_match_the_per_character_definition(text, data):
+    n = len(text)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=10)))
+    offsets = []
+    for a, b in zip(cuts, cuts[1:] + [n]):  # overlapping and repeated spans on purpose
+        offsets += [(a, b)] * data.draw(st.integers(1, 3))
+    lengths = data.draw(st.lists(st.integers(0, 5), min_size=len(offsets), max_size=len(offsets)))
+    a = audit(text, offsets, byte_lengths=lengths)
+    got = [(f.cuts_grapheme, f.empty, f.shares_chars, f.byte_start, f.byte_end) for f in a.tokens]
+    assert got == _reference_flags(text, offsets, lengths)
+
+
+def test_precomputed_graphemes_and_arrays_agree():
+    text = "a\U0001F469\u200d\U0001F4BB e\u0301"
+    offsets = [(0, 2), (2, 4), (4, 6)]
+    a = audit(text, offsets)
+    b = audit(text, offsets, graphemes=grapheme_bounds(text))
+    assert a.cuts_grapheme.tolist() == b.cuts_grapheme.tolist() == [True, True, True]
+    assert a.cover.tolist() == [1, 1, 1, 1, 1, 1, 0]
+    assert a.uncovered == [6]
