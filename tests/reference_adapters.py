@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.tokenizers.bytelevel import bytes_to_byte_level
+
 
 @dataclass(frozen=True)
 class RefEncoding:
@@ -81,7 +83,8 @@ class TiktokenAdapter:
             start, end = char_of_byte[b], char_of_byte[b + len(p) - 1] + 1
             offsets.append((start, end))
             b += len(p)
-        tokens = [p.decode("latin-1") for p in pieces]
+        # token strings in the GPT-2 byte alphabet, as core and the `tokenizers` library show them
+        tokens = [bytes_to_byte_level(p) for p in pieces]
         return RefEncoding(tokens, list(ids), offsets, [0] * len(ids))
 
 
