@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
 from app.widgets.span_segments import common_prefix, first_difference
 from core.audit import Audit, TokenFlags
 
-COLUMNS = ("#", "Token", "Readable", "Original", "Flags", "ID", "Code points", "UTF-16", "UTF-8", "Label")
+COLUMNS = ("#", "Token", "Readable", "Original", "Label", "Flags", "ID", "Code points", "UTF-16", "UTF-8")
 TIPS = (
     "Token index",
     "The token string as the tokenizer or the pasted list gives it; a byte-level marker "
@@ -58,7 +58,7 @@ _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_RIGHT_COLUMNS = frozenset((0, 5, 6, 7, 8))
+_RIGHT_COLUMNS = frozenset(COLUMNS.index(n) for n in ("#", "ID", "Code points", "UTF-16", "UTF-8"))
 
 
 def visible(text: str, limit: int = 80, *, byte_level: bool = False, metaspace: bool = False) -> str:
@@ -298,26 +298,27 @@ class TokenTableModel(QAbstractTableModel):
         }
 
     def cell(self, row: int, col: int) -> str:
-        """The display text of one cell."""
+        """The display text of one cell (``col`` indexes :data:`COLUMNS`)."""
+        name = COLUMNS[col]
         span = self._spans[row]
-        if col == 0:
+        if name == "#":
             return str(row)
-        if col == 1:
+        if name == "Token":
             return visible(self._tokens[row], byte_level=self._token_bytes is not None,
                            metaspace=self._metaspace)
-        if col == 2:
+        if name == "Readable":
             return "" if self._token_bytes is None else readable(self._token_bytes[row])
-        if col == 3:
+        if name == "Original":
             return "" if span is None else visible(self._text[span[0] : span[1]])
-        if col == 4:
+        if name == "Flags":
             return self._flags_cell(row)
-        if col == 5:
+        if name == "ID":
             tid = self._ids[row] if row < len(self._ids) else None
             return "" if tid is None else str(tid)
-        if col == 6:
+        if name == "Code points":
             return _span(span)
-        if col in (7, 8):
-            table = self._utf16 if col == 7 else self._utf8
+        if name in ("UTF-16", "UTF-8"):
+            table = self._utf16 if name == "UTF-16" else self._utf8
             return "—" if span is None else f"{table[span[0]]}–{table[span[1]]}"
         return self._labels[row] if row < len(self._labels) else ""
 
@@ -417,8 +418,10 @@ class TokenTableView(QTableView):
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
         digits = self.fontMetrics().horizontalAdvance("00000–00000") + 14
-        for col, width in enumerate((44, 100, 100, 90, 150, 60, digits, digits, digits)):
-            self.setColumnWidth(col, width)
+        widths = {"#": 44, "Token": 100, "Readable": 100, "Original": 90, "Label": 70, "Flags": 150,
+                  "ID": 60, "Code points": digits, "UTF-16": digits, "UTF-8": digits}
+        for col, name in enumerate(COLUMNS):
+            self.setColumnWidth(col, widths[name])
         self._badges = BadgeDelegate(self)
         for name in ("Token", "Readable", "Original"):
             self.setItemDelegateForColumn(COLUMNS.index(name), self._badges)
