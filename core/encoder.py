@@ -10,14 +10,14 @@ package's numpy API) and ``tokenizer.json`` (read with :func:`core.tokenizers.lo
 
 Public names: :func:`load_encoder`, :class:`Encoder`, :class:`EncoderOutput`,
 :class:`EncoderConfig`, :class:`EncoderLoadError`, :class:`EncoderInputError`,
-:class:`EncodingCancelled`, :func:`gelu`.
+:class:`EncodingCancelled`, :func:`gelu` (the result records and batching helpers live in
+:mod:`core.encoder_batches`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -29,6 +29,17 @@ from core.encoder_weights import (
     read_config,
     read_weights,
 )
+from core.encoder_batches import (  # re-exported: callers import them from here
+    SCORE_BUDGET,
+    ChunkedDocument,
+    EncoderOutput,
+    Progress,
+    ShouldStop,
+    batch_progress,
+    fit_batch,
+    frame_windows,
+    pad_ids,
+)
 from core.encoder_inputs import EncoderInputError, as_texts, whole_number
 from core.encoder_ops import gelu, layer_norm
 from core.errors import SubwordScopeError
@@ -36,65 +47,13 @@ from core.pooling import chunk_windows, mean_pool, window_spans
 
 __all__ = [
     "ChunkedDocument", "Encoder", "EncoderConfig", "EncoderInputError", "EncoderLoadError", "EncoderOutput",
-    "EncodingCancelled",
+    "EncodingCancelled", "SCORE_BUDGET",
     "gelu", "load_encoder",
 ]
-
-SCORE_BUDGET = 64 * 2**20  # bytes of float32 attention scores per batch and layer
-Progress = Callable[[float], None] | None
-ShouldStop = Callable[[], bool] | None
 
 
 class EncodingCancelled(SubwordScopeError):
     """The caller asked the forward pass to stop (``should_stop()`` returned true)."""
-
-
-@dataclass(frozen=True)
-class EncoderOutput:
-    """The encoder's outputs for a batch of texts (padded to the batch's longest).
-
-    Attributes
-    ----------
-    input_ids : (B, T) int64 ndarray — token ids, padded with the pad id.
-    attention_mask : (B, T) int64 ndarray — 1 for real tokens (specials included), 0 for pad.
-    last_hidden_state : (B, T, d) float32 ndarray — last-layer token vectors.
-    tokens : tuple of tuple[str, ...] — per text, its token strings (no padding).
-    offsets : tuple of tuple[(int, int), ...] — per text, half-open code-point spans of each
-        token in the original text (``(0, 0)`` for special tokens).
-    texts : tuple[str, ...] — the texts as given.
-    truncated : tuple[int, ...] — per text, how many tokens were cut to fit
-        ``max_position_embeddings`` (0 when nothing was cut).
-    """
-
-    input_ids: np.ndarray
-    attention_mask: np.ndarray
-    last_hidden_state: np.ndarray
-    tokens: tuple = ()
-    offsets: tuple = ()
-    texts: tuple = ()
-    truncated: tuple = ()
-
-
-@dataclass(frozen=True)
-class ChunkedDocument:
-    """A long text split into overlapping token windows, each encoded and mean-pooled.
-
-    Attributes
-    ----------
-    text : str
-    tokens : tuple[str, ...] — the text's tokens, no special tokens.
-    offsets : tuple[(int, int), ...] — their code-point spans in ``text``.
-    windows : tuple[(int, int), ...] — half-open token ranges (:func:`core.pooling.chunk_windows`).
-    char_spans : tuple[(int, int), ...] — each window's span in ``text`` (code points).
-    vectors : (k, d) float ndarray — masked mean of each window's last hidden state.
-    """
-
-    text: str
-    tokens: tuple
-    offsets: tuple
-    windows: tuple
-    char_spans: tuple
-    vectors: np.ndarray
 
 
 class Encoder:
@@ -224,20 +183,10 @@ class Encoder:
             raise SubwordScopeError("this encoder was loaded without a tokenizer; use forward()")
         texts = as_texts(texts)
         rows = [self._tokenize_one(t) for t in texts]
-        T = max(len(r[0]) for r in rows)
-        ids = np.full((len(rows), T), self.config.pad_token_id, dtype=np.int64)
-        mask = np.zeros((len(rows), T), dtype=np.int64)
-        for b, (row_ids, _, _, _) in enumerate(rows):
-            ids[b, : len(row_ids)] = row_ids
-            mask[b, : len(row_ids)] = 1
-        empty = np.zeros((len(rows), T, 0), dtype=np.float32)
+        ids, mask = pad_ids([r[0] for r in rows], self.config.pad_token_id)
+        empty = np.zeros((*ids.shape, 0), dtype=np.float32)
         return EncoderOutput(ids, mask, empty, tuple(r[1] for r in rows),
                              tuple(r[2] for r in rows), texts, tuple(r[3] for r in rows))
-
-    def _fit_batch(self, batch_size: int, T: int) -> int:
-        """Shrink ``batch_size`` so one layer's attention scores stay within SCORE_BUDGET bytes."""
-        per_sequence = 4 * self.config.num_attention_heads * T * T
-        return max(1, min(batch_size, SCORE_BUDGET // per_sequence))
 
     def _tokenize_one(self, text: str):
         enc = self.tokenizer.encode(text, add_special_tokens=True)
@@ -297,17 +246,16 @@ class Encoder:
         out = self.tokenize(texts)
         B, T = out.input_ids.shape
         hidden = np.zeros((B, T, self.dim), dtype=np.float32)
-        batch_size = self._fit_batch(batch_size, T)
+        batch_size = fit_batch(batch_size, T, self.config.num_attention_heads)
         starts = list(range(0, B, batch_size))
         for j, s in enumerate(starts):
             e = min(B, s + batch_size)
             t = int(out.attention_mask[s:e].sum(axis=1).max())
-            sub = (lambda f, j=j: progress((j + f) / len(starts))) if progress else None
+            sub = batch_progress(progress, j, len(starts))
             hidden[s:e, :t] = self.forward(out.input_ids[s:e, :t], out.attention_mask[s:e, :t],
                                            progress=sub, should_stop=should_stop)
         return EncoderOutput(out.input_ids, out.attention_mask, hidden, out.tokens,
                              out.offsets, out.texts, out.truncated)
-
 
     def encode_document(
         self,
@@ -344,17 +292,13 @@ class Encoder:
         cls, sep = (self.tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]"))
         if cls is None or sep is None:
             raise SubwordScopeError("the tokenizer has no [CLS] / [SEP] token; cannot frame windows")
-        T = max(e - s for s, e in windows) + 2
-        all_ids = np.full((len(windows), T), self.config.pad_token_id, dtype=np.int64)
-        mask = np.zeros_like(all_ids)
-        for k, (s, e) in enumerate(windows):
-            all_ids[k, : e - s + 2] = [cls, *ids[s:e], sep]
-            mask[k, : e - s + 2] = 1
-        batch_size = self._fit_batch(batch_size, T)
+        all_ids, mask = frame_windows(ids, windows, cls, sep, self.config.pad_token_id)
+        T = all_ids.shape[1]
+        batch_size = fit_batch(batch_size, T, self.config.num_attention_heads)
         vectors = np.zeros((len(windows), self.dim))
         starts = range(0, len(windows), batch_size)
         for j, s in enumerate(starts):
-            sub = (lambda f, j=j: progress((j + f) / len(starts))) if progress else None
+            sub = batch_progress(progress, j, len(starts))
             sl = slice(s, s + batch_size)
             H = self.forward(all_ids[sl], mask[sl], progress=sub, should_stop=should_stop)
             vectors[sl] = mean_pool(H, mask[sl])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import partial
 from typing import Any
 
 from core.align import AlignmentError, align, detect_scheme

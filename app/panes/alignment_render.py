@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QListWidgetItem
 
 from app.panes.alignment_modes import SCHEMES
 from app.panes.alignment_state import AlignmentResult
-from app.widgets.span_text_view import entity_colour
+from app.widgets.span_segments import entity_colour
 
 MAP_DEFAULT_CHARS = 120  # offset map shown for the start of the text when nothing is selected
 

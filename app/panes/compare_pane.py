@@ -11,27 +11,24 @@ Run alone: ``python -m app.panes.compare_pane``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QProgressBar,
-    QPushButton,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
 from app.panes.base import Pane, run_alone
+from app.panes.compare_controls import (
+    DEMO_LABEL,
+    CompareControls,
+    add_loaded,
+    label_of,
+    save_entries,
+    saved_entries,
+    saved_folder,
+    unique_label,
+)
 from app.panes.compare_drilldown import DrillTab
 from app.panes.compare_models import write_csv
 from app.panes.compare_normalization import NormalizationView
@@ -43,28 +40,11 @@ from app.panes.compare_state import (
     result_notes,
     run_comparison,
 )
-from app.panes.compare_table_tab import COMPUTING, TableTab, fill_combo
+from app.panes.compare_table_tab import COMPUTING, TableTab
 from app.settings import get_json, set_json
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
-from core.data import data_dir, udhr_files
-from core.metric_table import METRICS
-from core.scripts import language_name
-
-SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
-                     "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
-DEMO_LABEL = "built-in demo vocabulary"
-
-
-def default_entries() -> list[TokenizerEntry]:
-    """The shared tokenizer files that exist (loaded in the worker; failures are reported)."""
-    root = data_dir() / "tokenizers"
-    return [TokenizerEntry(Path(rel).parent.name, str(root / rel)) for rel in SHARED_TOKENIZERS if (root / rel).exists()]
-
-
-def default_folder() -> str:
-    files = udhr_files()
-    return str(files[0].parent) if files else ""
+from core.data import data_dir
 
 
 class ComparePane(Pane):
@@ -116,54 +96,23 @@ class ComparePane(Pane):
 
     # -- construction ---------------------------------------------------------------------
     def _build_controls(self) -> None:
-        self.tokenizer_list = QListWidget()
-        self.tokenizer_list.setToolTip("Tokenizers compared (columns of the heatmap)")
-        self.tokenizer_list.setMaximumHeight(110)  # about six rows; more scroll
-        self.tokenizer_list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.tokenizer_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.add_button = QPushButton("Add tokenizer…")
-        self.add_button.setToolTip("Add a tokenizer.json, vocab.txt, .tiktoken or .model file (Ctrl+Shift+T)")
-        self.add_button.clicked.connect(self._on_add_requested)
-        self.remove_button = QPushButton("Remove")
-        self.remove_button.setToolTip("Remove the selected tokenizer from the comparison (Delete)")
-        self.remove_button.clicked.connect(self._on_remove_requested)
-        self.folder_edit = QLineEdit()
-        self.folder_edit.setReadOnly(True)
-        self.folder_edit.setToolTip("Corpus folder: one UTF-8 .txt file per language, same content in each")
-        self.folder_button = QPushButton("Corpus folder…")
-        self.folder_button.setToolTip("Choose the parallel corpus folder (Ctrl+Shift+O)")
-        self.folder_button.clicked.connect(self._on_folder_requested)
-        self.metric_combo = QComboBox()
-        for key, (label, desc) in METRICS.items():
-            self.metric_combo.addItem(label, key)
-            self.metric_combo.setItemData(self.metric_combo.count() - 1, desc, Qt.ItemDataRole.ToolTipRole)
-        self.metric_combo.setToolTip("Metric shown in the heatmap and the bars (Ctrl+M)")
-        self.metric_combo.currentIndexChanged.connect(self._on_metric_changed)
-        self.reference_combo = QComboBox()
-        self.reference_combo.setMinimumContentsLength(14)
-        self.reference_combo.setToolTip("Reference language of the premium (token count ratio on the same content)")
-        self.reference_combo.currentIndexChanged.connect(self._on_reference_changed)
-        self.sort_combo = QComboBox()
-        self.sort_combo.setMinimumContentsLength(16)
-        self.sort_combo.setToolTip("Order of the heatmap rows: by language, or by value (largest first)")
-        self.sort_combo.currentIndexChanged.connect(self._on_sort_changed)
-        self.compute_button = QPushButton("Compute")
-        self.compute_button.setToolTip("Encode the corpus with every tokenizer (F5)")
-        self.compute_button.clicked.connect(self.recompute)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running computation (Esc)")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.cancel_button.setEnabled(False)
-        self.export_button = QPushButton("Export table CSV…")
-        self.export_button.setToolTip("Save every metric of every language × tokenizer as CSV")
-        self.export_button.clicked.connect(self._on_export_requested)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(180)
-        self.progress.setToolTip("Progress of the comparison (language × tokenizer cells)")
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        """The controls widget (see :mod:`app.panes.compare_controls`), its widgets as
+        attributes of the pane, their slots and the pane's shortcuts."""
+        self.controls = c = CompareControls()
+        self.tokenizer_list, self.add_button, self.remove_button = c.tokenizer_list, c.add_button, c.remove_button
+        self.folder_edit, self.folder_button, self.metric_combo = c.folder_edit, c.folder_button, c.metric_combo
+        self.reference_combo, self.sort_combo, self.compute_button = c.reference_combo, c.sort_combo, c.compute_button
+        self.cancel_button, self.export_button = c.cancel_button, c.export_button
+        self.progress, self.message = c.progress, c.message
+        for signal, slot in ((c.add_button.clicked, self._on_add_requested),
+                             (c.remove_button.clicked, self._on_remove_requested),
+                             (c.folder_button.clicked, self._on_folder_requested),
+                             (c.metric_combo.currentIndexChanged, self._on_metric_changed),
+                             (c.reference_combo.currentIndexChanged, self._on_reference_changed),
+                             (c.sort_combo.currentIndexChanged, self._on_sort_changed),
+                             (c.compute_button.clicked, self.recompute), (c.cancel_button.clicked, self.cancel),
+                             (c.export_button.clicked, self._on_export_requested)):
+            signal.connect(slot)
         for seq, slot in (("Ctrl+Shift+T", self._on_add_requested), ("Ctrl+Shift+O", self._on_folder_requested),
                           ("F5", self.recompute), ("Escape", self.cancel), ("Ctrl+M", self.metric_combo.setFocus),
                           ("Delete", self._on_remove_requested)):
@@ -192,48 +141,16 @@ class ComparePane(Pane):
         self.tabs.addTab(self.sampling, "Sampling")
 
     def _build_layout(self) -> None:
-        left = QVBoxLayout()
-        left.addWidget(QLabel("<b>Tokenizers</b>"))
-        left.addWidget(self.tokenizer_list)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.add_button)
-        buttons.addWidget(self.remove_button)
-        left.addLayout(buttons)
-        right = QVBoxLayout()
-        folder = QHBoxLayout()
-        folder.addWidget(QLabel("<b>Corpus</b>"))
-        folder.addWidget(self.folder_edit, 1)
-        folder.addWidget(self.folder_button)
-        right.addLayout(folder)
-        opts = QHBoxLayout()
-        for label, widget in (("Metric", self.metric_combo), ("Reference", self.reference_combo), ("Sort rows", self.sort_combo)):
-            opts.addWidget(QLabel(label))
-            opts.addWidget(widget)
-        opts.addStretch(1)
-        opts.addWidget(self.compute_button)
-        opts.addWidget(self.cancel_button)
-        opts.addWidget(self.progress)
-        opts.addWidget(self.export_button)
-        right.addLayout(opts)
-        right.addWidget(self.message)
-        top = QHBoxLayout()
-        top.addLayout(left, 1)
-        top.addLayout(right, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
+        layout.addWidget(self.controls)
         layout.addWidget(self.tabs, 1)
 
     # -- state ----------------------------------------------------------------------------
     def _restore_state(self) -> None:
         g = self.key
-        folder = str(self.settings.value(f"{g}/corpus_folder", "") or "")
-        self.state.corpus_folder = folder if folder and os.path.isdir(folder) else default_folder()
-        paths = get_json(self.settings, f"{g}/tokenizer_paths", None)
-        if paths is None:
-            self.state.entries = default_entries()
-        else:
-            self.state.entries = [TokenizerEntry(label, path) for label, path in paths if os.path.exists(path)]
+        self.state.corpus_folder = saved_folder(self.settings, g)
+        self.state.entries = saved_entries(self.settings, g)
         self.state.metric = str(self.settings.value(f"{g}/metric", "fertility"))
         self.state.reference = str(self.settings.value(f"{g}/reference", "eng"))
         self.state.damage_form = str(self.settings.value(f"{g}/damage_form", "strip_accents"))
@@ -246,21 +163,14 @@ class ComparePane(Pane):
     def save_state(self) -> None:
         g = self.key
         self.settings.setValue(f"{g}/corpus_folder", self.state.corpus_folder)
-        set_json(self.settings, f"{g}/tokenizer_paths", [[e.label, e.path] for e in self.state.entries if e.path])
+        save_entries(self.settings, g, self.state.entries)
         self.settings.setValue(f"{g}/metric", self.state.metric)
         self.settings.setValue(f"{g}/damage_form", self.state.damage_form)
         set_json(self.settings, f"{g}/sampling", list(self.sampling.inputs()))
 
     def _write_controls(self) -> None:
         """Write the state into the widgets without re-triggering their slots."""
-        with QSignalBlocker(self.tokenizer_list):
-            self.tokenizer_list.clear()
-            for e in self.state.entries:
-                self.tokenizer_list.addItem(e.label)
-                self.tokenizer_list.item(self.tokenizer_list.count() - 1).setToolTip(e.path or "loaded in the main window")
-        self.folder_edit.setText(self.state.corpus_folder)
-        with QSignalBlocker(self.metric_combo):
-            self.metric_combo.setCurrentIndex(max(0, self.metric_combo.findData(self.state.metric)))
+        self.controls.write(self.state)
 
     # -- tokenizers and corpus --------------------------------------------------------------
     def add_tokenizer_file(self, path: str) -> None:
@@ -269,20 +179,13 @@ class ComparePane(Pane):
         if any(e.path == path for e in self.state.entries):
             self.sig_status_requested.emit(f"{path} is already compared")
             return
-        self.state.entries.append(TokenizerEntry(self._unique_label(_label_of(path)), path))
+        self.state.entries.append(TokenizerEntry(unique_label(label_of(path), self.state.entries), path))
         self._unverified.add(path)  # refused when the worker cannot load it
         self._on_entries_changed()
 
     def add_tokenizer(self, tokenizer: Any, label: str) -> None:
         """Add (or refresh) an already loaded tokenizer; ``label`` is usually its path."""
-        path = label if label and os.path.exists(label) else None
-        for e in self.state.entries:
-            if (path and e.path == path) or e.label == label:
-                e.tokenizer = tokenizer
-                break
-        else:
-            name = _label_of(path) if path else (getattr(tokenizer, "name", None) or label)
-            self.state.entries.append(TokenizerEntry(self._unique_label(str(name)), path, tokenizer))
+        add_loaded(self.state.entries, tokenizer, label)
         self._on_entries_changed()
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
@@ -309,16 +212,9 @@ class ComparePane(Pane):
         self.settings.setValue(f"{self.key}/corpus_folder", self.state.corpus_folder)
         self._schedule_recompute()
 
-    def _unique_label(self, label: str) -> str:
-        taken = {e.label for e in self.state.entries}
-        out, k = label, 2
-        while out in taken:
-            out, k = f"{label} ({k})", k + 1
-        return out
-
     def _on_entries_changed(self) -> None:
         self._write_controls()
-        set_json(self.settings, f"{self.key}/tokenizer_paths", [[e.label, e.path] for e in self.state.entries if e.path])
+        save_entries(self.settings, self.key, self.state.entries)
         self._schedule_recompute()
 
     def _on_add_requested(self) -> None:
@@ -420,22 +316,16 @@ class ComparePane(Pane):
         if refused:
             self.state.entries = [e for e in self.state.entries if e not in refused]
             self._write_controls()
-            set_json(self.settings, f"{self.key}/tokenizer_paths",
-                     [[e.label, e.path] for e in self.state.entries if e.path])
+            save_entries(self.settings, self.key, self.state.entries)
         return text
 
     # -- rendering ------------------------------------------------------------------------
     def _refresh_choices(self) -> None:
         table = self.result.table
-        langs = [(f"{language_name(c)} ({c})", c) for c in sorted(table.languages)]
-        fill_combo(self.reference_combo, langs, self.state.reference)
-        ref = self.reference_combo.currentData()
+        langs, ref, self.state.sort_by = self.controls.set_choices(table, self.state.reference, self.state.sort_by)
         if ref and ref != self.state.reference:  # the reference is not in this corpus
             self.state.reference = ref
             self._schedule_recompute()  # cells are cached: only the premium changes
-        fill_combo(self.sort_combo, [("language", "language"), ("mean over tokenizers", "mean")]
-                   + [(f"value: {t}", t) for t in table.tokenizers], self.state.sort_by)
-        self.state.sort_by = self.sort_combo.currentData() or "language"
         labelled = list(zip(table.tokenizers, self.result.tokenizers))
         self.drill_tab.set_result(self.result.corpus, labelled, langs, self.state.reference)
 
@@ -478,14 +368,7 @@ class ComparePane(Pane):
         self.settings.setValue(f"{self.key}/damage_form", self.state.damage_form)
 
     def _on_corpus_sizes_requested(self) -> None:
-        if self.result is None:
-            self.sampling.message.setText("Compute a comparison first: the sizes come from the corpus.")
-            return
-        col = self.result.table.values("utf8_bytes")[:, 0] if self.result.table.tokenizers else []
-        if len(col) == 0:
-            self.sampling.message.setText("Add a tokenizer first: the corpus is read with the comparison.")
-            return
-        self.sampling.set_sizes(list(self.result.table.languages), [float(v) for v in col])
+        self.sampling.use_corpus_sizes(None if self.result is None else self.result.table)
 
     def _on_export_requested(self) -> None:
         if self.result is None:
@@ -506,11 +389,6 @@ class ComparePane(Pane):
             return False
         self.sig_status_requested.emit(f"Saved {path}")
         return True
-
-
-def _label_of(path: str) -> str:
-    p = Path(path)
-    return p.parent.name if p.name in ("tokenizer.json", "vocab.txt", "vocab.json") else p.stem
 
 
 def main() -> int:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.panes.compare_models import CsvButton, RowsModel
 from app.widgets.plot_lines import LinePlot
 from core.errors import SubwordScopeError
+from core.metric_table import CompareTable
 from core.sampling import passes, temperature_curve, temperature_shares
 
 DEFAULT_SIZES = "en 5000000\nfr 800000\nsw 20000"
@@ -136,6 +137,18 @@ class SamplingView(QWidget):
             self.sizes_edit.setPlainText("\n".join(f"{n} {int(s)}" for n, s in zip(names, sizes)))
         self.recompute()
         self.sig_inputs_changed.emit()
+
+    def use_corpus_sizes(self, table: CompareTable | None) -> None:
+        """Take the sizes from a comparison's corpus (UTF-8 bytes per language, the same for
+        every tokenizer); ``None`` when no comparison was computed yet (reported inline)."""
+        if table is None:
+            self.message.setText("Compute a comparison first: the sizes come from the corpus.")
+            return
+        col = table.values("utf8_bytes")[:, 0] if table.tokenizers else []
+        if len(col) == 0:
+            self.message.setText("Add a tokenizer first: the corpus is read with the comparison.")
+            return
+        self.set_sizes(list(table.languages), [float(v) for v in col])
 
     def _on_input_changed(self, *_args) -> None:
         self._timer.start()

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from app.widgets.token_table import visible
+from app.widgets.token_badges import visible
 from core.training.bpe import BpeTrainer, MergeStep
 
 TIE_COLOUR = QColor("#fff2cc")

@@ -30,7 +30,7 @@ from app.panes.merges_bpe_view import make_table, symbols_html
 from app.panes.merges_models import RowsModel, show_pair, show_symbols
 from app.panes.merges_state import REPLAY_TEXT
 from app.widgets.text_format import plural
-from app.widgets.token_table import visible
+from app.widgets.token_badges import visible
 from core.errors import SubwordScopeError
 from core.training.replay import MergeTable, encode_piece
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from app.widgets.token_table import visible
+from app.widgets.token_badges import visible
 from core.normalize import NormalizedText
 
 MAX_ROWS = 300

@@ -21,20 +21,13 @@ from PySide6.QtCore import QPoint, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextLayout
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from app.widgets.span_segments import (  # noqa: F401 - re-exported for the panes and tests
-    ENTITY_COLOURS,
-    ERROR_COLOUR,
-    LINK_COLOUR,
-    MULTI_COLOUR,
-    TOKEN_COLOURS,
-    UNCOVERED_COLOUR,
+from app.widgets.span_segments import (
     UNKNOWN,
     SegmentStyle,
     carry_block_keys,
     common_affixes,
     compose_style,
     display_text,
-    entity_colour,
     marks,
     sweep,
     utf16_table,

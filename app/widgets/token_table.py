@@ -1,8 +1,9 @@
 """A table of tokens: index, token, id, code-point / UTF-16 / UTF-8 spans, original text.
 
 Whitespace and invisible characters are shown visibly (space ␣, newline ↵, tab ⇥, ZWJ and
-ZWNJ by name), so a token made of a space or a joiner is never a blank cell. Cells are
-computed lazily in :meth:`TokenTableModel.data`, so 100,000 tokens cost nothing until shown.
+ZWNJ by name; see :mod:`app.widgets.token_badges`), so a token made of a space or a joiner
+is never a blank cell. Cells are computed lazily in :meth:`TokenTableModel.data`, so
+100,000 tokens cost nothing until shown.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QTableView, QWidget)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from app.widgets.span_segments import common_prefix, first_difference
+from app.widgets.token_badges import METASPACE, BadgeDelegate, readable, visible, visible_runs
 from core.audit import Audit, TokenFlags
+
+# visible, readable and visible_runs live in app.widgets.token_badges; re-exported here.
+__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "TokenTableModel", "TokenTableView", "readable", "visible",
+           "visible_runs"]
 
 COLUMNS = ("#", "Token", "Readable", "Original", "Label", "Flags", "ID", "Code points", "UTF-16", "UTF-8")
 TIPS = (
@@ -42,16 +46,6 @@ FLAG_TEXTS = {
     "⧉": "shares characters with another token",
     "∅": "empty span",
 }
-_NAMED = {
-    " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⟨NBSP⟩",
-    "\u200d": "⟨ZWJ⟩", "\u200c": "⟨ZWNJ⟩", "\u200b": "⟨ZWSP⟩", "\ufeff": "⟨BOM⟩",
-    "\u2028": "⟨LS⟩", "\u2029": "⟨PS⟩", "\u00ad": "⟨SHY⟩", "\u2060": "⟨WJ⟩",
-}
-_BYTE_MARKERS = {"\u0120": "␣", "\u010a": "↵", "\u0109": "⇥", "\u010d": "␍"}  # GPT-2 Ġ Ċ ĉ č
-METASPACE = "\u2581"
-BADGE_COLOUR = "#2563eb"
-_BADGE = re.compile("⟨[^⟩]*⟩|[␣↵⇥␍]")
-
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)  # data() compares plain ints: it runs per cell
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
@@ -59,56 +53,6 @@ _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _RIGHT_COLUMNS = frozenset(COLUMNS.index(n) for n in ("#", "ID", "Code points", "UTF-16", "UTF-8"))
-
-
-def visible(text: str, limit: int = 80, *, byte_level: bool = False, metaspace: bool = False) -> str:
-    """``text`` with whitespace and control/format characters made visible, cut to ``limit``.
-
-    ``byte_level``: also show GPT-2 byte-alphabet stand-ins for space, newline, tab and CR
-    (``Ġ Ċ ĉ č``) as ␣ ↵ ⇥ ␍; ``metaspace``: show SentencePiece's ``▁`` as ␣. Use them for
-    token strings only (``Ġ`` is a real Maltese letter in running text).
-    """
-    cut = len(text) > limit
-    out = []
-    for ch in text[:limit]:
-        if ch in _NAMED:
-            out.append(_NAMED[ch])
-        elif byte_level and ch in _BYTE_MARKERS:
-            out.append(_BYTE_MARKERS[ch])
-        elif metaspace and ch == METASPACE:
-            out.append("␣")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch.isspace():
-            out.append(f"⟨U+{ord(ch):04X}⟩")
-        else:
-            out.append(ch)
-    return "".join(out) + ("…" if cut else "")
-
-
-def visible_runs(shown: str) -> list[tuple[str, bool]]:
-    """Split a :func:`visible` / :func:`readable` result into ``(piece, is_badge)`` runs,
-    so a view can draw the badges (␣ ↵ ⇥ ⟨ZWJ⟩ ⟨E0 A4⟩ …) in :data:`BADGE_COLOUR`."""
-    runs, at = [], 0
-    for m in _BADGE.finditer(shown):
-        if m.start() > at:
-            runs.append((shown[at : m.start()], False))
-        runs.append((m.group(), True))
-        at = m.end()
-    if at < len(shown):
-        runs.append((shown[at:], False))
-    return runs
-
-
-def readable(data: bytes, limit: int = 80) -> str:
-    """A byte-level token's bytes decoded as UTF-8, invisible characters shown as by
-    :func:`visible`; bytes that are not a whole character here become ``⟨E0 A4⟩`` badges."""
-    text = data.decode("utf-8", "surrogateescape")
-    out = []
-    for part in re.split("([\udc80-\udcff]+)", text):
-        if part and "\udc80" <= part[0] <= "\udcff":
-            out.append("⟨" + " ".join(f"{ord(c) - 0xDC00:02X}" for c in part) + "⟩")
-        elif part:
-            out.append(visible(part, limit))
-    return "".join(out)
 
 
 _NOTE = re.compile(r"(.*) of (.) \(U\+[0-9A-F]+\)", re.DOTALL)
@@ -362,37 +306,6 @@ class TokenTableModel(QAbstractTableModel):
             if f.byte_start is not None:
                 lines.append(f"UTF-8 bytes owned: {f.byte_start}–{f.byte_end}")
         return "\n".join(lines)
-
-
-class BadgeDelegate(QStyledItemDelegate):
-    """Draws a cell's badges (␣ ↵ ⇥ ⟨ZWJ⟩ ⟨E0 A4⟩, see :func:`visible_runs`) in
-    :data:`BADGE_COLOUR`, so a marker space or a joiner stands out from the token's letters."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        text = index.data()
-        if not isinstance(text, str) or not _BADGE.search(text):
-            super().paint(painter, option, index)
-            return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        plain = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
-        rect = opt.rect.adjusted(4, 0, -2, 0)
-        metrics = opt.fontMetrics
-        painter.save()
-        painter.setClipRect(opt.rect)
-        x = rect.left()
-        for piece, badge in visible_runs(text):
-            painter.setPen(QColor(BADGE_COLOUR) if badge and not selected else plain)
-            painter.drawText(QRect(x, rect.top(), rect.right() - x, rect.height()),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), piece)
-            x += metrics.horizontalAdvance(piece)
-            if x > rect.right():
-                break
-        painter.restore()
 
 
 class TokenTableView(QTableView):

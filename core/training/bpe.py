@@ -11,26 +11,17 @@ most frequent pair everywhere, repeat. Ties are resolved by a rule the user pick
   tuple (Python string order: by code point).
 
 Each step costs time in proportion to the occurrences of the merged pair, not to the corpus:
-the trainer keeps pair counts, a pair → word-types index and a max-heap of
-``(count, tie key, pair)`` entries with lazy invalidation (an entry is stale once the pair's
-count or tie key has moved on; stale entries are discarded when they reach the top).
-
-For ``"first"`` a pair's tie key is ``(word index, position)`` of its first occurrence, the
-position counted in the word's *initial* symbols, so it does not move when merges elsewhere in
-the word shorten it. Only the pairs next to a merge can gain or lose occurrences, so only their
-keys are recomputed (from a per-pair min-heap of the word indices that contain the pair).
-Ordering candidates by ``(-count, key)`` is then exactly what a recount picks when it scans
-the corpus in order and keeps the first maximum.
+the pair counts, the pair → word-types index and the ranking of candidates (a max-heap with
+lazy invalidation, tie keys kept exact for ``"first"``) are kept up to date by
+:class:`~core.training.pair_index.PairIndex`, which :class:`BpeTrainer` builds on; this
+module changes the words and keeps the history that makes undo exact.
 """
 
 from __future__ import annotations
 
 import gc
-import heapq
 from contextlib import contextmanager
-from fractions import Fraction
-from types import MappingProxyType
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from core.training.records import (  # re-exported: callers import them from here
     MAX_TIES,
@@ -39,12 +30,8 @@ from core.training.records import (  # re-exported: callers import them from her
     SegmentStep,
     WordSegmentation,
 )
-from core.training.merging import (
-    Descending,
-    local_pairs,
-    merge_with_starts,
-    replay_in_rank_order,
-)
+from core.training.merging import local_pairs, merge_with_starts, replay_in_rank_order
+from core.training.pair_index import PairIndex
 from core.training.symbols import (
     END_OF_WORD,
     MARKERS,
@@ -59,8 +46,7 @@ from core.training.symbols import (
 )
 
 __all__ = ["BpeTrainer", "Candidate", "MergeStep", "SegmentStep", "WordSegmentation",
-           "MAX_TIES", "train_bpe"]
-
+           "MAX_TIES", "PairIndex", "train_bpe"]
 
 
 @contextmanager
@@ -79,7 +65,8 @@ def _collector_paused() -> Iterator[None]:
         if was_enabled:
             gc.enable()
 
-class BpeTrainer:
+
+class BpeTrainer(PairIndex):
     """Stepped BPE trainer over word counts.
 
     Parameters
@@ -91,6 +78,9 @@ class BpeTrainer:
     marker : {"</w>", "##", "byte"}
         How words are split into initial symbols (:mod:`core.training.symbols`).
 
+    The pair statistics, :meth:`candidates` and :meth:`tie_key` come from
+    :class:`~core.training.pair_index.PairIndex`.
+
     Raises
     ------
     TrainingError
@@ -100,24 +90,16 @@ class BpeTrainer:
 
     def __init__(self, word_counts: Mapping[str, int], *, tie_break: str = "first",
                  marker: str = END_OF_WORD):
-        self.tie_break = check_choice(tie_break, TIE_BREAKS, "tie-break rule")
+        tie_break = check_choice(tie_break, TIE_BREAKS, "tie-break rule")
         self.marker = check_choice(marker, MARKERS, "marker style")
-        self._words, self._counts = validated_counts(word_counts)
-        self._symbols = [initial_symbols(w, marker) for w in self._words]
-        self._starts = [tuple(range(len(s))) for s in self._symbols]
+        self._words, counts = validated_counts(word_counts)
+        super().__init__([initial_symbols(w, marker) for w in self._words], counts, tie_break)
         self.alphabet = tuple(sorted({s for syms in self._symbols for s in syms}))
-        self._pair_counts: dict[Pair, int] = {}
-        self._pair_words: dict[Pair, set[int]] = {}  # may hold words that lost the pair
-        self._word_heaps: dict[Pair, list[int]] = {}  # the same word indices as a min-heap
-        self._sym_counts: dict[str, int] = {}
-        self._entry: dict[Pair, tuple[int, object]] = {}
-        self._heap: list[tuple[int, object, Pair]] = []
         self._merges: list[Pair] = []
         self._ranks: dict[Pair, int] = {}
         self._history: list[tuple[MergeStep, list]] = []
         self._n_tokens = [sum(c * len(s) for c, s in zip(self._counts, self._symbols))]
         self._n_slots = [sum(len(s) for s in self._symbols)]
-        self._build_index()
 
     # -- public state --------------------------------------------------------------------
     @property
@@ -149,17 +131,6 @@ class BpeTrainer:
         if i >= len(self._words):
             raise TrainingError(f"word index {i} is out of range: there are {len(self._words)} word types")
         return WordSegmentation(self._words[i], self._counts[i], self._symbols[i])
-
-    @property
-    def pair_counts(self) -> Mapping[Pair, int]:
-        """Current frequency of every adjacent pair (a read-only live view; pairs with
-        count 0 are absent)."""
-        return MappingProxyType(self._pair_counts)
-
-    @property
-    def symbol_counts(self) -> Mapping[str, int]:
-        """Current frequency of every symbol, weighted by word count (a read-only live view)."""
-        return MappingProxyType(self._sym_counts)
 
     @property
     def vocab_size(self) -> int:
@@ -268,27 +239,6 @@ class BpeTrainer:
             while len(self._merges) < n and self.step() is not None:
                 pass
 
-    def candidates(self, k: int = 10) -> list[Candidate]:
-        """The ``k`` best pairs for the next merge, in the order BPE would pick them.
-
-        Raises :class:`TrainingError` when ``k`` is not a whole number >= 0."""
-        k = check_whole("k", k)
-        taken, seen = [], set()
-        while self._heap and len(taken) < k:
-            entry = heapq.heappop(self._heap)
-            if entry[2] not in seen and self._entry.get(entry[2]) == (-entry[0], entry[1]):
-                seen.add(entry[2])
-                taken.append(entry)
-        for entry in taken:
-            heapq.heappush(self._heap, entry)
-        return [Candidate(p, -negc) for negc, _, p in taken]
-
-    def tie_key(self, pair: Pair):
-        """The key that orders tied pairs under this trainer's rule (smaller = preferred)."""
-        if self.tie_break == "first":
-            return self._first_key(pair)
-        return pair if self.tie_break == "smallest" else Descending(pair)
-
     # -- applying merges to unseen words -------------------------------------------------
     def segment(self, word: str) -> list[str]:
         """Split an unseen ``word`` by replaying the merges in rank order."""
@@ -306,26 +256,6 @@ class BpeTrainer:
         return [SegmentStep(rank, pair, symbols) for rank, pair, symbols in states]
 
     # -- internals -----------------------------------------------------------------------
-    def _build_index(self) -> None:
-        pc, index, heaps = self._pair_counts, self._pair_words, self._word_heaps
-        sc, first = self._sym_counts, {}
-        for w, (syms, c) in enumerate(zip(self._symbols, self._counts)):
-            for s in syms:
-                sc[s] = sc.get(s, 0) + c
-            for i, p in enumerate(zip(syms, syms[1:])):
-                pc[p] = pc.get(p, 0) + c
-                words = index.get(p)
-                if words is None:
-                    index[p], heaps[p] = {w}, [w]
-                    first[p] = (w, i)  # initial start positions are the indices
-                elif w not in words:
-                    words.add(w)
-                    heaps[p].append(w)  # ascending, hence a valid heap
-        keys = first if self.tie_break == "first" else {p: self.tie_key(p) for p in pc}
-        self._entry = {p: (count, keys[p]) for p, count in pc.items()}
-        self._heap = [(-count, keys[p], p) for p, count in pc.items()]
-        heapq.heapify(self._heap)
-
     def _merge_word(self, w: int, pair: Pair, new: str, touched: set[Pair]) -> tuple | None:
         """Merge ``pair`` everywhere in word ``w``; returns the undo record of the word
         (``None`` when the word no longer holds the pair: the index is a superset).
@@ -368,86 +298,6 @@ class BpeTrainer:
         removed = local_pairs(self._symbols[w], old_changed)
         self._apply(w, removed, local_pairs(new, new_changed), touched)
         self._symbols[w], self._starts[w] = new, new_starts
-
-    def _apply(self, w: int, removed: list[Pair], added: list[Pair], touched: set[Pair]) -> None:
-        """Update pair counts and the pair → words index for word ``w`` losing one occurrence
-        of each ``removed`` pair and gaining one of each ``added`` pair; collect them in
-        ``touched`` (symbol counts are updated once per merge by :meth:`_count_symbols`).
-
-        The index only grows here: a word that lost a pair stays listed until a lookup
-        (:meth:`step`, :meth:`_first_key`) finds it stale."""
-        c = self._counts[w]
-        pc, index, heaps = self._pair_counts, self._pair_words, self._word_heaps
-        for p in removed:
-            pc[p] -= c
-        for p in added:
-            pc[p] = pc.get(p, 0) + c
-            words = index.get(p)
-            if words is None:
-                index[p], heaps[p] = {w}, [w]
-            elif w not in words:
-                words.add(w)
-                heapq.heappush(heaps[p], w)
-        touched.update(removed)
-        touched.update(added)
-
-    def _count_symbols(self, pair: Pair, new: str, count: int, sign: int) -> None:
-        """A merge (``sign=1``) or its undo (``-1``) of ``count`` occurrences of ``pair``
-        (occurrences actually merged: ``a a a`` merges ``(a, a)`` once, though it counts
-        the pair twice)."""
-        sc = self._sym_counts
-        for s, delta in ((pair[0], -sign * count), (pair[1], -sign * count), (new, sign * count)):
-            sc[s] = sc.get(s, 0) + delta
-            if not sc[s]:
-                del sc[s]
-
-    def _refresh(self, pairs: Iterable[Pair]) -> None:
-        """Re-key ``pairs`` after their counts or occurrences changed (push fresh entries)."""
-        first_key = self._first_key if self.tie_break == "first" else None
-        smallest = self.tie_break == "smallest"
-        for p in pairs:
-            count = self._pair_counts.get(p, 0)
-            if count <= 0:  # no word holds the pair any more
-                for table in (self._pair_counts, self._pair_words, self._word_heaps, self._entry):
-                    table.pop(p, None)
-                continue
-            key = first_key(p) if first_key else (p if smallest else Descending(p))
-            if self._entry.get(p) != (count, key):
-                self._entry[p] = (count, key)
-                heapq.heappush(self._heap, (-count, key, p))
-
-    def _first_key(self, pair: Pair) -> tuple[int, int]:
-        """(word index, start position) of the pair's first occurrence in corpus order.
-
-        Words at the top of the pair's heap that no longer hold it are dropped on the way."""
-        words, heap = self._pair_words[pair], self._word_heaps[pair]
-        a, b = pair
-        while True:
-            w = heap[0]
-            syms = self._symbols[w]
-            for i in range(len(syms) - 1):
-                if syms[i] == a and syms[i + 1] == b:
-                    return (w, self._starts[w][i])
-            heapq.heappop(heap)
-            words.discard(w)
-
-    def _select(self) -> tuple[Pair, tuple[Pair, ...], Fraction | None] | None:
-        """The pair to merge next, its tied rivals (chosen first) and its score."""
-        taken: list = []
-        while self._heap and len(taken) < MAX_TIES:
-            entry = heapq.heappop(self._heap)
-            if self._entry.get(entry[2]) != (-entry[0], entry[1]):
-                continue  # stale
-            if taken and entry[2] == taken[-1][2]:
-                continue  # a duplicate of the entry just taken
-            taken.append(entry)
-            if entry[0] != taken[0][0]:
-                break  # the first entry that is not a tie (pushed back below)
-        for entry in taken:
-            heapq.heappush(self._heap, entry)
-        ties = tuple(e[2] for e in taken if e[0] == taken[0][0]) if taken else ()
-        return (ties[0], ties, None) if ties else None
-
 
 def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str = "first",
               marker: str = END_OF_WORD, progress: Callable[[float], None] | None = None,

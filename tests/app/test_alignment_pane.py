@@ -22,7 +22,8 @@ from app.panes.alignment_state import audit_spans, normalized_spans
 from app.panes.alignment_pane import AlignmentPane
 from app.settings import open_settings
 from app.widgets.offset_map_view import change_cause, offset_rows
-from app.widgets.span_text_view import SpanTextView, common_affixes, display_text, utf16_table
+from app.widgets.span_segments import common_affixes, display_text, utf16_table
+from app.widgets.span_text_view import SpanTextView
 from app.widgets.span_segments import (
     ERROR_COLOUR,
     LINK_COLOUR,

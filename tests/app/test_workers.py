@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import threading
 
-import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.workers import TaskRunner
