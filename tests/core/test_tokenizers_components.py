@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.tokenizers import load
+from tests.core.reference_pairs import assert_same, load_pair
 from tests.core.strategies import TRICKY, tricky_text
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -71,31 +71,16 @@ def bert_doc(data_dir):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _pair(doc, tmp_path_factory, name):
-    path = tmp_path_factory.mktemp("tok") / f"{name}.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return load(path), ref
-
-
-def _same(ours, ref, text, special):
-    o = ours.encode(text, add_special_tokens=special)
-    r = ref.encode(text, add_special_tokens=special)
-    assert list(zip(o.tokens, o.ids, o.offsets)) == list(zip(r.tokens, r.ids, r.offsets)), text
-
-
 @pytest.mark.parametrize("section,name,cfg", VARIANTS, ids=[f"{s}-{n}" for s, n, _ in VARIANTS])
 def test_component_matches_reference(bert_doc, tmp_path_factory, section, name, cfg):
-    ours, ref = _pair(dict(bert_doc, **{section: cfg}), tmp_path_factory, name)
+    ours, ref = load_pair(dict(bert_doc, **{section: cfg}), tmp_path_factory, name)
     for text in FIXED:
         for special in (False, True):
-            _same(ours, ref, text, special)
+            assert_same(ours, ref, text, special)
 
     @settings(max_examples=15, deadline=None)
     @given(text=TEXT)
     def generated(text):
-        _same(ours, ref, text, False)
+        assert_same(ours, ref, text, False)
 
     generated()

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.tokenizers import load
+from tests.core.reference_pairs import assert_same, load_pair
 from tests.core.strategies import TRICKY, tricky_text
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -95,21 +96,6 @@ def docs(data_dir):
             "bert": _doc(data_dir, "bert-base-uncased/tokenizer.json")}
 
 
-def _pair(doc, tmp_path_factory, name):
-    path = tmp_path_factory.mktemp("tok") / f"{name}.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return load(path), ref
-
-
-def _same(ours, ref, text, special):
-    o = ours.encode(text, add_special_tokens=special)
-    r = ref.encode(text, add_special_tokens=special)
-    assert list(zip(o.tokens, o.ids, o.offsets)) == list(zip(r.tokens, r.ids, r.offsets)), text
-
-
 CASES = ([("gpt2", k, *v) for k, v in GPT2_VARIANTS.items()]
          + [("pegasus", k, *v) for k, v in PEGASUS_VARIANTS.items()]
          + [("bert", k, *v) for k, v in BERT_VARIANTS.items()])
@@ -118,15 +104,15 @@ CASES = ([("gpt2", k, *v) for k, v in GPT2_VARIANTS.items()]
 @pytest.mark.parametrize("base,name,section,cfg", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_component_matches_reference(docs, tmp_path_factory, base, name, section, cfg):
     doc = docs[base] if cfg == "keep" else dict(docs[base], **{section: cfg})
-    ours, ref = _pair(doc, tmp_path_factory, name)
+    ours, ref = load_pair(doc, tmp_path_factory, name)
     for text in FIXED:
         for special in (False, True):
-            _same(ours, ref, text, special)
+            assert_same(ours, ref, text, special)
 
     @settings(max_examples=15, deadline=None)
     @given(text=TEXT)
     def generated(text):
-        _same(ours, ref, text, False)
+        assert_same(ours, ref, text, False)
 
     generated()
 
@@ -134,9 +120,9 @@ def test_component_matches_reference(docs, tmp_path_factory, base, name, section
 def test_wordlevel_model(docs, tmp_path_factory):
     bert = docs["bert"]
     model = {"type": "WordLevel", "vocab": bert["model"]["vocab"], "unk_token": "[UNK]"}
-    ours, ref = _pair(dict(bert, model=model), tmp_path_factory, "wordlevel")
+    ours, ref = load_pair(dict(bert, model=model), tmp_path_factory, "wordlevel")
     for text in FIXED:
-        _same(ours, ref, text, True)
+        assert_same(ours, ref, text, True)
 
 
 ADDED_TEXTS = ["hello <x> world", "a<x>b", "  <x>  ", "<x>", "x<X>y", "hello<x>", "<x>hello",
@@ -152,10 +138,10 @@ def test_added_token_flags(docs, tmp_path_factory, single_word, lstrip, rstrip, 
     bert = docs["bert"]
     extra = {"id": 30522, "content": "<x>", "single_word": single_word, "lstrip": lstrip,
              "rstrip": rstrip, "normalized": normalized, "special": not normalized}
-    ours, ref = _pair(dict(bert, added_tokens=bert["added_tokens"] + [extra]),
+    ours, ref = load_pair(dict(bert, added_tokens=bert["added_tokens"] + [extra]),
                       tmp_path_factory, "added")
     for text in ADDED_TEXTS:
-        _same(ours, ref, text, True)
+        assert_same(ours, ref, text, True)
 
 
 BPE_OPTIONS = [{}, {"continuing_subword_prefix": "##"}, {"end_of_word_suffix": "</w>"},
@@ -193,7 +179,7 @@ def test_trained_bpe_options_match_reference(udhr, tmp_path_factory, options):
                                                 show_progress=False, **extra))
     ours, ref = _trained_pair(ref, tmp_path_factory, "bpe")
     for lang in ("eng", "fra", "jpn", "hin", "amh"):
-        _same(ours, ref, udhr[lang][:3000], False)
+        assert_same(ours, ref, udhr[lang][:3000], False)
 
 
 def test_trained_unigram_with_metaspace_matches_reference(udhr, tmp_path_factory):
@@ -206,14 +192,14 @@ def test_trained_unigram_with_metaspace_matches_reference(udhr, tmp_path_factory
                                                     special_tokens=["<unk>"], show_progress=False))
     ours, ref = _trained_pair(ref, tmp_path_factory, "unigram")
     for lang in ("eng", "fra", "rus", "jpn"):
-        _same(ours, ref, udhr[lang][:3000], False)
+        assert_same(ours, ref, udhr[lang][:3000], False)
 
 
 def test_byte_level_normalizer_with_split(docs, tmp_path_factory):
     doc = dict(docs["gpt2"], normalizer={"type": "ByteLevel"}, pre_tokenizer={
         "type": "Split", "pattern": {"Regex": "\u0120"}, "behavior": "MergedWithNext",
         "invert": False})
-    ours, ref = _pair(doc, tmp_path_factory, "bytelevel-normalizer")
+    ours, ref = load_pair(doc, tmp_path_factory, "bytelevel-normalizer")
     assert ours.is_byte_level
     for text in FIXED:
-        _same(ours, ref, text, False)
+        assert_same(ours, ref, text, False)
