@@ -9,9 +9,10 @@ the pane's :class:`~app.workers.TaskRunner` with ``progress`` / ``should_stop``.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
+from app.settings import dataclass_values
 from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer, train_bpe
 from core.training.corpus import (
@@ -53,14 +54,7 @@ class MergesState:
     @classmethod
     def from_dict(cls, data: Any) -> "MergesState":
         """Build from stored JSON, ignoring unknown or ill-typed entries."""
-        state = cls()
-        if not isinstance(data, dict):
-            return state
-        for f in fields(cls):
-            value = data.get(f.name)
-            default = getattr(state, f.name)
-            if value is not None and (default is None or isinstance(value, type(default))):
-                setattr(state, f.name, value)
+        state = cls(**dataclass_values(cls, data))
         if state.source not in SOURCES:
             state.source = "builtin"
         if state.marker not in MARKERS:

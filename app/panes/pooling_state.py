@@ -9,12 +9,13 @@ draw into a :class:`PoolingResult`. All numbers come from ``core``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from app.settings import dataclass_values
 from core.data import data_dir
 from core.encoder import ChunkedDocument, EncoderOutput, load_encoder
 from core.pooling import METHODS, Sweep, evidence_sweep, mean_pool
@@ -69,14 +70,7 @@ class PoolingState:
     @classmethod
     def from_dict(cls, raw: object) -> "PoolingState":
         """Build from stored JSON, ignoring unknown or mistyped fields."""
-        state = cls()
-        if not isinstance(raw, dict):
-            return state
-        for f in fields(cls):
-            v = raw.get(f.name)
-            default = getattr(state, f.name)
-            if isinstance(v, type(default)) or (isinstance(default, float) and isinstance(v, int)):
-                setattr(state, f.name, type(default)(v))
+        state = cls(**dataclass_values(cls, raw))
         if state.method not in METHODS:
             state.method = "mean"
         state.overlap = max(0, min(state.overlap, state.content - 1))

@@ -7,12 +7,13 @@ how each field is edited. The small helpers read and write a control whatever it
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
+from app.settings import dataclass_values
 from core.positional import DTYPE_BYTES
 
 @dataclass(frozen=True)
@@ -43,21 +44,7 @@ class PositionsState:
     @classmethod
     def from_dict(cls, raw: Any) -> "PositionsState":
         """Build from a stored dict, keeping only known keys of the right type."""
-        state = cls()
-        if not isinstance(raw, dict):
-            return state
-        good = {}
-        for f in fields(cls):
-            default = getattr(state, f.name)
-            value = raw.get(f.name, default)
-            if isinstance(default, bool):
-                ok = isinstance(value, bool)
-            elif isinstance(default, float):
-                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            else:
-                ok = isinstance(value, type(default)) and not isinstance(value, bool)
-            good[f.name] = type(default)(value) if ok else default
-        return cls(**good)
+        return cls(**dataclass_values(cls, raw))
 
     def to_dict(self) -> dict:
         return asdict(self)
