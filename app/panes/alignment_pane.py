@@ -23,7 +23,7 @@ from app.panes import alignment_render, alignment_ui
 from app.panes.alignment_export import write_tokens
 from app.panes.alignment_modes import MODES, demo_tokenizer
 from app.panes.alignment_state import DEMO_LABELS, AlignmentResult, AlignmentState, Request, compute
-from app.panes.base import Pane
+from app.panes.base import Pane, run_alone
 from app.settings import get_json, set_json
 from app.widgets.token_table import COLUMNS
 from app.workers import TaskRunner
@@ -312,15 +312,11 @@ class AlignmentPane(Pane):
         self.sig_status_requested.emit(f"Exported {n:,} tokens to {path}")
 
 
+def main() -> int:
+    return run_alone(AlignmentPane, 1300, 800)
+
+
 if __name__ == "__main__":
     import sys
 
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
-    app = QApplication.instance() or QApplication(sys.argv)
-    pane = AlignmentPane(open_settings())
-    pane.resize(1300, 800)
-    pane.show()
-    sys.exit(app.exec())
+    sys.exit(main())
