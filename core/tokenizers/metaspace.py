@@ -99,7 +99,7 @@ class Metaspace(PreTokenizer):
             pfx = np.ones(len(words), dtype=np.int64)
         else:
             pfx = np.zeros(len(words), dtype=np.int64)
-            if self.prepend_scheme == "first" and first and words and starts[0] == 0:
+            if self.prepend_scheme == "first" and words and starts[0] < first:
                 pfx[0] = 1
         if pfx.all():
             new = [rep + w for w in words]

@@ -50,7 +50,9 @@ class PreTokenizer:
     def split_mapped(self, text: str, first: bool = True) -> tuple[list[str], list[int], Any]:
         """``(words, starts, maps)``: :meth:`split` plus, for rewriting pre-tokenizers, the
         flat ``(lo, hi)`` normalized spans of every word character (None otherwise).
-        ``first``: ``text`` starts the original text (Metaspace's ``"first"`` scheme)."""
+        ``first``: ``text`` starts the original text (Metaspace's ``"first"`` scheme); a
+        Sequence reads it as a bound: a word starting before normalized position ``first``
+        starts the original text (``True`` = 1, ``False`` = 0)."""
         words, starts = self.split(text)
         if not self.transforms:
             return words, starts, None
@@ -257,7 +259,7 @@ def _rewrite_plain(p, cache, words, starts, first):
     if len(cache) > 200_000:
         cache.clear()
     for word, base in zip(words, starts):
-        key = (word, first and base == 0)
+        key = (word, base < first)
         hit = cache.get(key)
         if hit is None:
             w2, s2, m2 = p.split_mapped(word, key[1])
@@ -283,7 +285,7 @@ def _rewrite_mapped(p, words, starts, maps, first):
         n = len(word)
         lo_w, hi_w = maps[0][k:k + n], maps[1][k:k + n]
         k += n
-        w2, s2, m2 = p.split_mapped(word, first and base == 0)
+        w2, s2, m2 = p.split_mapped(word, base < first)
         lo2, hi2 = m2 if m2 is not None else _identity_maps(w2)
         if m2 is None:
             lo2 = np.concatenate([np.arange(s, s + len(w)) for w, s in zip(w2, s2)] or [lo2])

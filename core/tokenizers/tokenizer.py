@@ -8,6 +8,8 @@ the two maps compose into original code-point spans, as the ``tokenizers`` libra
 
 from __future__ import annotations
 
+import bisect
+
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Iterator, Protocol
@@ -142,11 +144,14 @@ class Tokenizer:
         of a piece: starts are normalized code points within ``nt.text``; ``maps`` is None
         or the flat ``(lo, hi)`` normalized spans of every character of the (rewritten)
         words (see :meth:`PreTokenizer.split_mapped`). ``first``: the piece starts the
-        original text (Metaspace's ``prepend_scheme="first"``)."""
+        original text (Metaspace's ``prepend_scheme="first"``). A split counts as the start
+        of the original text when its *original* offset is 0, as in the reference: so the
+        bound passed on is how many leading normalized characters come from offset 0
+        (e.g. "¯" normalizes to " \u0304" and the split "\u0304" still starts it)."""
         segs = self.added.split_normalized(nt.text) if self.added.has_normalized else (
             [(0, len(nt.text), None)] if nt.text else [])
         pre = self.pre_tokenizer
-        first = first and (nt.starts[0] == 0 if nt.text else True)
+        first = (bisect.bisect_right(nt.starts, 0) if nt.text else 1) if first else 0
         for a, b, tok in segs:
             if tok is not None:
                 yield "added", (a, b), tok
@@ -155,7 +160,7 @@ class Tokenizer:
             elif (a, b) == (0, len(nt.text)):
                 yield "words", 0, pre.split_mapped(nt.text, first)
             else:
-                words, starts, maps = pre.split_mapped(nt.text[a:b], first and a == 0)
+                words, starts, maps = pre.split_mapped(nt.text[a:b], max(first - a, 0))
                 if maps is not None:
                     maps = (maps[0] + a, maps[1] + a)
                 yield "words", 0, (words, [s + a for s in starts], maps)
