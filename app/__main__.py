@@ -6,6 +6,9 @@ import argparse
 import os
 import sys
 
+from PySide6.QtWidgets import QApplication
+
+from app.main_window import PANES, MainWindow
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -20,13 +23,11 @@ def _size(value: str) -> tuple[int, int]:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    from app.main_window import PANES
-
     p = argparse.ArgumentParser(prog="subwordscope", description=__doc__)
     p.add_argument("--screenshot", metavar="PATH", help="render the main window to a PNG and exit")
     p.add_argument("--text-file", metavar="F", help="start with the text of this UTF-8 file")
     p.add_argument("--tokenizer", metavar="P", help="start with this tokenizer file or folder")
-    p.add_argument("--pane", choices=[name for name, _, _ in PANES], help="start on this pane")
+    p.add_argument("--pane", choices=[name for name, _ in PANES], help="start on this pane")
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
     args = p.parse_args(argv)
@@ -47,11 +48,7 @@ def _read_text(path: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     if args.screenshot:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
-
-    from app.main_window import MainWindow
-
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
 from typing import Any
@@ -19,26 +18,31 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from app.panes.alignment import AlignmentPane
 from app.panes.base import Pane
+from app.panes.compare import ComparePane
+from app.panes.merges import MergesPane
+from app.panes.pooling import PoolingPane
+from app.panes.positions import PositionsPane
 from app.settings import get_json, open_settings, set_json
 from app.workers import TaskRunner
+from core.hf_cache import find_cached_tokenizers, hub_cache_dir
+from core.tokenizers import load
 
-# (short name, module, class): the order of the tabs.
-PANES: list[tuple[str, str, str]] = [
-    ("alignment", "app.panes.alignment_pane", "AlignmentPane"),
-    ("merges", "app.panes.merges_pane", "MergesPane"),
-    ("positions", "app.panes.positions_pane", "PositionsPane"),
-    ("pooling", "app.panes.pooling_pane", "PoolingPane"),
-    ("compare", "app.panes.compare_pane", "ComparePane"),
-]
+# (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+5).
+PANES: tuple[tuple[str, type[Pane]], ...] = (
+    ("alignment", AlignmentPane),
+    ("merges", MergesPane),
+    ("positions", PositionsPane),
+    ("pooling", PoolingPane),
+    ("compare", ComparePane),
+)
 
 MAX_RECENT = 8
 
 
 def load_tokenizer_file(path: str, **options: Any) -> Any:
     """Load a tokenizer with ``core.tokenizers.load`` (runs in a worker)."""
-    from core.tokenizers import load
-
     return load(path, **options)
 
 
@@ -53,8 +57,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.panes: dict[str, Pane] = {}
-        for name, module, cls in PANES:
-            pane_cls = getattr(importlib.import_module(module), cls)
+        for name, pane_cls in PANES:
             pane = pane_cls(self.settings, self)
             pane.sig_status_requested.connect(self._on_status_requested)
             self.panes[name] = pane
@@ -119,7 +122,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_act)
 
         view_menu = self.menuBar().addMenu("&View")
-        for i, (name, _, _) in enumerate(PANES):
+        for i, (name, _) in enumerate(PANES):
             pane = self.panes[name]
             act = QAction(pane.title, self, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
             act.triggered.connect(lambda _=False, n=name: self.show_pane(n))
@@ -214,8 +217,6 @@ class MainWindow(QMainWindow):
             self.load_tokenizer(current)
 
     def _rebuild_cache_menu(self) -> None:
-        from core.hf_cache import find_cached_tokenizers, hub_cache_dir
-
         self._cache_menu.clear()
         found = find_cached_tokenizers()
         for item in found:

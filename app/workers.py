@@ -17,9 +17,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-
-class Cancelled(Exception):
-    """Raised inside a task when cancellation was requested (``should_stop()`` is true)."""
+from core.errors import Cancelled  # the one cancellation exception; a task may raise it
 
 
 class WorkerSignals(QObject):
@@ -117,10 +115,6 @@ class TaskRunner(QObject):
     @property
     def busy(self) -> bool:
         return self._current is not None
-
-    @property
-    def current_id(self) -> int | None:
-        return None if self._current is None else self._current.request_id
 
     def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         """Cancel the running task (if any) and start ``fn``; return the new request id."""

@@ -86,7 +86,7 @@ def _tiktoken_cl100k() -> Encoder:
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    from core.tokenizers.bytelevel import CL100K_PATTERN
+    from core.tokenizers.pre_tokenizers.split_patterns import CL100K_PATTERN
 
     path = data_dir() / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
     enc = tiktoken.Encoding("cl100k_base", pat_str=CL100K_PATTERN,

@@ -105,8 +105,8 @@ def _tiktoken_ref(path: Path):
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    from core.tokenizers.bytelevel import bytes_to_byte_level
-    from core.tokenizers.tiktoken_file import PRESETS, detect_preset
+    from core.text.byte_alphabet import bytes_to_byte_level
+    from core.tokenizers.formats.tiktoken_file import PRESETS, detect_preset
 
     enc = tiktoken.Encoding(name=path.stem, pat_str=PRESETS[detect_preset(path)].pattern,
                             mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})

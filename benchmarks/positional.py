@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=7, help="timed runs per case (median reported)")
     args = p.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    from app.panes.positions_pane import PositionsPane, PositionsState
+    from app.panes.positions import PositionsPane
+    from app.panes.positions.state import PositionsState
     from app.settings import open_settings
 
     pane = PositionsPane(open_settings())

@@ -23,3 +23,12 @@ class TokenizerLoadError(SubwordScopeError):
 
 class OffsetError(SubwordScopeError):
     """An offset is out of range or falls inside a character's encoding."""
+
+
+class Cancelled(Exception):
+    """Long work stopped because its ``should_stop`` callback said so.
+
+    The one cancellation exception of the project: ``core`` functions that take
+    ``should_stop: Callable[[], bool] | None`` raise it, and the app's worker treats it as a
+    cancelled (not a failed) task. Not a :class:`SubwordScopeError`: it is not about bad input.
+    """

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.tokenizers.bytelevel import bytes_to_byte_level
+from core.text.byte_alphabet import bytes_to_byte_level
 
 
 @dataclass(frozen=True)

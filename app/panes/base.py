@@ -1,11 +1,14 @@
-"""What every pane offers the main window."""
+"""What every pane offers the main window: the :class:`Pane` base class and :func:`run_alone`."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.settings import open_settings
 
 
 class Pane(QWidget):
@@ -33,14 +36,8 @@ class Pane(QWidget):
 
 
 def run_alone(pane_cls: type[Pane], width: int = 1400, height: int = 900) -> int:
-    """Show one pane in its own window (``python -m app.panes.<name>_pane``); return the
+    """Show one pane in its own window (``python -m app.panes.<name>``); return the
     exit code. The pane reads and writes the app's usual settings."""
-    import sys
-
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import open_settings
-
     app = QApplication.instance() or QApplication(sys.argv)
     pane = pane_cls(open_settings())
     pane.setWindowTitle(f"Subword Scope — {pane.title}")

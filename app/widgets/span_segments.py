@@ -1,6 +1,6 @@
 """Pure helpers of :class:`~app.widgets.span_text_view.SpanTextView` (no Qt).
 
-- edit diffing: :func:`common_affixes`, :func:`common_prefix`, :func:`first_difference` and
+- edit diffing (with :mod:`core.text.edits`' prefix and suffix): :func:`first_difference` and
   :func:`carry_block_keys` (what an edit leaves untouched, so only the changed paragraphs
   are reformatted and only the changed table rows repainted);
 - the segment sweep: :func:`marks`, :func:`window_intervals` and :func:`sweep` cut the
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from itertools import compress, count, islice
-from operator import ne
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from core.text.offsets import code_points
 
 TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
 MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
@@ -39,57 +39,12 @@ def display_text(text: str) -> str:
     return text.replace("\r", "\u240d")
 
 
-def code_points(text: str) -> np.ndarray:
-    """``(len(text),) uint32``: the code points of ``text`` (lone surrogates included)."""
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def utf16_table(text: str) -> list[int]:
-    """Cumulative UTF-16 offsets of every code-point boundary, length ``len(text) + 1``."""
-    if text.isascii():
-        return list(range(len(text) + 1))
-    wide = (code_points(text) > 0xFFFF).astype(np.int64)
-    return np.concatenate(([0], np.cumsum(1 + wide))).tolist()
-
-
 def entity_colour(label: str) -> str:
     """A stable colour for an entity label."""
     return ENTITY_COLOURS[sum(map(ord, label)) % len(ENTITY_COLOURS)]
 
 
 # -- edit diffing ------------------------------------------------------------------------
-def common_affixes(a: str, b: str) -> tuple[int, int]:
-    """Lengths ``(p, q)`` of the longest common prefix and suffix, with ``p + q`` at most
-    the shorter length (binary search on slice equality: fast for long strings)."""
-    n = min(len(a), len(b))
-    p = common_prefix(a, b)
-    lo, hi = 0, n - p
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
-
-
-def common_prefix(a: Sequence, b: Sequence, limit: int | None = None) -> int:
-    """Length of the longest common prefix of two sequences, at most ``limit``. Strings:
-    binary search on slices (memcmp); other sequences: one pass that stops at the first
-    difference, without copying."""
-    n = min(len(a), len(b), len(a) if limit is None else limit)
-    if not isinstance(a, str):
-        return next(compress(count(), map(ne, islice(a, n), b)), n)
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def first_difference(a: np.ndarray, b: np.ndarray) -> int:
     """The first index where two 1-D arrays differ (the shorter length if one is a prefix
     of the other; ``len(a)`` if they are equal)."""

@@ -25,15 +25,15 @@ from app.widgets.span_segments import (
     UNKNOWN,
     SegmentStyle,
     carry_block_keys,
-    common_affixes,
     compose_style,
     display_text,
     marks,
     sweep,
-    utf16_table,
     visible_lines,
     window_intervals,
 )
+from core.text.edits import common_affixes
+from core.text.offsets import utf16_table
 
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
 MARGIN_CHARS = 300  # drawn beyond the visible part, so small scrolls need no redraw

@@ -17,13 +17,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from app.widgets.span_segments import common_prefix, first_difference
-from app.widgets.token_badges import METASPACE, BadgeDelegate, readable, visible, visible_runs
-from core.audit import Audit, TokenFlags
+from app.widgets.span_segments import first_difference
+from app.widgets.token_badges import METASPACE, BadgeDelegate, readable, visible
+from core.align.audit import Audit, TokenFlags
+from core.text.edits import common_prefix
 
-# visible, readable and visible_runs live in app.widgets.token_badges; re-exported here.
-__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "TokenTableModel", "TokenTableView", "readable", "visible",
-           "visible_runs"]
+__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "TokenTableModel", "TokenTableView"]
 
 COLUMNS = ("#", "Token", "Readable", "Original", "Label", "Flags", "ID", "Code points", "UTF-16", "UTF-8")
 TIPS = (
@@ -33,7 +32,7 @@ TIPS = (
     "Byte-level tokenizers: the bytes the token stands for, decoded as UTF-8; bytes of a "
     "character split over several tokens are shown as ⟨E0 A4⟩ badges",
     "The original text of the span, with invisible characters shown",
-    "Flags computed by core.audit: ✂ cuts a grapheme cluster, ⧉ shares characters with "
+    "Flags computed by core.align.audit: ✂ cuts a grapheme cluster, ⧉ shares characters with "
     "another token, ∅ empty span, and which bytes of which character a byte-level token owns",
     "Vocabulary id (empty for a pasted token list)",
     "Half-open span in code points (Python string indices)",
@@ -123,7 +122,7 @@ class TokenTableModel(QAbstractTableModel):
         token_bytes: Sequence[bytes] | None = None,
         error_row: int = -1,
     ) -> None:
-        """Replace all rows. ``audit`` (from :func:`core.audit.audit`, for the first
+        """Replace all rows. ``audit`` (from :func:`core.align.audit.audit`, for the first
         ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
         the Readable column.
 
@@ -217,10 +216,6 @@ class TokenTableModel(QAbstractTableModel):
         return None
 
     # -- values --------------------------------------------------------------------------
-    def token_span(self, row: int) -> tuple[int, int] | None:
-        """Token ``row``'s original code-point span."""
-        return self._spans[row]
-
     def row_values(self, row: int) -> dict[str, Any]:
         """Token ``row`` as plain values (for export): offsets in all three units."""
         span = self._spans[row]

@@ -9,11 +9,15 @@ Byte-level vocabularies (GPT-2 files, ByteLevel tokenizer.json, tiktoken) report
 GPT-2's byte alphabet as the reference does (``Tokenizer.is_byte_level``); the readable
 form is ``Encoding.token_bytes`` / ``Encoding.readable_tokens``.
 
-Pipeline and extension points (registries): ``normalizers.NORMALIZERS``,
-``pre_tokenizers.PRE_TOKENIZERS``, ``hf_json.MODELS``, ``post_processors.POST_PROCESSORS``,
-``formats.LOADERS`` / ``OPTIONS`` / ``FILE_RULES`` / ``FOLDER_FILES``. Where the reference
-libraries have offset quirks they are reproduced on purpose (the parity tests demand it)
-and documented where they happen (``precompiled``, ``split_rules``, ``bytelevel_steps``).
+Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.added_tokens`,
+:mod:`.chars` (the reference's character classes); one package per pipeline stage, each with
+its registry in ``__init__``: :mod:`.normalizers` (``NORMALIZERS``), :mod:`.pre_tokenizers`
+(``PRE_TOKENIZERS``), :mod:`.processors` (``POST_PROCESSORS``); :mod:`.models` (WordPiece,
+BPE, Unigram, WordLevel, the SentencePiece segmenter; ``formats.hf_json.MODELS``) and
+:mod:`.formats` (``LOADERS`` / ``OPTIONS`` / ``FILE_RULES`` / ``FOLDER_FILES``, one module per
+format). Where the reference libraries have offset quirks they are reproduced on purpose
+(the parity tests demand it) and documented where they happen
+(``normalizers.precompiled``, ``pre_tokenizers.split``, ``processors.byte_level``).
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from typing import Any
 from core.errors import TokenizerLoadError
 from core.tokenizers.encoding import Encoding
 from core.tokenizers.formats import LOADERS, check_options, detect
-from core.tokenizers.normalizers import Teaching
-from core.tokenizers.pre_tokenizers import bert_pre_tokenizer
+from core.tokenizers.formats.vocab_txt import read_vocab_txt
+from core.tokenizers.models.wordpiece import WordPiece
+from core.tokenizers.normalizers.teaching import Teaching
+from core.tokenizers.pre_tokenizers.separators import bert_pre_tokenizer
 from core.tokenizers.tokenizer import Tokenizer
-from core.tokenizers.wordpiece import WordPiece, read_vocab_txt
+from resources import read_text as _read_resource
 
 __all__ = ["Encoding", "Tokenizer", "TokenizerLoadError", "demo_tokenizer", "load"]
 
@@ -68,9 +74,7 @@ def demo_tokenizer() -> Tokenizer:
     """The toy WordPiece of SPEC §2: the 15-entry vocabulary in ``resources/demo_vocab.txt``,
     the teaching normalizer (SPEC §1 defaults), whitespace + punctuation pre-tokenization
     and greedy longest-match WordPiece."""
-    from resources import read_text
-
-    vocab = read_vocab_txt(read_text("demo_vocab.txt"))
+    vocab = read_vocab_txt(_read_resource("demo_vocab.txt"))
     return Tokenizer(name="demo (SPEC §2 toy WordPiece)", model=WordPiece(vocab),
                      normalizer=Teaching(), pre_tokenizer=bert_pre_tokenizer(),
                      source={"format": "built-in"})

@@ -6,6 +6,11 @@ its output exactly, the character classes in :mod:`core.tokenizers.chars` apply 
 exceptions. They were derived by probing every code point through the reference
 ``BertNormalizer`` and ``BertPreTokenizer`` and keeping the ones that disagree with
 ``unicodedata``; they are Unicode facts (inclusive code-point ranges), not code.
+
+:data:`NEWER_THAN_REFERENCE` is the other direction: letters and numbers of the ``regex``
+module's (newer) tables that the reference libraries' regex engines do not know; the split
+patterns (:mod:`core.tokenizers.pre_tokenizers.split_patterns`) and ``\\w``
+(:func:`core.tokenizers.chars.is_word_char`) leave them out.
 """
 
 from __future__ import annotations
@@ -95,7 +100,32 @@ LOWER_OVERRIDES: dict[int, int] = {
     0x16EB5: 0x16ED0, 0x16EB6: 0x16ED1, 0x16EB7: 0x16ED2, 0x16EB8: 0x16ED3,
 }
 
+# Letters and numbers that the reference libraries' regex engines do not know (their Unicode
+# tables are older than the ``regex`` module's), so ``\p{L}``/``\p{N}`` must not match them.
+# Derived by probing every code point through ``tokenizers`` 0.23's ByteLevel pre-tokenizer;
+# tiktoken 0.14 agreed wherever a probe could tell (all 456 newer digits). Inclusive ranges.
+NEWER_THAN_REFERENCE: tuple[tuple[int, int], ...] = (
+    (0x558, 0x558), (0x58B, 0x58C), (0x88F, 0x88F), (0xC5C, 0xC5C), (0xCDC, 0xCDC),
+    (0x208F, 0x208F), (0x209D, 0x209F), (0xA7CE, 0xA7CF), (0xA7D2, 0xA7D2),
+    (0xA7D4, 0xA7D4), (0xA7DD, 0xA7DD), (0xA7E2, 0xA7E2), (0xA7F1, 0xA7F1),
+    (0xAB6C, 0xAB6D), (0x107BB, 0x107BF), (0x10940, 0x10959), (0x10EC5, 0x10EC7),
+    (0x10ED9, 0x10EEE), (0x11B0A, 0x11B0A), (0x11DB0, 0x11DDB), (0x11DE0, 0x11DE9),
+    (0x11DF1, 0x11DF1), (0x1246F, 0x1246F), (0x12475, 0x1247F), (0x12550, 0x12686),
+    (0x16EA0, 0x16EB8), (0x16EBB, 0x16ED3), (0x16FF2, 0x16FF6), (0x187F8, 0x187FF),
+    (0x18CD6, 0x18CDA), (0x18D09, 0x18D20), (0x18D80, 0x18DF2), (0x18E00, 0x19191),
+    (0x191A0, 0x191D2), (0x1B123, 0x1B128), (0x1B168, 0x1B168), (0x1D6A6, 0x1D6A6),
+    (0x1DF1F, 0x1DF24), (0x1DF2B, 0x1DF81), (0x1DF90, 0x1DF96), (0x1DFCD, 0x1DFFF),
+    (0x1E6C0, 0x1E6DE), (0x1E6E0, 0x1E6E2), (0x1E6E4, 0x1E6E5), (0x1E6E7, 0x1E6ED),
+    (0x1E6F0, 0x1E6F4), (0x1E6FE, 0x1E6FF), (0x2B73A, 0x2B73F), (0x2B81E, 0x2B81E),
+    (0x2CEA2, 0x2CEAD), (0x323B0, 0x33479), (0x3D000, 0x3FC3F),
+)
+
 
 def expand(ranges: tuple[tuple[int, int], ...]) -> frozenset[str]:
     """The characters of inclusive code-point ``ranges``."""
     return frozenset(chr(o) for a, b in ranges for o in range(a, b + 1))
+
+
+def regex_ranges(ranges: tuple[tuple[int, int], ...]) -> str:
+    """The body of a ``regex`` character class (no brackets) for inclusive ``ranges``."""
+    return "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)

@@ -8,7 +8,6 @@ code points where that table and Python's ``unicodedata`` disagree.
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 
 import regex
@@ -62,11 +61,6 @@ def lower(c: str) -> str:
     return chr(o) if o is not None else c.lower()
 
 
-def is_bert_punctuation(c: str) -> bool:
-    """ASCII punctuation or a Unicode punctuation character (BertPreTokenizer's rule)."""
-    return _PUNCT_RE.fullmatch(c) is not None
-
-
 def is_combining_mark(c: str) -> bool:
     """General category M (Mn, Mc, Me): what the ``StripAccents`` normalizer removes."""
     return unicodedata.category(c)[0] == "M"
@@ -76,7 +70,7 @@ def is_word_char(c: str) -> bool:
     """A ``\\w`` character of the reference's regex engine: Alphabetic, Mark, Nd, Nl, Pc or
     Join_Control. A code point unassigned in Python's Unicode tables is decided by the
     ``regex`` module's newer tables, except the letters and numbers newer than the
-    reference's (:data:`core.tokenizers.bytelevel.NEWER_THAN_REFERENCE`)."""
+    reference's (:data:`core.tokenizers._unicode_compat.NEWER_THAN_REFERENCE`)."""
     cat = unicodedata.category(c)
     if cat == "Cn":
         return _NEWER_WORD.match(c) is not None
@@ -96,16 +90,5 @@ def _class(ranges) -> str:
 #: Regex character-class bodies (without brackets), for ``re`` patterns.
 WHITESPACE_CLASS = "".join(re.escape(c) for c in sorted(WHITESPACE))
 BERT_PUNCTUATION_CLASS = _class(compat.BERT_PUNCTUATION)
-ASCII_PUNCTUATION = frozenset(string.punctuation)
-_PUNCT_RE = re.compile(f"[{BERT_PUNCTUATION_CLASS}]")
 _ALPHABETIC_SYMBOL = regex.compile(r"\p{Alphabetic}")  # e.g. circled letters
-
-
-def _newer_word_pattern() -> "regex.Pattern[str]":
-    from core.tokenizers.bytelevel import NEWER_THAN_REFERENCE
-
-    newer = "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in NEWER_THAN_REFERENCE)
-    return regex.compile(f"(?V1)[\\w--[{newer}]]")
-
-
-_NEWER_WORD = _newer_word_pattern()
+_NEWER_WORD = regex.compile(f"(?V1)[\\w--[{compat.regex_ranges(compat.NEWER_THAN_REFERENCE)}]]")

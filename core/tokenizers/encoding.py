@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.normalize import NormalizedText
+from core.text.byte_alphabet import token_bytes_cached
+from core.text.normalize import NormalizedText
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,6 @@ class Encoding:
         as ``<|endoftext|>`` written with other characters) gives its own UTF-8 bytes."""
         if not self.byte_level:
             return None
-        from core.tokenizers.bytelevel import token_bytes_cached
-
         return token_bytes_cached(self.tokens)
 
     @cached_property

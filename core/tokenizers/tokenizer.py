@@ -1,7 +1,7 @@
 """The tokenizer pipeline: added tokens -> normalizer -> pre-tokenizer -> model -> post-processor.
 
 Offsets are tracked all the way through: the normalizer yields a
-:class:`core.normalize.NormalizedText` (normalized character -> original span), the
+:class:`core.text.normalize.NormalizedText` (normalized character -> original span), the
 pre-tokenizer yields words with normalized spans, the model yields word-relative spans, and
 the two maps compose into original code-point spans, as the ``tokenizers`` library reports.
 """
@@ -9,20 +9,19 @@ the two maps compose into original code-point spans, as the ``tokenizers`` libra
 from __future__ import annotations
 
 import bisect
-
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Iterator, Protocol
 
 import numpy as np
 
-from core.normalize import NormalizedText
+from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 from core.tokenizers.encoding import Encoding
-from core.tokenizers.model_base import Piece
-from core.tokenizers.normalizers import Normalizer
-from core.tokenizers.post_processors import PostProcessor
-from core.tokenizers.pre_tokenizers import PreTokenizer
+from core.tokenizers.models.base import Piece
+from core.tokenizers.normalizers.base import Normalizer
+from core.tokenizers.pre_tokenizers.base import PreTokenizer
+from core.tokenizers.processors.base import PostProcessor
 
 
 class Model(Protocol):

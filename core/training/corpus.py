@@ -9,7 +9,7 @@ Two pre-tokenizers split text into words before counting:
   a byte-level trainer then writes that space as ``Ġ``.
 
 Counts are returned as a ``dict`` in order of first occurrence (the corpus order the
-``"first"`` tie-break rule relies on). Files are read with :func:`core.textfiles.read_text_file`:
+``"first"`` tie-break rule relies on). Files are read with :func:`core.text.files.read_text_file`:
 a file that is not UTF-8 text is an error for :func:`word_counts_from_file` and is skipped (and
 listed in :attr:`CorpusCounts.skipped`) by :func:`word_counts_from_folder`.
 """
@@ -22,8 +22,8 @@ from typing import Callable
 
 import regex
 
-from core.textfiles import TextFileError, read_text_file
-from core.tokenizers.bytelevel import split_pattern
+from core.text.files import TextFileError, read_text_file
+from core.tokenizers.pre_tokenizers.split_patterns import split_pattern
 from core.training.symbols import TrainingError
 
 #: The example corpus of Sennrich et al. (2016), Algorithm 1 (SPEC §4).
@@ -60,7 +60,7 @@ def word_counts_from_file(path: str | Path, *, byte_level: bool = False,
 
     ``progress`` gets the fraction of lines done; when ``should_stop()`` turns true the
     counts so far are returned. Raises :class:`TrainingError` when the file cannot be read
-    or is not UTF-8 text (:func:`core.textfiles.read_text_file`; the message names the file).
+    or is not UTF-8 text (:func:`core.text.files.read_text_file`; the message names the file).
     """
     out = {} if counts is None else counts
     lines = _read(Path(path)).splitlines(keepends=True)
@@ -119,7 +119,7 @@ def word_counts_from_folder(folder: str | Path, *, pattern: str = "*.txt",
                             should_stop: ShouldStop = None) -> CorpusCounts:
     """Count the words of every ``pattern`` file under ``folder`` in path order.
 
-    Files that are not UTF-8 text (:func:`core.textfiles.read_text_file`) or cannot be read
+    Files that are not UTF-8 text (:func:`core.text.files.read_text_file`) or cannot be read
     are skipped and listed in the result's ``skipped``. ``progress`` gets the fraction of
     bytes read; when ``should_stop()`` turns true the counts so far are returned.
 
@@ -149,7 +149,7 @@ def word_counts_from_folder(folder: str | Path, *, pattern: str = "*.txt",
 
 
 def _read(path: Path) -> str:
-    """:func:`core.textfiles.read_text_file`, its errors as :class:`TrainingError`."""
+    """:func:`core.text.files.read_text_file`, its errors as :class:`TrainingError`."""
     try:
         return read_text_file(path)
     except TextFileError as exc:

@@ -4,8 +4,8 @@ Works on plain data — a ``(left, right) → rank`` table over GPT-2's byte-to-
 built from a loaded byte-level BPE tokenizer (:func:`core.tokenizers.load` reads GPT-2
 ``vocab.json`` + ``merges.txt``, a byte-level BPE ``tokenizer.json`` or a tiktoken rank file)
 by :meth:`MergeTable.from_tokenizer`. For a rank file the model derives the merges from the
-ranks (:func:`core.tokenizers.bpe.merges_from_ranks`, the method of tiktoken's educational
-module ``tiktoken/_educational.py``) and each merge keeps its token's rank.
+ranks (:func:`core.tokenizers.models.bpe_merge.merges_from_ranks`, the method of tiktoken's
+educational module ``tiktoken/_educational.py``) and each merge keeps its token's rank.
 
 Encoding (as in tiktoken's ``_byte_pair_merge``): repeatedly merge the adjacent pair of
 lowest rank, the leftmost one when it occurs twice, until no adjacent pair has a rank.
@@ -117,7 +117,7 @@ def replay_merges(word: str | Sequence[str], ranks: Mapping[Pair, int]) -> list[
     ----------
     word : str or sequence of str
         The piece in the byte-level alphabet (one symbol per character,
-        :func:`core.tokenizers.bytelevel.to_byte_level` maps text to it), or symbols as
+        :func:`core.text.byte_alphabet.to_byte_level` maps text to it), or symbols as
         they are.
     ranks : mapping of (str, str) to int
         Merge ranks over byte-level symbols.

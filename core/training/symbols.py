@@ -7,7 +7,7 @@ A word enters training as a tuple of *symbols*. How it is split depends on the m
 - ``"##"`` — the first code point as is, every later one with the continuing-subword prefix
   ``##`` (the WordPiece convention of BERT);
 - ``"byte"`` — one symbol per UTF-8 byte, written in GPT-2's byte-to-unicode alphabet
-  (Radford et al. 2019; :func:`core.tokenizers.bytelevel.to_byte_level`), no end marker.
+  (Radford et al. 2019; :func:`core.text.byte_alphabet.to_byte_level`), no end marker.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numbers
 from collections.abc import Mapping
 
 from core.errors import SubwordScopeError
-from core.tokenizers.bytelevel import to_byte_level
+from core.text.byte_alphabet import to_byte_level
 
 END_OF_WORD = "</w>"
 CONTINUATION = "##"

@@ -20,7 +20,8 @@ def _settle_workers(qtbot):
 def test_window_builds_with_every_pane(qtbot):
     window = MainWindow()
     qtbot.addWidget(window)
-    assert list(window.panes) == [name for name, _, _ in PANES]
+    assert list(window.panes) == [name for name, _ in PANES]  # PANES: (short name, pane class)
+    assert all(type(window.panes[name]) is cls for name, cls in PANES)
     assert window.tabs.count() == len(PANES)
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert titles[0] == "Alignment"

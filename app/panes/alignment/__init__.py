@@ -1,0 +1,22 @@
+"""The alignment pane: text → normalized text → tokens, every span linked across the layers.
+
+``AlignmentPane`` (in :mod:`app.panes.alignment.pane`) is imported on first use (PEP 562), so
+importing :mod:`app.panes.alignment.state` loads no Qt. Run alone: ``python -m app.panes.alignment``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.panes.alignment.pane import AlignmentPane
+
+__all__ = ["AlignmentPane"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AlignmentPane":
+        from app.panes.alignment.pane import AlignmentPane  # lazy: keeps the state module free of Qt
+
+        return AlignmentPane
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,237 @@
+"""The alignment pane's widgets and layout (no behaviour: the pane wires them up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QSizePolicy,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.align.modes import MODES
+from app.widgets.offset_map_view import OffsetMapView
+from app.widgets.span_text_view import SpanTextView
+from app.widgets.token_table import TokenTableView
+
+FORMS = ("NFKD", "NFKC", "NFD", "NFC", "none")
+BANNER_STYLES = {
+    "error": "background:#fee2e2; color:#7f1d1d; border:1px solid #fca5a5;",
+    "info": "background:#e0f2fe; color:#0c4a6e; border:1px solid #7dd3fc;",
+}
+
+
+SCHEMES = {
+    "auto": "Scheme: auto",
+    "wordpiece": "WordPiece (##)",
+    "sentencepiece": "SentencePiece (▁)",
+    "bytelevel": "Byte-level (Ġ)",
+    "surface": "Surface strings",
+}
+SCHEME_TIP = (
+    "How the pasted tokens mark word pieces. Auto: ## → WordPiece, ▁ → SentencePiece, Ġ/Ċ → "
+    "byte-level; a list without markers is tried as surface strings (raw, cased substrings of "
+    "the text) and then as WordPiece.\nThe normalizer options apply to WordPiece tokens; "
+    "surface, SentencePiece and byte-level tokens are matched against the text as it is, "
+    "unless you change a normalizer option (choose WordPiece to match a lowercased list "
+    "against the default teaching normalizer)."
+)
+
+
+@dataclass
+class AlignmentWidgets:
+    banner: QLabel
+    mode: QComboBox
+    tokenizer: QLabel
+    form: QComboBox
+    strip_accents: QCheckBox
+    lowercase: QCheckBox
+    collapse: QCheckBox
+    export: QToolButton
+    editor: QPlainTextEdit
+    input_box: QWidget
+    input_title: QLabel
+    tokens_input: QPlainTextEdit
+    labels_input: QPlainTextEdit
+    repair: QCheckBox
+    scheme: QComboBox
+    original: SpanTextView
+    normalized: SpanTextView
+    table: TokenTableView
+    offset_map: OffsetMapView
+    entities_box: QWidget
+    entities: QListWidget
+    changes_only: QCheckBox
+    status: QLabel
+    legend: QLabel
+
+
+def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 4, 0, 0)
+    lay.setSpacing(3)
+    head = QHBoxLayout()
+    label = QLabel(f"<b>{title}</b>")
+    label.setToolTip(tip)
+    head.addWidget(label)
+    head.addStretch(1)
+    if extra is not None:
+        head.addWidget(extra)
+    lay.addLayout(head)
+    lay.addWidget(widget, 1)
+    widget.setToolTip(tip)
+    return box, label
+
+
+def _controls(w: dict) -> QHBoxLayout:
+    row = QHBoxLayout()
+    row.setSpacing(8)
+    w["mode"] = QComboBox()
+    for key, name in MODES.items():
+        w["mode"].addItem(name, key)
+    w["mode"].setToolTip("Tokenize with the chosen tokenizer, align a pasted token list, or "
+                         "lift pasted BIO labels to entity spans")
+    w["tokenizer"] = QLabel()
+    w["tokenizer"].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    w["tokenizer"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    w["tokenizer"].setMinimumWidth(120)
+    w["form"] = QComboBox()
+    w["form"].addItems(FORMS)
+    w["form"].setToolTip("Unicode normalization form of the teaching normalizer (SPEC §1)")
+    w["strip_accents"] = QCheckBox("Strip accents")
+    w["strip_accents"].setToolTip("Remove every nonspacing mark (category Mn); its span folds into its letter")
+    w["lowercase"] = QCheckBox("Lowercase")
+    w["lowercase"].setToolTip("Full case mapping (İ becomes i + combining dot, ß stays ß)")
+    w["collapse"] = QCheckBox("Collapse spaces")
+    w["collapse"].setToolTip("Runs of whitespace become one space; leading and trailing whitespace is dropped")
+    w["export"] = QToolButton()
+    w["export"].setText("Export…")
+    w["export"].setToolTip("Write the token table as CSV or JSON with code-point, UTF-16 and UTF-8 offsets (Ctrl+E)")
+    row.addWidget(QLabel("Mode:"))
+    row.addWidget(w["mode"])
+    row.addSpacing(12)
+    row.addWidget(QLabel("Tokenizer:"))
+    row.addWidget(w["tokenizer"], 1)
+    row.addWidget(QLabel("Normalizer:"))
+    for name in ("form", "strip_accents", "lowercase", "collapse"):
+        row.addWidget(w[name])
+    return row
+
+
+def _inputs(w: dict) -> QWidget:
+    w["tokens_input"] = QPlainTextEdit()
+    w["tokens_input"].setPlaceholderText('Paste tokens: ["zoe", "flew", …] or zoe flew to …')
+    w["tokens_input"].setToolTip("A token list from any system, as a JSON list or separated by whitespace (Ctrl+L)")
+    w["labels_input"] = QPlainTextEdit()
+    w["labels_input"].setPlaceholderText("One BIO label per token: B-PER O O B-LOC …")
+    w["labels_input"].setToolTip("One label per token of the current tokenization: O, B-X or I-X (Ctrl+Shift+L)")
+    w["repair"] = QCheckBox("Repair I- without B-")
+    w["repair"].setToolTip("Checked: an I-X with no open X entity opens one (the usual repair). "
+                           "Unchecked: strict, such an I-X is treated as O")
+    w["scheme"] = QComboBox()
+    for key, name in SCHEMES.items():
+        w["scheme"].addItem(name, key)
+    w["scheme"].setToolTip(SCHEME_TIP)
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 4, 0, 0)
+    lay.setSpacing(3)
+    head = QHBoxLayout()
+    w["input_title"] = QLabel()
+    head.addWidget(w["input_title"])
+    head.addStretch(1)
+    head.addWidget(w["scheme"])
+    head.addWidget(w["repair"])
+    lay.addLayout(head)
+    for name in ("tokens_input", "labels_input"):
+        w[name].setMinimumHeight(48)
+        lay.addWidget(w[name])
+    w["input_box"] = box
+    return box
+
+
+def build(pane: QWidget) -> AlignmentWidgets:
+    """Create the pane's widgets and lay them out on ``pane``."""
+    w: dict = {}
+    root = QVBoxLayout(pane)
+    root.setContentsMargins(8, 6, 8, 4)
+    root.setSpacing(6)
+    w["banner"] = QLabel()
+    w["banner"].setWordWrap(True)
+    w["banner"].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    w["banner"].hide()
+    root.addLayout(_controls(w))
+    root.addWidget(w["banner"])
+
+    w["editor"] = QPlainTextEdit()
+    w["editor"].setPlaceholderText("Type or paste text here")
+    w["original"] = SpanTextView()
+    w["normalized"] = SpanTextView()
+    w["table"] = TokenTableView()
+    w["offset_map"] = OffsetMapView()
+    w["entities"] = QListWidget()
+    w["entities"].setToolTip("Entity spans from the labels (code points of the original text)")
+    w["legend"] = QLabel(
+        '<span style="background:#dbeafe">&nbsp;token&nbsp;</span>'
+        '<span style="background:#fde7c2">&nbsp;next token&nbsp;</span> '
+        '<span style="background:#e9d5ff">&nbsp;shared by tokens&nbsp;</span> '
+        '<span style="background:#fecaca">&nbsp;in no token&nbsp;</span> '
+        '<span style="background:#facc15">&nbsp;linked&nbsp;</span>'
+    )
+    w["legend"].setToolTip("How the original text is drawn: alternating token colours, characters "
+                           "shared by several tokens, non-space characters no token covers")
+
+    left = QSplitter(Qt.Orientation.Vertical)
+    editor_box, _ = _titled("Original text (edit)", w["editor"],
+                            "Type or paste; tokens update as you type (Ctrl+T to focus)")
+    left.addWidget(editor_box)
+    left.addWidget(_inputs(w))
+    spans_box, _ = _titled("Original text — token spans", w["original"],
+                           "Each token's original span; hover or select to see the linked token, "
+                           "normalized characters and offset map", w["legend"])
+    left.addWidget(spans_box)
+    norm_box, _ = _titled("Normalized text", w["normalized"],
+                          "The text the tokenizer's model sees, with each token's normalized span")
+    left.addWidget(norm_box)
+    left.setSizes([170, 80, 300, 170])
+
+    right = QSplitter(Qt.Orientation.Vertical)
+    table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "
+                           "through them", w["export"])
+    right.addWidget(table_box)
+    w["changes_only"] = QCheckBox("Changes only")
+    w["changes_only"].setChecked(True)
+    w["changes_only"].setToolTip("List only the characters normalization changed, dropped or regrouped")
+    map_box, _ = _titled("Offset map of the selection", w["offset_map"], w["offset_map"].toolTip(),
+                         w["changes_only"])
+    right.addWidget(map_box)
+    w["entities_box"], _ = _titled("Entities", w["entities"], w["entities"].toolTip())
+    right.addWidget(w["entities_box"])
+    right.setSizes([380, 200, 110])
+
+    main = QSplitter(Qt.Orientation.Horizontal)
+    main.addWidget(left)
+    main.addWidget(right)
+    main.setSizes([640, 700])
+    root.addWidget(main, 1)
+    w["status"] = QLabel()
+    w["status"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    w["status"].setToolTip("Counts for the text shown, and how much of it is highlighted")
+    root.addWidget(w["status"])
+    for view in (w["original"], w["normalized"], w["editor"]):
+        font = QFont(view.font())
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        view.setFont(font)
+    return AlignmentWidgets(**w)

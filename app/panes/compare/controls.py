@@ -1,0 +1,195 @@
+"""The Compare pane's controls: tokenizer list, corpus folder, metric / reference / sort
+choices, compute and export buttons, and the tokenizer entries they start from.
+
+The widgets only; the pane connects their signals, owns the shortcuts and the state.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panes.compare.state import CompareState, TokenizerEntry
+from app.panes.compare.table_tab import fill_combo
+from app.settings import get_json, set_json
+from core.data import data_dir, udhr_files
+from core.metrics import METRICS, CompareTable
+from core.text.scripts import language_name
+
+SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
+                     "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
+DEMO_LABEL = "built-in demo vocabulary"
+
+
+def default_entries() -> list[TokenizerEntry]:
+    """The shared tokenizer files that exist (loaded in the worker; failures are reported)."""
+    root = data_dir() / "tokenizers"
+    return [TokenizerEntry(Path(rel).parent.name, str(root / rel)) for rel in SHARED_TOKENIZERS if (root / rel).exists()]
+
+
+def default_folder() -> str:
+    files = udhr_files()
+    return str(files[0].parent) if files else ""
+
+
+def saved_folder(settings: QSettings, group: str) -> str:
+    """The remembered corpus folder if it still exists, else the shared UDHR folder."""
+    folder = str(settings.value(f"{group}/corpus_folder", "") or "")
+    return folder if folder and os.path.isdir(folder) else default_folder()
+
+
+def saved_entries(settings: QSettings, group: str) -> list[TokenizerEntry]:
+    """The remembered tokenizer files that still exist (the shared ones the first time)."""
+    paths = get_json(settings, f"{group}/tokenizer_paths", None)
+    if paths is None:
+        return default_entries()
+    return [TokenizerEntry(label, path) for label, path in paths if os.path.exists(path)]
+
+
+def save_entries(settings: QSettings, group: str, entries: list[TokenizerEntry]) -> None:
+    """Remember the tokenizer files compared (tokenizers loaded elsewhere have no path)."""
+    set_json(settings, f"{group}/tokenizer_paths", [[e.label, e.path] for e in entries if e.path])
+
+
+def label_of(path: str) -> str:
+    """A short label for a tokenizer file: its folder for generic names, else its stem."""
+    p = Path(path)
+    return p.parent.name if p.name in ("tokenizer.json", "vocab.txt", "vocab.json") else p.stem
+
+
+def unique_label(label: str, entries: list[TokenizerEntry]) -> str:
+    """``label``, or ``label (2)``, ``label (3)`` … if an entry already has it."""
+    taken = {e.label for e in entries}
+    out, k = label, 2
+    while out in taken:
+        out, k = f"{label} ({k})", k + 1
+    return out
+
+
+def add_loaded(entries: list[TokenizerEntry], tokenizer: Any, label: str) -> None:
+    """Add an already loaded tokenizer to ``entries``, or give it to the entry with the same
+    path or label; ``label`` is usually its path."""
+    path = label if label and os.path.exists(label) else None
+    for e in entries:
+        if (path and e.path == path) or e.label == label:
+            e.tokenizer = tokenizer
+            return
+    name = label_of(path) if path else (getattr(tokenizer, "name", None) or label)
+    entries.append(TokenizerEntry(unique_label(str(name), entries), path, tokenizer))
+
+
+class CompareControls(QWidget):
+    """The widgets above the Compare pane's tabs (no signal is connected here)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._build_tokenizer_list()
+        self._build_options()
+        self._build_layout()
+
+    def _build_tokenizer_list(self) -> None:
+        self.tokenizer_list = QListWidget()
+        self.tokenizer_list.setToolTip("Tokenizers compared (columns of the heatmap)")
+        self.tokenizer_list.setMaximumHeight(110)  # about six rows; more scroll
+        self.tokenizer_list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.tokenizer_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.add_button = QPushButton("Add tokenizer…")
+        self.add_button.setToolTip("Add a tokenizer.json, vocab.txt, .tiktoken or .model file (Ctrl+Shift+T)")
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Remove the selected tokenizer from the comparison (Delete)")
+
+    def _build_options(self) -> None:
+        self.folder_edit = QLineEdit()
+        self.folder_edit.setReadOnly(True)
+        self.folder_edit.setToolTip("Corpus folder: one UTF-8 .txt file per language, same content in each")
+        self.folder_button = QPushButton("Corpus folder…")
+        self.folder_button.setToolTip("Choose the parallel corpus folder (Ctrl+Shift+O)")
+        self.metric_combo = QComboBox()
+        for key, (label, desc) in METRICS.items():
+            self.metric_combo.addItem(label, key)
+            self.metric_combo.setItemData(self.metric_combo.count() - 1, desc, Qt.ItemDataRole.ToolTipRole)
+        self.metric_combo.setToolTip("Metric shown in the heatmap and the bars (Ctrl+M)")
+        self.reference_combo = QComboBox()
+        self.reference_combo.setMinimumContentsLength(14)
+        self.reference_combo.setToolTip("Reference language of the premium (token count ratio on the same content)")
+        self.sort_combo = QComboBox()
+        self.sort_combo.setMinimumContentsLength(16)
+        self.sort_combo.setToolTip("Order of the heatmap rows: by language, or by value (largest first)")
+        self.compute_button = QPushButton("Compute")
+        self.compute_button.setToolTip("Encode the corpus with every tokenizer (F5)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the running computation (Esc)")
+        self.cancel_button.setEnabled(False)
+        self.export_button = QPushButton("Export table CSV…")
+        self.export_button.setToolTip("Save every metric of every language × tokenizer as CSV")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(180)
+        self.progress.setToolTip("Progress of the comparison (language × tokenizer cells)")
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b00020;")
+
+    def _build_layout(self) -> None:
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>Tokenizers</b>"))
+        left.addWidget(self.tokenizer_list)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        left.addLayout(buttons)
+        right = QVBoxLayout()
+        folder = QHBoxLayout()
+        folder.addWidget(QLabel("<b>Corpus</b>"))
+        folder.addWidget(self.folder_edit, 1)
+        folder.addWidget(self.folder_button)
+        right.addLayout(folder)
+        opts = QHBoxLayout()
+        for label, widget in (("Metric", self.metric_combo), ("Reference", self.reference_combo), ("Sort rows", self.sort_combo)):
+            opts.addWidget(QLabel(label))
+            opts.addWidget(widget)
+        opts.addStretch(1)
+        for widget in (self.compute_button, self.cancel_button, self.progress, self.export_button):
+            opts.addWidget(widget)
+        right.addLayout(opts)
+        right.addWidget(self.message)
+        top = QHBoxLayout(self)
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addLayout(left, 1)
+        top.addLayout(right, 3)
+
+    def write(self, state: CompareState) -> None:
+        """Write the tokenizer list, corpus folder and metric of ``state`` into the widgets
+        without re-triggering their slots."""
+        with QSignalBlocker(self.tokenizer_list):
+            self.tokenizer_list.clear()
+            for e in state.entries:
+                self.tokenizer_list.addItem(e.label)
+                self.tokenizer_list.item(self.tokenizer_list.count() - 1).setToolTip(e.path or "loaded in the main window")
+        self.folder_edit.setText(state.corpus_folder)
+        with QSignalBlocker(self.metric_combo):
+            self.metric_combo.setCurrentIndex(max(0, self.metric_combo.findData(state.metric)))
+
+    def set_choices(self, table: CompareTable, reference: str, sort_by: str) -> tuple[list[tuple[str, str]], str, str]:
+        """Fill the reference and sort combos for ``table``, keeping ``reference`` and
+        ``sort_by`` where they still exist; return the ``(label, code)`` languages and the
+        reference and sort order now selected (the reference is ``None`` without languages)."""
+        langs = [(f"{language_name(c)} ({c})", c) for c in sorted(table.languages)]
+        fill_combo(self.reference_combo, langs, reference)
+        fill_combo(self.sort_combo, [("language", "language"), ("mean over tokenizers", "mean")]
+                   + [(f"value: {t}", t) for t in table.tokenizers], sort_by)
+        return langs, self.reference_combo.currentData(), self.sort_combo.currentData() or "language"

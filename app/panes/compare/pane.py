@@ -1,0 +1,391 @@
+"""Compare pane: several tokenizers across many languages, and where they differ on one text.
+
+Tokenizers (files added here, or the main window's current tokenizer) × a parallel corpus
+(one ``.txt`` per language; the shared UDHR folder by default). One worker task loads,
+encodes and measures everything (cached per tokenizer file, corpus file and modification
+time); the tabs render the result: a heatmap + bars of any metric, a drill-down of one line,
+normalization damage, and a sampling calculator.
+
+Run alone: ``python -m app.panes.compare``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
+
+from app.panes.base import Pane
+from app.panes.compare.controls import (
+    DEMO_LABEL,
+    CompareControls,
+    add_loaded,
+    label_of,
+    save_entries,
+    saved_entries,
+    saved_folder,
+    unique_label,
+)
+from app.panes.compare.drilldown import DrillTab
+from app.panes.compare.normalization import NormalizationView
+from app.panes.compare.sampling import SamplingView
+from app.panes.compare.state import (
+    CompareResult,
+    CompareState,
+    TokenizerEntry,
+    result_notes,
+    run_comparison,
+)
+from app.panes.compare.table_tab import COMPUTING, TableTab
+from app.settings import get_json, set_json
+from app.widgets.rows_model import write_csv
+from app.widgets.text_format import plural
+from app.workers import TaskRunner
+from core.data import data_dir
+from core.tokenizers import demo_tokenizer
+
+
+class ComparePane(Pane):
+    """Languages × tokenizers metrics, drill-down, normalization damage and sampling.
+
+    Signals
+    -------
+    sig_result_changed() : a new comparison result is shown.
+    """
+
+    title = "Compare"
+    key = "compare"
+
+    sig_result_changed = Signal()
+
+    def __init__(self, settings, parent: QWidget | None = None):
+        super().__init__(settings, parent)
+        self.state = CompareState()
+        self.result: CompareResult | None = None
+        self._cache: dict = {}
+        self._loaded: dict[str, Any] = {}
+        self._runner = TaskRunner(self)
+        self._runner.sig_returned.connect(self._on_result_returned)
+        self._runner.sig_errored.connect(self._on_task_errored)
+        self._runner.sig_progress.connect(self._on_progress_changed)
+        self._runner.sig_busy_changed.connect(self._on_busy_changed)
+        self._recompute_timer = QTimer(self, singleShot=True, interval=250)
+        self._recompute_timer.timeout.connect(self.recompute)
+        self._started = False  # the first comparison starts when the pane is first shown
+        self._submitted_folder = ""  # corpus folder of the running comparison
+        self._shown_folder = ""  # corpus folder of self.result
+        self._unverified: set[str] = set()  # files added here, not loaded yet
+        self._build_controls()
+        self._build_tabs()
+        self._build_layout()
+        self._restore_state()
+
+    def _schedule_recompute(self) -> None:
+        """Recompute soon, but never before the pane was first shown: loading several
+        tokenizers and encoding a corpus costs hundreds of MB and seconds of CPU."""
+        if self._started:
+            self._recompute_timer.start()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._started:
+            self._started = True
+            self._recompute_timer.start(0)
+
+    # -- construction ---------------------------------------------------------------------
+    def _build_controls(self) -> None:
+        """The controls widget (see :mod:`app.panes.compare.controls`), its widgets as
+        attributes of the pane, their slots and the pane's shortcuts."""
+        self.controls = c = CompareControls()
+        self.tokenizer_list, self.add_button, self.remove_button = c.tokenizer_list, c.add_button, c.remove_button
+        self.folder_edit, self.folder_button, self.metric_combo = c.folder_edit, c.folder_button, c.metric_combo
+        self.reference_combo, self.sort_combo, self.compute_button = c.reference_combo, c.sort_combo, c.compute_button
+        self.cancel_button, self.export_button = c.cancel_button, c.export_button
+        self.progress, self.message = c.progress, c.message
+        for signal, slot in ((c.add_button.clicked, self._on_add_requested),
+                             (c.remove_button.clicked, self._on_remove_requested),
+                             (c.folder_button.clicked, self._on_folder_requested),
+                             (c.metric_combo.currentIndexChanged, self._on_metric_changed),
+                             (c.reference_combo.currentIndexChanged, self._on_reference_changed),
+                             (c.sort_combo.currentIndexChanged, self._on_sort_changed),
+                             (c.compute_button.clicked, self.recompute), (c.cancel_button.clicked, self.cancel),
+                             (c.export_button.clicked, self._on_export_requested)):
+            signal.connect(slot)
+        for seq, slot in (("Ctrl+Shift+T", self._on_add_requested), ("Ctrl+Shift+O", self._on_folder_requested),
+                          ("F5", self.recompute), ("Escape", self.cancel), ("Ctrl+M", self.metric_combo.setFocus),
+                          ("Delete", self._on_remove_requested)):
+            QShortcut(QKeySequence(seq), self, activated=slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _build_tabs(self) -> None:
+        self.table_tab = TableTab()
+        self.table_tab.sig_language_picked.connect(self._on_language_picked)
+        self.table_tab.sig_status_requested.connect(self.sig_status_requested)
+        self.heatmap, self.bars = self.table_tab.heatmap, self.table_tab.bars
+        self.bar_mode, self.bar_item = self.table_tab.bar_mode, self.table_tab.bar_item
+        self.drill_tab = DrillTab()
+        self.drill_language, self.drill_line, self.drill_view = self.drill_tab.language, self.drill_tab.line, self.drill_tab.view
+        self.normalization = NormalizationView()
+        self.normalization.sig_form_changed.connect(self._on_damage_changed)
+        self.normalization.sig_language_changed.connect(self._on_damage_changed)
+        self.normalization.sig_status_requested.connect(self.sig_status_requested)
+        self.sampling = SamplingView()
+        self.sampling.corpus_button.clicked.connect(self._on_corpus_sizes_requested)
+        self.sampling.sig_status_requested.connect(self.sig_status_requested)
+        self.sampling.plot.sig_status_requested.connect(self.sig_status_requested)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.table_tab, "Table")
+        self.tabs.addTab(self.drill_tab, "Drill-down")
+        self.tabs.addTab(self.normalization, "Normalization")
+        self.tabs.addTab(self.sampling, "Sampling")
+
+    def _build_layout(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.tabs, 1)
+
+    # -- state ----------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        g = self.key
+        self.state.corpus_folder = saved_folder(self.settings, g)
+        self.state.entries = saved_entries(self.settings, g)
+        self.state.metric = str(self.settings.value(f"{g}/metric", "fertility"))
+        self.state.reference = str(self.settings.value(f"{g}/reference", "eng"))
+        self.state.damage_form = str(self.settings.value(f"{g}/damage_form", "strip_accents"))
+        sampling = get_json(self.settings, f"{g}/sampling", None)
+        if sampling:
+            self.sampling.set_inputs(*sampling)
+        self.normalization.set_form(self.state.damage_form)
+        self._write_controls()
+
+    def save_state(self) -> None:
+        g = self.key
+        self.settings.setValue(f"{g}/corpus_folder", self.state.corpus_folder)
+        save_entries(self.settings, g, self.state.entries)
+        self.settings.setValue(f"{g}/metric", self.state.metric)
+        self.settings.setValue(f"{g}/damage_form", self.state.damage_form)
+        set_json(self.settings, f"{g}/sampling", list(self.sampling.inputs()))
+
+    def _write_controls(self) -> None:
+        """Write the state into the widgets without re-triggering their slots."""
+        self.controls.write(self.state)
+
+    # -- tokenizers and corpus --------------------------------------------------------------
+    def add_tokenizer_file(self, path: str) -> None:
+        """Add a tokenizer file (loaded in the worker with ``core.tokenizers.load``)."""
+        path = str(path)
+        if any(e.path == path for e in self.state.entries):
+            self.sig_status_requested.emit(f"{path} is already compared")
+            return
+        self.state.entries.append(TokenizerEntry(unique_label(label_of(path), self.state.entries), path))
+        self._unverified.add(path)  # refused when the worker cannot load it
+        self._on_entries_changed()
+
+    def add_tokenizer(self, tokenizer: Any, label: str) -> None:
+        """Add (or refresh) an already loaded tokenizer; ``label`` is usually its path."""
+        add_loaded(self.state.entries, tokenizer, label)
+        self._on_entries_changed()
+
+    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+        """The main window's tokenizer joins the comparison (``None`` = the demo vocabulary)."""
+        if tokenizer is None:
+            try:
+                tokenizer, label = demo_tokenizer(), DEMO_LABEL
+            except (ImportError, ValueError, OSError) as exc:
+                self.message.setText(f"The demo tokenizer is not available: {exc}")
+                return
+        self.add_tokenizer(tokenizer, label)
+
+    def remove_tokenizer(self, index: int) -> None:
+        if 0 <= index < len(self.state.entries):
+            del self.state.entries[index]
+            self._on_entries_changed()
+
+    def set_corpus_folder(self, folder: str) -> None:
+        """Use ``folder`` as the corpus (bad folders are reported by the computation)."""
+        self.state.corpus_folder = str(folder)
+        self.folder_edit.setText(self.state.corpus_folder)
+        self.settings.setValue(f"{self.key}/corpus_folder", self.state.corpus_folder)
+        self._schedule_recompute()
+
+    def _on_entries_changed(self) -> None:
+        self._write_controls()
+        save_entries(self.settings, self.key, self.state.entries)
+        self._schedule_recompute()
+
+    def _on_add_requested(self) -> None:
+        start = str(self.settings.value(f"{self.key}/last_dir", str(data_dir() / "tokenizers")))
+        path, _ = QFileDialog.getOpenFileName(self, "Add Tokenizer", start,
+                                              "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)")
+        if path:
+            self.settings.setValue(f"{self.key}/last_dir", str(Path(path).parent))
+            self.add_tokenizer_file(path)
+
+    def _on_remove_requested(self) -> None:
+        self.remove_tokenizer(self.tokenizer_list.currentRow())
+
+    def _on_folder_requested(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose Corpus Folder", self.state.corpus_folder or str(Path.home()))
+        if folder:
+            self.set_corpus_folder(folder)
+
+    # -- computation ----------------------------------------------------------------------
+    def recompute(self) -> None:
+        """Start the comparison in the worker (cancels a running one)."""
+        self._recompute_timer.stop()
+        self._started = True
+        if not self.state.corpus_folder:
+            self.message.setText("Choose a corpus folder (one .txt file per language) to compare tokenizers.")
+            return
+        if not self.state.entries:
+            self.message.setText("Add at least one tokenizer (Add tokenizer… or File ▸ Open Tokenizer).")
+        self.progress.setValue(0)
+        self._submitted_folder = self.state.corpus_folder
+        if self.result is None:
+            self.table_tab.set_placeholder(COMPUTING)
+        elif self._submitted_folder != self._shown_folder:  # never old numbers under a new name
+            self.heatmap.set_note(f"Computing {self._submitted_folder}… the table still shows "
+                                  f"{self._shown_folder}.")
+        self._runner.submit(run_comparison, list(self.state.entries), self.state.corpus_folder,
+                            self.state.reference, self._cache, self._loaded)
+
+    def cancel(self) -> None:
+        if self._runner.busy:
+            self._runner.cancel()
+            self.sig_status_requested.emit("Comparison cancelled")
+            if self._keep_shown_folder():
+                self.message.setText(f"Cancelled: still showing the results for {self._shown_folder}.")
+            elif self.result is None:
+                self.table_tab.set_placeholder("Cancelled: press Compute (F5) to compare.")
+
+    @property
+    def busy(self) -> bool:
+        return self._runner.busy
+
+    def _on_progress_changed(self, fraction: float) -> None:
+        self.progress.setValue(int(fraction * 1000))
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        self.cancel_button.setEnabled(busy)
+        self.compute_button.setEnabled(not busy)
+
+    def _on_task_errored(self, exc: object) -> None:
+        failed = self.state.corpus_folder
+        if self._keep_shown_folder():
+            self.message.setText(f"Could not compare on {failed}: {exc} — still showing the "
+                                 f"results for {self._shown_folder}.")
+        else:
+            self.message.setText(f"Could not compare: {exc}")
+            if self.result is None:
+                self.table_tab.set_placeholder("No table: see the message above.")
+
+    def _keep_shown_folder(self) -> bool:
+        """After a failed or cancelled run on another corpus, go back to the folder whose
+        results are shown (never show old numbers under a new folder name)."""
+        if self.result is None or self.state.corpus_folder == self._shown_folder:
+            return False
+        self.state.corpus_folder = self._shown_folder
+        self.folder_edit.setText(self._shown_folder)
+        self.settings.setValue(f"{self.key}/corpus_folder", self._shown_folder)
+        self._render_table()  # drops the "Computing …" note
+        return True
+
+    def _on_result_returned(self, result: CompareResult) -> None:
+        self.result = result
+        self._shown_folder = self._submitted_folder
+        self.progress.setValue(1000)
+        self.message.setText(self._result_message(result))
+        self._refresh_choices()
+        self._render_table()
+        if result.corpus and not any(f.lines for f in result.corpus):
+            self.table_tab.set_placeholder(f"No text in {self._shown_folder}: every .txt file is empty.")
+        self._render_damage()
+        self.sig_status_requested.emit(
+            f"Compared {plural(len(result.table.tokenizers), 'tokenizer')} on "
+            f"{plural(len(result.table.languages), 'language')}")
+        self.sig_result_changed.emit()
+
+    def _result_message(self, result: CompareResult) -> str:
+        """Refuse files added here that do not load; report other failures and empty text."""
+        refused, text = result_notes(result, self.state.entries, self._unverified, self._shown_folder)
+        self._unverified.clear()
+        if refused:
+            self.state.entries = [e for e in self.state.entries if e not in refused]
+            self._write_controls()
+            save_entries(self.settings, self.key, self.state.entries)
+        return text
+
+    # -- rendering ------------------------------------------------------------------------
+    def _refresh_choices(self) -> None:
+        table = self.result.table
+        langs, ref, self.state.sort_by = self.controls.set_choices(table, self.state.reference, self.state.sort_by)
+        if ref and ref != self.state.reference:  # the reference is not in this corpus
+            self.state.reference = ref
+            self._schedule_recompute()  # cells are cached: only the premium changes
+        labelled = list(zip(table.tokenizers, self.result.tokenizers))
+        self.drill_tab.set_result(self.result.corpus, labelled, langs, self.state.reference)
+
+    def heatmap_rows(self) -> list[int]:
+        """Table row indices in the order the heatmap shows them (top to bottom)."""
+        return self.table_tab.heatmap_rows()
+
+    def _render_table(self) -> None:
+        if self.result is not None:
+            self.table_tab.show_table(self.result.table, self.state.metric, self.state.sort_by)
+
+    def _render_damage(self) -> None:
+        if self.result is not None:
+            langs = sorted(self.result.table.languages)
+            self.normalization.set_damage(self.result.damage, langs, self.state.damage_language or "hin")
+
+    # -- slots ----------------------------------------------------------------------------
+    def _on_metric_changed(self, _index: int) -> None:
+        self.state.metric = self.metric_combo.currentData()
+        self.settings.setValue(f"{self.key}/metric", self.state.metric)
+        self._render_table()
+
+    def _on_reference_changed(self, _index: int) -> None:
+        ref = self.reference_combo.currentData()
+        if ref and ref != self.state.reference:
+            self.state.reference = ref
+            self.settings.setValue(f"{self.key}/reference", ref)
+            self._schedule_recompute()
+
+    def _on_sort_changed(self, _index: int) -> None:
+        self.state.sort_by = self.sort_combo.currentData() or "language"
+        self._render_table()
+
+    def _on_language_picked(self, code: str) -> None:
+        self.drill_tab.select(code)
+
+    def _on_damage_changed(self, *_args) -> None:
+        self.state.damage_form = self.normalization.form()
+        self.state.damage_language = self.normalization.selected_language()
+        self.settings.setValue(f"{self.key}/damage_form", self.state.damage_form)
+
+    def _on_corpus_sizes_requested(self) -> None:
+        self.sampling.use_corpus_sizes(None if self.result is None else self.result.table)
+
+    def _on_export_requested(self) -> None:
+        if self.result is None:
+            self.message.setText("Nothing to export yet: compute a comparison first.")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export Table", "compare_table.csv", "CSV (*.csv)")
+        if path:
+            self.export_table_csv(path)
+
+    def export_table_csv(self, path: str) -> bool:
+        """Write every metric of every (language, tokenizer) to ``path`` (reports, never raises)."""
+        if self.result is None:
+            return False
+        try:
+            write_csv(path, *self.result.table.long_rows())
+        except OSError as exc:
+            self.message.setText(f"Could not export: {exc}")
+            return False
+        self.sig_status_requested.emit(f"Saved {path}")
+        return True
+

@@ -1,0 +1,144 @@
+"""State of the Compare pane and the one task it runs in a worker (no widgets here).
+
+:class:`CompareState` is what the widgets render from; :func:`run_comparison` is the
+worker's callable (load tokenizer files + encode the corpus + metrics + normalization
+damage), cached per (tokenizer file, corpus file, modification time).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
+from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
+from core.tokenizers import load
+
+
+@dataclass
+class TokenizerEntry:
+    """One column: a file to load (``path``) or an object already loaded (``tokenizer``)."""
+
+    label: str
+    path: str | None = None
+    tokenizer: Any = None
+
+    def key(self) -> str:
+        """Cache key: the file and its modification time, or the object's identity."""
+        if self.path and os.path.exists(self.path):
+            return f"{self.path}@{os.stat(self.path).st_mtime_ns}"
+        return f"{self.label}#{id(self.tokenizer)}"
+
+
+@dataclass
+class CompareState:
+    """Everything the Compare pane shows is derived from this (plus the last result)."""
+
+    entries: list[TokenizerEntry] = field(default_factory=list)
+    corpus_folder: str = ""
+    metric: str = "fertility"
+    reference: str = "eng"
+    sort_by: str = "language"  # "language", "mean" or a tokenizer label
+    damage_form: str = "strip_accents"
+    damage_language: str = ""
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """What one run of :func:`run_comparison` returns to the GUI thread."""
+
+    table: CompareTable
+    corpus: tuple[CorpusFile, ...]
+    tokenizers: tuple[Any, ...]  # loaded objects, in table column order
+    damage: dict[tuple[str, str], DamageReport]  # (language code, form) -> report
+    failures: tuple[str, ...]  # "label: reason" of tokenizers that could not be loaded
+    failed: tuple[tuple[str, str], ...] = ()  # (label, reason) of the same tokenizers
+
+
+def load_entry(entry: TokenizerEntry, loaded: dict[str, Any]) -> Any:
+    """The tokenizer object of ``entry`` (loading its file once per key; may raise)."""
+    if entry.tokenizer is not None:
+        return entry.tokenizer
+    key = entry.key()
+    if key not in loaded:
+        loaded[key] = load(entry.path)
+    return loaded[key]
+
+
+def run_comparison(
+    entries: list[TokenizerEntry],
+    folder: str,
+    reference: str,
+    cache: dict,
+    loaded: dict[str, Any],
+    *,
+    progress: Callable[[float], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> CompareResult:
+    """Load, encode and measure (runs off the GUI thread; raises ``SubwordScopeError``)."""
+    corpus = load_corpus(folder)
+    toks, keys, names, failed = [], [], [], []
+    for entry in entries:
+        try:
+            toks.append(load_entry(entry, loaded))
+        except (ValueError, OSError, ImportError) as exc:
+            failed.append((entry.label, str(exc)))
+            continue
+        keys.append(entry.key())
+        names.append(entry.label)
+    table = compare_table(toks, corpus, reference=reference, names=names, keys=keys,
+                          cache=cache, progress=progress, should_stop=should_stop)
+    damage = {}
+    for f in corpus:
+        for form in DAMAGE_FORMS:
+            dk = ("damage", f.path, f.mtime_ns, form)
+            if dk not in cache:
+                cache[dk] = normalization_damage("\n".join(f.lines), form, max_examples=40)
+            damage[(f.code, form)] = cache[dk]
+    failures = tuple(f"{label}: {reason}" for label, reason in failed)
+    return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed))
+
+
+def result_notes(result: CompareResult, entries: list[TokenizerEntry], unverified: set[str],
+                 folder: str) -> tuple[list[TokenizerEntry], str]:
+    """What to say about ``result``: the entries to drop (files in ``unverified``, just added,
+    that did not load) and one message line per problem (refused files, other failures,
+    files of ``folder`` without text)."""
+    refused, lines, kept = [], [], []
+    for label, reason in result.failed:
+        entry = next((e for e in entries if e.label == label), None)
+        if entry is not None and entry.path in unverified:
+            refused.append(entry)
+            lines.append(f"Could not add {entry.path}: {reason.removeprefix(f'{entry.path}: ')}")
+        else:
+            kept.append(f"{label}: {reason}")
+    if kept:
+        lines.append(f"Not compared — {'; '.join(kept)}")
+    empty = [os.path.basename(f.path) for f in result.corpus if not f.lines]
+    if empty and len(empty) == len(result.corpus):
+        lines.append(f"No text in {folder}: every .txt file is empty.")
+    elif empty:
+        lines.append(f"No text in {', '.join(empty)}: "
+                     f"{'its row is' if len(empty) == 1 else 'their rows are'} blank.")
+    return refused, "\n".join(lines)
+
+
+def row_order(table: CompareTable, metric: str, sort_by: str) -> list[int]:
+    """Row indices of ``table`` sorted by language code, by the mean, or by one column
+    (descending values; ``nan`` last)."""
+    n = len(table.languages)
+    if sort_by == "language" or n == 0 or not table.tokenizers:
+        return sorted(range(n), key=lambda i: table.languages[i])
+    values = table.values(metric)
+    if sort_by in table.tokenizers:
+        col = values[:, table.tokenizers.index(sort_by)]
+    else:
+        finite = np.isfinite(values)
+        counts = finite.sum(axis=1)
+        sums = np.where(finite, values, 0.0).sum(axis=1)
+        col = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    key = np.where(np.isfinite(col), -col, np.inf)
+    return [int(i) for i in np.argsort(key, kind="stable")]

@@ -1,0 +1,22 @@
+"""The Merges pane: BPE training step by step, WordPiece scores, Unigram Viterbi, real-merge replay.
+
+``MergesPane`` (in :mod:`app.panes.merges.pane`) is imported on first use (PEP 562), so
+importing :mod:`app.panes.merges.state` loads no Qt. Run alone: ``python -m app.panes.merges``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.panes.merges.pane import MergesPane
+
+__all__ = ["MergesPane"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MergesPane":
+        from app.panes.merges.pane import MergesPane  # lazy: keeps the state module free of Qt
+
+        return MergesPane
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,214 @@
+"""The real-merge replay tab: step through the merges a byte-level BPE encoder applies.
+
+The pane builds a :class:`~core.training.replay.MergeTable` off the GUI thread — from a file
+read with :func:`core.tokenizers.load` (GPT-2 files, a byte-level ``tokenizer.json`` or a
+tiktoken rank file) or from the byte-level BPE tokenizer the main window broadcasts — and
+hands it to :meth:`ReplayView.set_table`; this view pre-tokenizes the typed text with the
+tokenizer's pre-tokenizer, replays each piece and lets the user walk through the merges one
+at a time.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panes.merges.bpe_view import make_table, symbols_html
+from app.panes.merges.models import show_pair, show_symbols
+from app.panes.merges.state import REPLAY_TEXT
+from app.widgets.rows_model import RowsModel
+from app.widgets.text_format import plural
+from app.widgets.token_badges import visible
+from core.errors import SubwordScopeError
+from core.training.replay import MergeTable, encode_piece
+
+FILE_FILTER = ("Byte-level BPE (*.tiktoken merges.txt vocab.json tokenizer.json *.json);;"
+               "All files (*)")
+
+
+class ReplayView(QWidget):
+    """Typed text → pieces → every merge with its rank → final tokens and ids.
+
+    Signals
+    -------
+    sig_open_requested(str) : the user chose a file to load (the pane loads it in a worker).
+    sig_text_changed(str) : the typed text (the pane stores it).
+    """
+
+    sig_open_requested = Signal(str)
+    sig_text_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.table: MergeTable | None = None
+        self.frames: list[tuple[int, list[tuple[str, ...]]]] = []  # (row, symbols per piece)
+        self.open_button = QPushButton("Open merges…")
+        self.open_button.setToolTip("Load GPT-2 vocab.json + merges.txt, a byte-level BPE "
+                                    "tokenizer.json, or a tiktoken rank file (merges recovered)")
+        self.open_button.clicked.connect(self._on_open_clicked)
+        self.source_label = QLabel("No merge table loaded yet.")
+        self.source_label.setWordWrap(True)
+        self.text_edit = QLineEdit(REPLAY_TEXT)
+        self.text_edit.setToolTip("Text to encode; it is pre-tokenized by the tokenizer's "
+                                  "pre-tokenizer, then each piece's merges are replayed")
+        self.message = QLabel("")
+        self.message.setStyleSheet("color: #b00020;")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        self.note = QLabel("")
+        self.note.setStyleSheet("color: #555555;")
+        self.note.setWordWrap(True)
+        self.note.hide()
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setToolTip("Step through the merges (0 = raw bytes)")
+        self.slider.valueChanged.connect(self._on_frame_changed)
+        self.back_button = QPushButton("◀ Back")
+        self.back_button.setToolTip("Previous merge (Alt+Left)")
+        self.back_button.setShortcut("Alt+Left")
+        self.back_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
+        self.next_button = QPushButton("Next ▶")
+        self.next_button.setToolTip("Next merge (Alt+Right)")
+        self.next_button.setShortcut("Alt+Right")
+        self.next_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
+        self.frame_label = QLabel("")
+        self.symbols_view = QTextBrowser()
+        self.symbols_view.setToolTip("The symbols of every piece at the current step")
+        self.result_label = QLabel("")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.steps_model = RowsModel(
+            ("Piece", "Step", "Rank", "Pair", "Symbols after"),
+            header_tips=("Pre-tokenized piece (␣ is a space)", "Merge number within the piece",
+                         "Merge rank: lower ranks merge first", "The two symbols merged",
+                         "The piece's symbols after this merge"), parent=self)
+        self.steps_view = make_table(self.steps_model, "Every merge the encoder applies, in order")
+        self.steps_view.clicked.connect(lambda idx: self.slider.setValue(idx.row() + 1))
+        self._timer = QTimer(self, singleShot=True, interval=150)
+        self._timer.timeout.connect(self.recompute)
+        self.text_edit.textChanged.connect(self._timer.start)
+        self.text_edit.textChanged.connect(self.sig_text_changed)
+        self._layout()
+
+    def _layout(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.open_button)
+        top.addWidget(self.source_label, 1)
+        text_row = QHBoxLayout()
+        text_row.addWidget(QLabel("Text:"))
+        text_row.addWidget(self.text_edit, 1)
+        hint = QLabel("Symbols use GPT-2's byte alphabet: Ġ is a space, Ċ a newline; "
+                      "other bytes of multi-byte characters show as Latin-1 look-alikes.")
+        hint.setStyleSheet("color: #555555;")
+        step_row = QHBoxLayout()
+        step_row.addWidget(self.back_button)
+        step_row.addWidget(self.slider, 1)
+        step_row.addWidget(self.next_button)
+        step_row.addWidget(self.frame_label)
+        right = QWidget()
+        lay = QVBoxLayout(right)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Symbols at this step:"))
+        lay.addWidget(self.symbols_view, 1)
+        lay.addWidget(self.result_label)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.steps_view)
+        split.addWidget(right)
+        split.setSizes([700, 600])
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(text_row)
+        layout.addWidget(hint)
+        layout.addWidget(self.message)
+        layout.addWidget(self.note)
+        layout.addLayout(step_row)
+        layout.addWidget(split, 1)
+
+    def _on_open_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open byte-level BPE merges", "", FILE_FILTER)
+        if path:
+            self.sig_open_requested.emit(path)
+
+    def set_loading(self, what: str) -> None:
+        self.source_label.setText(f"Loading {what}…")
+
+    def set_error(self, message: str) -> None:
+        """Show ``message`` inline (empty hides it)."""
+        self.message.setText(message)
+        self.message.setVisible(bool(message))
+
+    def set_note(self, text: str) -> None:
+        """Show a neutral note (e.g. a broadcast tokenizer that replay does not use)."""
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
+    def set_table(self, table: MergeTable, source: str) -> None:
+        """Use ``table`` (loaded from ``source``) for replay."""
+        self.table = table
+        self.source_label.setText(f"<b>{html.escape(table.name)}</b>: {plural(len(table.ranks), 'merge')}, "
+                                  f"{plural(len(table.vocab), 'token')} — {html.escape(source)}")
+        self.source_label.setToolTip(source)
+        self.set_error("")
+        self.recompute()
+
+    def recompute(self) -> None:
+        """Pre-tokenize the text, replay every piece, rebuild the step table."""
+        self._timer.stop()
+        if self.table is None:
+            return
+        pieces = self.table.pretokenize(self.text_edit.text())
+        rows, tips, frames = [], [], []
+        state = [(w,) if w in self.table.added else tuple(w) for w, _ in pieces]
+        frames.append((-1, list(state)))
+        tokens, ids = [], []
+        try:
+            for k, (word, surface) in enumerate(pieces):
+                for n, step in enumerate(self.table.steps(word), 1):
+                    rows.append((visible(surface) if n == 1 else "", n, step.rank,
+                                 show_pair(step.pair), show_symbols(step.symbols)))
+                    tips.append(f"piece {k}: {surface!r} = {word}")
+                    state[k] = step.symbols
+                    frames.append((len(rows) - 1, list(state)))
+                t, i = encode_piece(word, self.table)
+                tokens += t
+                ids += i
+        except SubwordScopeError as exc:
+            self.set_error(str(exc))
+        else:
+            self.set_error("")
+        self.frames = frames
+        self.steps_model.set_rows(rows, tips)
+        self.result_label.setText(
+            f"<b>{plural(len(tokens), 'token')}</b>: {html.escape(show_symbols(tokens, 200))}<br>"
+            f"<b>ids</b>: {' '.join(map(str, ids))}")
+        self.slider.setRange(0, len(frames) - 1)
+        self.slider.setValue(len(frames) - 1)
+        self._on_frame_changed(self.slider.value())
+
+    def final_tokens(self) -> list[str]:
+        return [s for syms in (self.frames[-1][1] if self.frames else []) for s in syms]
+
+    def _on_frame_changed(self, value: int) -> None:
+        if not self.frames:
+            return
+        row, state = self.frames[max(0, min(value, len(self.frames) - 1))]
+        self.steps_model.set_highlight(row)
+        if row >= 0:
+            self.steps_view.scrollTo(self.steps_model.index(row, 0))
+            r = self.steps_model.row(row)
+            self.frame_label.setText(f"merge {value} of {len(self.frames) - 1} (rank {r[2]})")
+        else:
+            self.frame_label.setText(f"raw bytes (0 of {len(self.frames) - 1})")
+        self.symbols_view.setHtml("".join(f"<p>{symbols_html(s)}</p>" for s in state))

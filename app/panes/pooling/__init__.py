@@ -1,0 +1,22 @@
+"""The Pooling pane: CLS, masked mean, max and attention pooling, padding and chunking.
+
+``PoolingPane`` (in :mod:`app.panes.pooling.pane`) is imported on first use (PEP 562), so
+importing :mod:`app.panes.pooling.state` loads no Qt. Run alone: ``python -m app.panes.pooling``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.panes.pooling.pane import PoolingPane
+
+__all__ = ["PoolingPane"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PoolingPane":
+        from app.panes.pooling.pane import PoolingPane  # lazy: keeps the state module free of Qt
+
+        return PoolingPane
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,118 @@
+"""The Positions pane's cost views: what a learned table costs (embedding cost) and where the
+parameters of one transformer block are (block anatomy). Both hold local inputs (controls
+made by the pane) besides the shared ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QTableView
+
+from app.panes.positions.view_base import PositionsView, splitter
+from app.widgets.plot_lines import LinePlot
+from core.encoder.block_anatomy import block_anatomy
+from core.positional import embedding_cost
+
+
+class EmbeddingCostView(PositionsView):
+    key, title = "embedding", "Embedding cost"
+    caption = ("A learned table (token embeddings, or learned absolute positions) has V·d parameters; an untied "
+               "output head doubles it. Compared with the 12·L·d² parameters of L transformer blocks.")
+
+    def __init__(self, controls: dict, parent=None):
+        super().__init__(parent)
+        form = QFormLayout()
+        for name, label in (("emb_V", "Rows V"), ("emb_d", "Width d"), ("emb_dtype", "Data type"),
+                            ("emb_tied", ""), ("emb_layers", "Layers L")):
+            form.addRow(label, controls[name])
+        self.result = QLabel()
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        top = QHBoxLayout()
+        top.addLayout(form)
+        top.addWidget(self.result, 1)
+        self.layout_.addLayout(top)
+        self.share = LinePlot("Embedding share of all parameters vs V", "embedding_share", x_label="rows V",
+                              y_label="table / (table + blocks) (%)", log_x=True, legend_offset=(60, 10))
+        self.share.plot.getAxis("bottom").setTicks([[(3, "1k"), (4, "10k"), (5, "100k"), (6, "1M")], []])
+        self.layout_.addWidget(self.share, 1)
+
+    def plots(self):
+        return [self.share]
+
+    @staticmethod
+    def compute(state) -> dict:
+        cost = embedding_cost(state.emb_V, state.emb_d, state.emb_dtype, tied=state.emb_tied, layers=state.emb_layers)
+        vs = np.unique(np.geomspace(1000, 1_000_000, 61).round().astype(np.int64))
+        shares = np.array([embedding_cost(int(v), state.emb_d, state.emb_dtype, tied=state.emb_tied,
+                                          layers=state.emb_layers).fraction_of_total for v in vs]) * 100
+        return {"cost": cost, "vs": vs, "shares": shares}
+
+    def render(self, data):
+        c = data["cost"]
+        self.result.setText(
+            f"<table cellpadding=3>"
+            f"<tr><td>Parameters</td><td align=right><b>{c.parameters:,}</b> ({c.parameters / 1e6:.0f} M)</td></tr>"
+            f"<tr><td>Memory ({c.dtype})</td><td align=right><b>{c.gib:.3f} GiB</b> ({c.bytes:,} bytes)</td></tr>"
+            f"<tr><td>Blocks 12·L·d²</td><td align=right>{c.block_parameters:,} ({c.block_parameters / 1e9:.2f} B)</td></tr>"
+            f"<tr><td>Table / blocks</td><td align=right>{100 * c.fraction_of_blocks:.2f} %</td></tr>"
+            f"<tr><td>Table / (table + blocks)</td><td align=right>{100 * c.fraction_of_total:.2f} %</td></tr></table>")
+        self.share.set_curve("share", data["vs"], data["shares"], color="#1f77b4")
+        self.share.set_curve("current V", [c.V], [100 * c.fraction_of_total], color="#d62728", symbol="o", width=0)
+
+
+class BlockAnatomyView(PositionsView):
+    key, title = "anatomy", "Block anatomy"
+    caption = ("One pre-norm block, x + Attn(LN(x)) then x + FFN(LN(x)), causal mask; T, d and H come from the "
+               "shared controls. Shapes of every intermediate and where the parameters are.")
+
+    def __init__(self, controls: dict, parent=None):
+        super().__init__(parent)
+        form = QHBoxLayout()
+        for name, label in (("block_B", "Batch B"), ("block_d_ff", "FFN width d_ff")):
+            form.addWidget(QLabel(label))
+            form.addWidget(controls[name])
+        form.addStretch(1)
+        self.totals = QLabel()
+        self.layout_.addLayout(form)
+        self.shapes_model = QStandardItemModel(0, 4, self)
+        self.shapes_model.setHorizontalHeaderLabels(["intermediate", "shape", "elements", "how it is made"])
+        self.params_model = QStandardItemModel(0, 4, self)
+        self.params_model.setHorizontalHeaderLabels(["weights", "part", "shapes", "parameters"])
+        views = []
+        for model in (self.shapes_model, self.params_model):
+            view = QTableView()
+            view.setModel(model)
+            view.verticalHeader().hide()
+            view.horizontalHeader().setStretchLastSection(True)
+            view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+            views.append(view)
+        self.shapes_view, self.params_view = views
+        self.layout_.addWidget(splitter(Qt.Orientation.Vertical, *views, sizes=[500, 250]), 1)
+        self.layout_.addWidget(self.totals)
+
+    @staticmethod
+    def compute(state) -> dict:
+        return {"anatomy": block_anatomy(state.block_B, state.T, state.d, state.H, state.block_d_ff)}
+
+    @staticmethod
+    def _fill(model: QStandardItemModel, rows: list[list[str]]) -> None:
+        model.setRowCount(0)
+        for row in rows:
+            items = [QStandardItem(str(v)) for v in row]
+            for it in items:
+                it.setEditable(False)
+            model.appendRow(items)
+
+    def render(self, data):
+        a = data["anatomy"]
+        self._fill(self.shapes_model, [[i.name, str(i.shape), f"{int(np.prod(i.shape)):,}", i.formula]
+                                       for i in a.intermediates])
+        self._fill(self.params_model, [[g.name, g.part, " + ".join(str(s) for s in g.shapes), f"{g.count:,}"]
+                                       for g in a.parameters])
+        for view in (self.shapes_view, self.params_view):
+            view.resizeColumnsToContents()
+        self.totals.setText(f"<b>{a.total:,}</b> parameters: attention {a.attention:,} "
+                            f"({100 * a.attention / a.total:.0f} %), FFN {a.ffn:,} ({100 * a.ffn_fraction:.0f} %), "
+                            f"layer norms {a.part_total('norm'):,}")

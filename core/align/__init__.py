@@ -1,0 +1,13 @@
+"""Tokens back to text: token lists → original spans, entities from labels, where offsets
+mislead, where two tokenizations disagree, and everything the alignment pane shows.
+
+Layer: above :mod:`core.tokenizers` and :mod:`core.text`.
+
+Modules: :mod:`~core.align.cursor` (the cursor walk, SPEC §2), :mod:`~core.align.entities`
+(labels → entity spans, SPEC §3), :mod:`~core.align.audit` (SPEC §8 flags),
+:mod:`~core.align.span_diff`, :mod:`~core.align.view`.
+"""
+
+from core.align.cursor import SCHEMES, UNK_TOKENS, AlignmentError, align, detect_scheme
+
+__all__ = ["SCHEMES", "UNK_TOKENS", "AlignmentError", "align", "detect_scheme"]

@@ -1,0 +1,259 @@
+"""Align a token list from any system back to spans of the original text (SPEC §2).
+
+A cursor walks over the normalized text; each token must match at the cursor (after
+skipping spaces where the scheme allows it), so a repeated word always maps to its own
+occurrence. There is never a fallback to searching. Spans are half-open code-point offsets
+into the *original* text, mapped through the normalizer's offset map.
+
+Public names: :func:`align`, :func:`detect_scheme`, :class:`AlignmentError`,
+:data:`SCHEMES`, :data:`UNK_TOKENS`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Callable, Sequence
+
+import regex
+
+from core.errors import SubwordScopeError
+from core.text.byte_alphabet import to_byte_level
+from core.text.normalize import NormalizedText, normalize
+
+SCHEMES = ("wordpiece", "sentencepiece", "bytelevel", "surface")
+METASPACE = "\u2581"
+UNK_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>", "[unk]"})
+"""Token strings that stand for "whatever pre-tokenized unit is at the cursor"."""
+
+_SPECIAL = regex.compile(r"\[[A-Z_]+\]|<\|[^|\s]+\|>|</?s>|<(?:pad|mask|bos|eos|cls|sep)>")
+_UNIT = regex.compile(r"\w+|[^\w\s]")
+_CONTEXT = 12  # characters of normalized text quoted in an error
+
+
+class AlignmentError(SubwordScopeError):
+    """A token does not fit the text at the cursor.
+
+    Attributes
+    ----------
+    token_index : int
+        Index of the offending token in the token list.
+    token : str
+        The offending token.
+    cursor : int
+        Position in the normalized text (code points) where it was expected.
+    original_cursor : int
+        The same position in the original text (code points), for highlighting.
+    found : str
+        Normalized text at the cursor (up to a dozen characters).
+    """
+
+    def __init__(self, token_index: int, token: str, cursor: int, original_cursor: int, found: str):
+        self.token_index = token_index
+        self.token = token
+        self.cursor = cursor
+        self.original_cursor = original_cursor
+        self.found = found
+        self.hint = _hint(token, found)
+        shown = found if found else "the end of the text"
+        super().__init__(
+            f"token {token_index} {token!r} does not match the text at position "
+            f"{original_cursor} (normalized position {cursor}): found {shown!r}"
+            + (f" — {self.hint}" if self.hint else "")
+        )
+
+
+def _hint(token: str, found: str) -> str:
+    """Say why a token that looks right does not match: case or normalization form."""
+    core = token[2:] if token.startswith("##") else token.lstrip(METASPACE)
+    if not core or not found:
+        return ""
+    for form in ("NFC", "NFKC"):
+        a, b = unicodedata.normalize(form, core), unicodedata.normalize(form, found.lstrip())
+        if b.startswith(a):
+            if not found.lstrip().startswith(core):
+                return (f"they are equal after {form} normalization: the token list and the "
+                        "text use different Unicode normalization forms")
+            return ""
+        if b.casefold().startswith(a.casefold()):
+            return "they differ only in letter case: choose a normalizer that lowercases, or none"
+    return ""
+
+
+def _skip_spaces(text: str, cur: int) -> int:
+    while cur < len(text) and text[cur].isspace():
+        cur += 1
+    return cur
+
+
+def _is_special(token: str) -> bool:
+    return token not in UNK_TOKENS and _SPECIAL.fullmatch(token) is not None
+
+
+def _match(text: str, cur: int, token: str, scheme: str) -> tuple[int, int] | None:
+    """Return the normalized span ``token`` covers at ``cur``, or None when it does not fit."""
+    if token in UNK_TOKENS:
+        start = _skip_spaces(text, cur)
+        m = _UNIT.match(text, start)
+        return (start, m.end()) if m else None
+    if scheme == "bytelevel":
+        return (cur, cur + len(token)) if token and text.startswith(token, cur) else None
+    if scheme == "wordpiece" and token.startswith("##") and len(token) > 2:
+        piece = token[2:]
+        return (cur, cur + len(piece)) if text.startswith(piece, cur) else None
+    start = _skip_spaces(text, cur)
+    return (start, start + len(token)) if token and text.startswith(token, start) else None
+
+
+def _marker_lookahead(tokens: Sequence[str]) -> list[int]:
+    """For each token, how many ``▁`` follow it in the token stream before anything else
+    (counting only through tokens made entirely of ``▁``)."""
+    after = [0] * len(tokens)
+    run = 0
+    for i in range(len(tokens) - 1, -1, -1):
+        after[i] = run
+        tok = tokens[i] if isinstance(tokens[i], str) else ""
+        lead = len(tok) - len(tok.lstrip(METASPACE))
+        run = lead + run if tok and lead == len(tok) else lead
+    return after
+
+
+def _match_metaspace(text: str, cur: int, token: str, lookahead: int) -> tuple[int, int] | None:
+    """Match a SentencePiece piece at ``cur``: each ``▁`` stands for the whitespace run
+    there, leaving one whitespace character for each ``▁`` that follows it."""
+    j = cur
+    first = None
+    for k, ch in enumerate(token):
+        if ch == METASPACE:
+            rest = len(token) - k - 1 - len(token[k + 1 :].lstrip(METASPACE))
+            follow = rest + (lookahead if token[k:].strip(METASPACE) == "" else 0)
+            run = _skip_spaces(text, j) - j
+            take = max(1, run - follow) if run else 0
+            if first is None and take:
+                first = j
+            j += take
+        elif j < len(text) and text[j] == ch:
+            first = j if first is None else first
+            j += 1
+        else:
+            return None
+    return (cur if first is None else first, j) if first is not None else (cur, cur)
+
+
+def _byte_level_text(nt: NormalizedText) -> NormalizedText:
+    """Every character becomes its UTF-8 bytes in the GPT-2 byte-to-unicode alphabet, each
+    byte carrying the character's span (so pieces of one character share its span)."""
+    return nt.map_chars(to_byte_level)
+
+
+def detect_scheme(tokens: Sequence[str]) -> str:
+    """Guess how a token list marks word boundaries.
+
+    ``"wordpiece"`` when a token starts with ``##``; ``"sentencepiece"`` when one contains
+    ``▁``; ``"bytelevel"`` when one contains a GPT-2 byte-alphabet stand-in for whitespace
+    or control bytes (``Ġ``, ``Ċ``, ``ĉ``, U+0100–U+0143); otherwise ``"surface"``.
+    """
+    strs = [t for t in tokens if isinstance(t, str)]
+    if any(t.startswith("##") and len(t) > 2 for t in strs):
+        return "wordpiece"
+    if any(METASPACE in t for t in strs):
+        return "sentencepiece"
+    if any("\u0100" <= c <= "\u0143" for t in strs for c in t):
+        return "bytelevel"
+    return "surface"
+
+
+def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str) -> list[tuple[int, int]]:
+    text = nt.text
+    lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
+    spans: list[tuple[int, int]] = []
+    cur = 0
+    for i, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise AlignmentError(i, repr(token), cur, nt.to_original(cur, cur)[0], text[cur : cur + _CONTEXT])
+        if scheme == "sentencepiece" and token not in UNK_TOKENS and not _is_special(token):
+            span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
+        else:
+            span = _match(text, cur, token, scheme)
+        if span is None and _is_special(token):
+            span = (cur, cur)
+        if span is None:
+            no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
+            at = cur if no_skip else _skip_spaces(text, cur)
+            pos = nt.to_original(at, at)[0]
+            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT])
+        spans.append(nt.to_original(*span))
+        cur = span[1]
+    return spans
+
+
+def align(
+    original: str,
+    tokens: Sequence[str],
+    *,
+    scheme: str | None = None,
+    normalizer: Callable[[str], NormalizedText] | None = None,
+) -> list[tuple[int, int]]:
+    """Map each token to its half-open code-point span in ``original`` (SPEC §2).
+
+    Parameters
+    ----------
+    original : str
+        The text the tokens came from.
+    tokens : sequence of str
+        The token list, e.g. BERT's ``["zoe", "fi", "##x"]``.
+    scheme : {"wordpiece", "sentencepiece", "bytelevel", "surface"} or None
+        ``"wordpiece"``: a ``##`` piece must match exactly at the cursor, any other token
+        after skipping spaces. ``"sentencepiece"``: ``▁`` stands for the whitespace run
+        before the piece (one whitespace character is left for each further ``▁`` that
+        follows). ``"bytelevel"``: tokens are GPT-2 byte-alphabet strings (``Ġ`` = the
+        space byte) matched byte for byte, no skipping. ``"surface"``: plain substrings
+        of the text, matched after skipping spaces. None detects the scheme with
+        :func:`detect_scheme`; a list without markers is tried as ``"surface"`` and then
+        as ``"wordpiece"`` (the error of the attempt that got further is raised).
+    normalizer : callable, optional
+        ``text -> NormalizedText``. Default: the teaching normalizer (:func:`normalize`)
+        for ``"wordpiece"``, none for the other schemes.
+
+    Returns
+    -------
+    list of (int, int)
+        One original span per token, in code points. Conventions: a marker that stands
+        for whitespace (``▁``, ``Ġ``) includes that whitespace in its span (untrimmed); a
+        lone ``▁`` that consumes no character (a dummy prefix) gets an empty span at its
+        position; a byte-level piece owns every character whose UTF-8 bytes it contains,
+        so pieces of one character share that character's span; a mark the normalizer
+        drops is folded into the preceding character's span. ``[UNK]``/``<unk>`` takes
+        the whole pre-tokenized unit at the cursor (a run of word characters, or one
+        other non-space character). A special token such as ``[CLS]`` or ``</s>`` that
+        is not in the text gets an empty span at the cursor. Text left after the last
+        token is allowed (a truncated encoding); :mod:`core.align.audit` reports it.
+
+    Raises
+    ------
+    AlignmentError
+        At the first token that does not fit, with its index, the cursor and the text there.
+    SubwordScopeError
+        For an unknown ``scheme``.
+    """
+    if scheme is None:
+        detected = detect_scheme(tokens)
+        if detected != "surface":
+            return align(original, tokens, scheme=detected, normalizer=normalizer)
+        try:
+            return align(original, tokens, scheme="surface", normalizer=normalizer)
+        except AlignmentError as surface_error:
+            try:
+                return align(original, tokens, scheme="wordpiece", normalizer=normalizer)
+            except AlignmentError as wordpiece_error:
+                raise max(surface_error, wordpiece_error, key=lambda e: e.token_index) from None
+    if scheme not in SCHEMES:
+        raise SubwordScopeError(f"unknown alignment scheme {scheme!r}; use one of {SCHEMES}")
+    if normalizer is not None:
+        nt = normalizer(original)
+    elif scheme == "wordpiece":
+        nt = normalize(original)
+    else:
+        nt = NormalizedText.identity(original)
+    if scheme == "bytelevel":
+        nt = _byte_level_text(nt)
+    return _walk(nt, tokens, scheme)

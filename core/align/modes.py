@@ -1,0 +1,156 @@
+"""The alignment view's three ways to get tokens for a text (no Qt).
+
+- :func:`tokenize`: the chosen tokenizer's tokens, ids and offsets;
+- :func:`align_tokens`: a pasted token list (JSON list or whitespace-separated) aligned with
+  :func:`core.align.align`;
+- :func:`label_entities`: the current tokenization plus one pasted BIO label per token, lifted
+  to entities with :func:`core.align.entities.entities`.
+
+Each function returns a dict of :class:`~core.align.view.AlignmentView` fields; errors a user
+can fix come back as ``error`` (with ``error_pos`` for a mismatch), never raised.
+
+Public names: :data:`MODES`, :data:`SCHEME_NAMES`, :data:`MAX_CHARS`, :data:`MAX_TOKENS`,
+:func:`parse_list`, :func:`tokenize`, :func:`align_tokens`, :func:`label_entities`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from core.align.cursor import AlignmentError, align, detect_scheme
+from core.align.entities import LabelError, entities
+from core.errors import SubwordScopeError
+from core.text.normalize import NormalizedText, normalize
+from core.tokenizers.normalizers import Teaching
+
+MODES = {
+    "tokenize": "Tokenize",
+    "align": "Align a token list",
+    "labels": "Labels (BIO)",
+}
+"""Mode key → the name the app shows."""
+
+SCHEME_NAMES = {  # core.align schemes, as the app and the error messages name them
+    "wordpiece": "WordPiece",
+    "sentencepiece": "SentencePiece",
+    "bytelevel": "byte-level",
+    "surface": "surface",
+}
+MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized (code points)
+MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
+
+
+def parse_list(raw: str, what: str) -> list[str]:
+    """A pasted list: a JSON list of strings, or whitespace-separated items.
+
+    Raises
+    ------
+    SubwordScopeError
+        If it looks like JSON but is not a list of strings, or it is too long.
+    """
+    raw = raw.strip()
+    if raw.startswith("["):
+        try:
+            items = json.loads(raw)
+        except ValueError as exc:
+            raise SubwordScopeError(f"the {what} look like JSON but do not parse: {exc}") from None
+        if not isinstance(items, list) or not all(isinstance(t, str) for t in items):
+            raise SubwordScopeError(f"the JSON {what} must be a list of strings")
+    else:
+        items = raw.split()
+    if len(items) > MAX_TOKENS:
+        raise SubwordScopeError(f"{len(items):,} {what} pasted; at most {MAX_TOKENS:,} are accepted")
+    return items
+
+
+def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
+    """Encode ``text`` (without special tokens); the demo honours the normalizer options."""
+    try:
+        if is_demo:
+            enc = _demo_encode(tokenizer, text, options)
+        else:
+            enc = tokenizer.encode(text, add_special_tokens=False)
+    except SubwordScopeError as exc:
+        return {"error": f"The tokenizer could not encode this text: {exc}"}
+    return {
+        "tokens": list(enc.tokens),
+        "ids": list(enc.ids),
+        "spans": [tuple(o) for o in enc.offsets],
+        "normalized": enc.normalized,
+        "token_bytes": enc.token_bytes if getattr(enc, "byte_level", False) else None,
+        "special": list(enc.special_tokens_mask),
+    }
+
+
+def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "auto",
+                 normalize_all: bool = False) -> dict:
+    """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit.
+
+    ``scheme`` is ``"auto"`` or one of :data:`core.align.SCHEMES`. Auto follows
+    :func:`core.align.align`'s detection (markers decide; a list without markers is tried
+    as surface strings, then as WordPiece) and reports which scheme fitted. The teaching
+    normalizer with ``options`` is used for WordPiece, and for every scheme when
+    ``normalize_all`` (the user changed the options); otherwise the text is matched as is.
+    """
+    try:
+        tokens = parse_list(tokens_text, "tokens")
+    except SubwordScopeError as exc:
+        return {"normalized": normalize(text, **options), "error": f"Token list: {exc}"}
+    if not tokens:
+        return {"normalized": normalize(text, **options),
+                "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
+    if scheme == "auto":
+        detected = detect_scheme(tokens)
+        candidates = [detected] if detected != "surface" else ["surface", "wordpiece"]
+    else:
+        candidates = [scheme]
+    errors = []
+    for name in candidates:
+        nt = normalize(text, **options) if normalize_all or name == "wordpiece" else NormalizedText.identity(text)
+        try:
+            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt)
+        except AlignmentError as exc:
+            errors.append((exc.token_index, name, nt, exc))
+            continue
+        return {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "spans": spans,
+                "scheme": name}
+    _, name, nt, exc = max(errors, key=lambda e: e[0])  # the attempt that got furthest
+    good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt)
+    message = str(exc).replace(f" — {exc.hint}", "") if exc.hint else str(exc)
+    return {
+        "tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "scheme": name,
+        "spans": good + [None] * (len(tokens) - len(good)),
+        "error": f"The token list does not fit the text ({SCHEME_NAMES[name]} tokens): {message}"
+        + (f"\nHint: {exc.hint}." if exc.hint else ""),
+        "error_pos": exc.original_cursor,
+        "error_token": exc.token_index,
+    }
+
+
+def label_entities(text: str, tokens: list[str], spans: list, labels_text: str, repair: bool) -> dict:
+    """Entities of a tokenization (``tokens`` with their original ``spans``) from one pasted
+    BIO label per token."""
+    try:
+        labels = parse_list(labels_text, "labels")
+    except SubwordScopeError as exc:
+        return {"error": f"Labels: {exc}"}
+    if len(labels) != len(tokens):
+        return {
+            "labels": labels,
+            "error": f"{len(labels)} labels for {len(tokens)} tokens: give exactly one "
+            "BIO label per token (B-X, I-X or O).",
+        }
+    try:
+        found = entities(text, tokens, spans, labels, repair=repair)
+    except LabelError as exc:
+        return {"labels": labels, "error": f"Labels: {exc}"}
+    return {"labels": labels, "entities": found}
+
+
+def _demo_encode(tokenizer: Any, text: str, options: dict) -> Any:
+    """Encode with the demo tokenizer, its teaching normalizer's steps set from ``options``."""
+    tokenizer = copy.copy(tokenizer)
+    tokenizer.normalizer = Teaching(**options)
+    return tokenizer.encode(text, add_special_tokens=False)

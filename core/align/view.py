@@ -1,0 +1,204 @@
+"""Everything the alignment pane shows, computed in one call from text + tokenizer + options.
+
+:func:`alignment_view` tokenizes (or aligns a pasted token list, or lifts pasted labels to
+entities), maps every span into the normalized text, builds the UTF-16/UTF-8 offset tables,
+the grapheme-cluster boundaries and :func:`core.align.audit.audit`'s flags, and returns one
+frozen :class:`AlignmentView`. It runs on a worker thread for long texts and never raises on
+bad input: errors a user can fix (a token list that does not fit, a wrong label count, empty
+or oversized text) come back in ``error`` / ``notice``. Positions are code points unless a
+name says UTF-16 or UTF-8.
+
+Public names: :func:`alignment_view`, :class:`AlignmentView`, :func:`audit_spans`,
+:func:`normalized_spans`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from core.align.audit import Audit, audit
+from core.align.entities import Entity
+from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
+from core.text.graphemes import GraphemeBounds
+from core.text.normalize import NormalizedText
+from core.text.offsets import offset_arrays
+
+
+@dataclass(frozen=True)
+class AlignmentView:
+    """Everything one rendering of the alignment pane needs.
+
+    ``spans[i]`` is token ``i``'s original code-point span, or None for tokens after an
+    alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``.
+    ``audit`` holds :func:`core.align.audit.audit`'s flags for the leading tokens that have a
+    span; ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
+    ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary;
+    ``utf16[i]`` / ``utf8[i]`` are the UTF-16 unit / UTF-8 byte offsets of code point ``i``.
+    """
+
+    text: str
+    mode: str
+    tokens: list[str] = field(default_factory=list)
+    ids: list[int | None] = field(default_factory=list)
+    spans: list[tuple[int, int] | None] = field(default_factory=list)
+    norm_spans: list[tuple[int, int] | None] = field(default_factory=list)
+    normalized: NormalizedText | None = None
+    utf16: list[int] = field(default_factory=lambda: [0])
+    utf8: list[int] = field(default_factory=lambda: [0])
+    cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    grapheme_start: np.ndarray = field(default_factory=lambda: np.ones(1, bool))  # (n+1,) bool
+    token_bytes: list[bytes] | None = None  # byte-level tokenizers: the bytes of each token
+    special: list[int] | None = None  # the encoding's special-tokens mask
+    audit: Audit | None = None  # core's flags for the tokens that have a span
+    labels: list[str] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    error: str | None = None
+    error_pos: int | None = None  # original code point of an alignment mismatch
+    error_token: int | None = None
+    notice: str | None = None  # an inline message that is not an error
+    scheme: str | None = None  # align mode: the scheme the token list was aligned with
+
+    @cached_property
+    def _sorted_starts(self) -> list[int]:
+        return [sp[0] if sp else 1 << 40 for sp in self.spans]
+
+    @cached_property
+    def _sorted_norm_starts(self) -> list[int]:
+        return [sp[0] if sp else 1 << 40 for sp in self.norm_spans]
+
+    def tokens_at(self, pos: int) -> list[int]:
+        """Indices of the tokens whose original span contains code point ``pos``."""
+        return _covering(self.spans, self._sorted_starts, pos)
+
+    def tokens_at_normalized(self, pos: int) -> list[int]:
+        """Indices of the tokens whose normalized span contains normalized position ``pos``."""
+        return _covering(self.norm_spans, self._sorted_norm_starts, pos)
+
+    def tokens_in(self, start: int, end: int) -> list[int]:
+        """Indices of the tokens whose original span overlaps ``[start, end)`` (O(tokens))."""
+        return [i for i, sp in enumerate(self.spans) if sp and sp[0] < end and start < sp[1]]
+
+
+def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) -> list[int]:
+    """Tokens covering ``pos``: a binary search, then at most 64 spans back (O(log n))."""
+    hi = bisect.bisect_right(starts, pos)
+    found = []
+    for i in range(hi - 1, max(-1, hi - 64), -1):
+        sp = spans[i]
+        if sp and sp[0] <= pos < sp[1]:
+            found.append(i)
+    return sorted(found)
+
+
+def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """``(starts, ends, missing)``: int64 arrays (a missing span reads as ``(0, 0)``) and
+    the indices of the missing spans."""
+    missing = [i for i, sp in enumerate(spans) if sp is None] if None in spans else []
+    pairs = [sp or (0, 0) for sp in spans] if missing else spans
+    flat = np.fromiter(chain.from_iterable(pairs), np.int64, 2 * len(pairs)).reshape(-1, 2)
+    return flat[:, 0], flat[:, 1], missing
+
+
+def audit_spans(text: str, spans, token_bytes, special, graphemes=None) -> Audit:
+    """:func:`core.align.audit.audit` of the leading tokens that have a span (a pasted list
+    stops having spans at its first mismatch)."""
+    k = spans.index(None) if None in spans else len(spans)
+    lengths = None if token_bytes is None else [len(b) for b in token_bytes[:k]]
+    mask = None if special is None else special[:k]
+    return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes)
+
+
+def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
+    """``nt.to_normalized(*span)`` for every span at once (the same two binary searches,
+    vectorized: O(tokens · log n)); None stays None."""
+    return _normalized_spans(nt, _span_arrays(spans))
+
+
+def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None]:
+    starts, ends, missing = arrays
+    n = len(nt.starts)
+    lo = np.searchsorted(np.fromiter(nt.ends, np.int64, n), starts, side="right")
+    hi = np.maximum(lo, np.searchsorted(np.fromiter(nt.starts, np.int64, n), ends, side="left"))
+    out: list[tuple[int, int] | None] = list(zip(lo.tolist(), hi.tolist()))
+    for i in missing:
+        out[i] = None
+    return out
+
+
+def alignment_view(
+    text: str,
+    tokenizer: Any = None,
+    *,
+    mode: str = "tokenize",
+    tokens_text: str = "",
+    labels_text: str = "",
+    normalizer_options: dict | None = None,
+    normalize_all: bool = False,
+    scheme: str = "auto",
+    repair: bool = True,
+    tokenizer_is_demo: bool = False,
+    graphemes: GraphemeBounds | None = None,
+) -> AlignmentView:
+    """Tokenize / align / label ``text`` and derive everything the alignment pane shows.
+
+    Parameters
+    ----------
+    text : str
+        The original text (code points; at most :data:`core.align.modes.MAX_CHARS`).
+    tokenizer : Tokenizer
+        Used in the ``"tokenize"`` and ``"labels"`` modes.
+    mode : {"tokenize", "align", "labels"}
+    tokens_text, labels_text : str
+        The pasted token list (align mode) and BIO labels (labels mode): a JSON list of
+        strings or whitespace-separated items.
+    normalizer_options : dict
+        Keyword arguments of :func:`core.text.normalize.normalize` (align mode, and the demo
+        tokenizer's teaching normalizer); ``normalize_all`` applies them for every align
+        scheme, not only WordPiece.
+    scheme : str
+        ``"auto"`` or one of :data:`core.align.SCHEMES` (align mode).
+    repair : bool
+        Repair ill-formed BIO sequences instead of reporting them (labels mode).
+    graphemes : GraphemeBounds, optional
+        A cache of grapheme boundaries kept across calls (keystrokes); a fresh one otherwise.
+
+    Returns
+    -------
+    AlignmentView
+        Never raises on bad input: see ``error`` and ``notice``. O(n + tokens · log n).
+    """
+    base = AlignmentView(text=text, mode=mode)
+    if not text.strip():
+        return replace(base, notice="The text is empty: type or paste some text above.")
+    if len(text) > MAX_CHARS:
+        return replace(base, notice=f"The text has {len(text):,} characters; this pane "
+                       f"tokenizes at most {MAX_CHARS:,}. Shorten it to see tokens.")
+    options = normalizer_options or {}
+    if mode == "align":
+        partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all)
+    else:
+        partial = tokenize(tokenizer, text, options, tokenizer_is_demo)
+    result = replace(base, **partial)
+    utf16, utf8 = offset_arrays(text)
+    bounds = (graphemes or GraphemeBounds()).bounds(text)
+    flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds)
+    starts = np.zeros(len(text) + 1, bool)
+    starts[bounds] = True
+    result = replace(
+        result,
+        utf16=utf16.tolist(),
+        utf8=utf8.tolist(),
+        grapheme_start=starts,
+        audit=flags,
+        cover=flags.cover,
+        norm_spans=_normalized_spans(result.normalized, _span_arrays(result.spans)) if result.normalized else [],
+    )
+    if mode == "labels" and result.error is None:
+        result = replace(result, **label_entities(text, result.tokens, result.spans, labels_text, repair))
+    return result

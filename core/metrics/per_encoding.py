@@ -1,0 +1,274 @@
+"""Per-encoding metrics: fertility, compression, unknown and byte-fallback rates, grapheme cuts.
+
+Works with any tokenizer family through a minimal protocol: an *encoding* is anything with
+``tokens`` (list of str) and ``offsets`` (list of half-open ``(start, end)`` code-point spans
+into the original text); an optional ``special_tokens_mask`` excludes special tokens.
+
+Definitions (all counts of the original text, special tokens excluded):
+
+- words: words separated by whitespace (or the Ethiopic wordspace ``፡`` U+1361); for texts mostly in a script written without spaces
+  (Chinese, Japanese, Thai, ...; see :func:`core.text.scripts.writes_without_spaces`) the unit is
+  the non-space grapheme cluster instead, and ``words_are_characters`` is set;
+- fertility = tokens / words (Rust et al. 2021, "How Good is Your Tokenizer?");
+- tokens per character = tokens / code points; bytes per token = UTF-8 bytes / tokens
+  (a compression ratio);
+- unknown rate = unknown tokens / tokens; byte-fallback rate = ``<0xNN>`` tokens / tokens;
+- grapheme-cut share = code points covered by tokens that cut a grapheme cluster (``\\X``)
+  / code points, where a token cuts a cluster when its span starts or ends strictly inside
+  one (``e`` + combining accent split apart, a Devanagari conjunct split after its virama);
+- split-character share = code points claimed by two or more tokens / code points: byte-level
+  BPE spreading one character's UTF-8 bytes over several tokens. Tokens made only of a
+  space marker (``▁``, ``Ġ``) are left out: the reference offsets give a lone Metaspace
+  ``▁`` the span of the next character although it holds none of its bytes.
+
+Use the names through :mod:`core.metrics`, which also gathers the table, sampling, costs
+and the span diff.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import chain
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+import regex
+
+from core.errors import OffsetError, SubwordScopeError
+from core.metrics.text_stats import TextStats, count_words, text_stats
+
+BYTE_FALLBACK_RE = regex.compile(r"^<0x[0-9A-Fa-f]{2}>$")
+_BYTE_PIECE_IN_LIST = regex.compile(r"(?<![^\x00])<0x[0-9A-Fa-f]{2}>(?![^\x00])")
+SPACE_MARKERS = "\u2581\u0120"  # SentencePiece's "▁" and byte-level BPE's "Ġ"
+
+
+class EncodingLike(Protocol):
+    """What the metrics need from an encoding (``core.tokenizers.Encoding`` fits)."""
+
+    tokens: Sequence[str]
+    offsets: Sequence[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class EncodingMetrics:
+    """Counts for one text (or a sum over texts) and the ratios derived from them.
+
+    Ratios with a zero denominator are ``nan``. Two results add up (``a + b``) to the
+    counts of both texts.
+    """
+
+    tokens: int
+    words: int
+    characters: int  # code points
+    utf8_bytes: int
+    unknown: int
+    byte_fallback: int
+    cut_characters: int  # code points inside tokens that cut a grapheme cluster
+    shared_characters: int = 0  # code points claimed by two or more tokens
+    words_are_characters: bool = False
+
+    def __add__(self, other: "EncodingMetrics") -> "EncodingMetrics":
+        return EncodingMetrics(
+            *(getattr(self, f) + getattr(other, f) for f in _COUNT_FIELDS),
+            words_are_characters=self.words_are_characters or other.words_are_characters,
+        )
+
+    @property
+    def fertility(self) -> float:
+        """Tokens per word (per character when ``words_are_characters``)."""
+        return _ratio(self.tokens, self.words)
+
+    @property
+    def tokens_per_character(self) -> float:
+        return _ratio(self.tokens, self.characters)
+
+    @property
+    def bytes_per_token(self) -> float:
+        return _ratio(self.utf8_bytes, self.tokens)
+
+    @property
+    def unknown_rate(self) -> float:
+        return _ratio(self.unknown, self.tokens)
+
+    @property
+    def byte_fallback_rate(self) -> float:
+        return _ratio(self.byte_fallback, self.tokens)
+
+    @property
+    def grapheme_cut_share(self) -> float:
+        return _ratio(self.cut_characters, self.characters)
+
+    @property
+    def split_character_share(self) -> float:
+        return _ratio(self.shared_characters, self.characters)
+
+
+_COUNT_FIELDS = ("tokens", "words", "characters", "utf8_bytes", "unknown", "byte_fallback",
+                 "cut_characters", "shared_characters")
+ZERO = EncodingMetrics(0, 0, 0, 0, 0, 0, 0)
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else math.nan
+
+
+def content_tokens(encoding: Any) -> tuple[list[str], np.ndarray]:
+    """Tokens and ``offsets : (n, 2) int64 ndarray`` of ``encoding`` without special tokens."""
+    tokens = list(encoding.tokens)
+    raw = list(encoding.offsets)
+    offsets = np.fromiter(chain.from_iterable(raw), dtype=np.int64, count=2 * len(raw)).reshape(-1, 2)
+    if len(offsets) != len(tokens):
+        raise OffsetError(f"encoding has {len(tokens)} tokens but {len(offsets)} offsets")
+    mask = getattr(encoding, "special_tokens_mask", None)
+    if mask is not None and len(mask) == len(tokens) and any(mask):
+        keep = np.asarray(mask) == 0
+        tokens = [t for t, k in zip(tokens, keep) if k]
+        offsets = offsets[keep]
+    return tokens, offsets
+
+
+def cutting_tokens(offsets: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """``cuts : (n,) bool ndarray`` — which token spans start or end strictly inside a
+    grapheme cluster (``inside`` from :func:`grapheme_interior`).
+
+    Raises
+    ------
+    OffsetError
+        If a span is not within ``0 <= start <= end <= len(text)``.
+    """
+    if len(offsets) == 0:
+        return np.zeros(0, dtype=bool)
+    starts, ends = offsets[:, 0], offsets[:, 1]
+    n = len(inside) - 1
+    if starts.min() < 0 or ends.max() > n or (starts > ends).any():
+        raise OffsetError(f"token offsets fall outside the text of {n} code points")
+    return inside[starts] | inside[ends]
+
+
+def coverage(offsets: np.ndarray, n: int) -> np.ndarray:
+    """``cover : (n,) int64 ndarray`` — how many spans of ``offsets`` contain each code point."""
+    if len(offsets) == 0:
+        return np.zeros(n, dtype=np.int64)
+    delta = np.bincount(offsets[:, 0], minlength=n + 1) - np.bincount(offsets[:, 1], minlength=n + 1)
+    return np.cumsum(delta)[:n]
+
+
+def covered_count(offsets: np.ndarray, n: int) -> int:
+    """Number of code points of ``range(n)`` inside at least one span of ``offsets``."""
+    return int(np.count_nonzero(coverage(offsets, n)))
+
+
+def count_unknown(encoding: Any, tokens: list[str], unk_token: str | None, unk_id: int | None) -> int:
+    """Content tokens equal to ``unk_token`` or (when the encoding has ``ids``) with ``unk_id``."""
+    ids = getattr(encoding, "ids", None)
+    if unk_id is not None and ids is not None and len(ids) == len(encoding.tokens):
+        mask = getattr(encoding, "special_tokens_mask", None)
+        if mask is not None and len(mask) == len(ids) and any(mask):
+            return sum(1 for i, m in zip(ids, mask) if i == unk_id and not m)
+        return list(ids).count(unk_id)
+    return tokens.count(unk_token) if unk_token is not None else 0
+
+
+def is_space_marker(token: str) -> bool:
+    """True for a token made only of whitespace and space markers (``▁``, ``Ġ``)."""
+    rest = token.strip(SPACE_MARKERS)
+    return not rest or rest.isspace()
+
+
+def is_byte_fallback(token: str) -> bool:
+    """True for a SentencePiece byte-fallback piece such as ``<0xE3>``."""
+    return BYTE_FALLBACK_RE.match(token) is not None
+
+
+def count_byte_fallback(tokens: list[str]) -> int:
+    """Number of byte-fallback pieces in ``tokens`` (one regex pass over the NUL-joined list)."""
+    return len(_BYTE_PIECE_IN_LIST.findall("\x00".join(tokens)))
+
+
+def count_shared(tokens: list[str], offsets: np.ndarray, n: int) -> int:
+    """Code points claimed by two or more tokens, space-marker-only tokens left out."""
+    multi = coverage(offsets, n) > 1
+    if not multi.any():
+        return 0
+    prefix = np.concatenate(([0], np.cumsum(multi)))
+    involved = np.flatnonzero(prefix[offsets[:, 1]] > prefix[offsets[:, 0]])
+    markers = [k for k in involved.tolist() if is_space_marker(tokens[k])]
+    if not markers:
+        return int(np.count_nonzero(multi))
+    real = np.ones(len(tokens), dtype=bool)
+    real[markers] = False
+    return int(np.count_nonzero(coverage(offsets[real], n) > 1))
+
+
+def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
+                     unk_id: int | None = None, stats: TextStats | None = None) -> EncodingMetrics:
+    """All counts of :class:`EncodingMetrics` for ``encoding`` of ``text``.
+
+    Parameters
+    ----------
+    encoding : EncodingLike
+        Tokens and code-point offsets into ``text``.
+    text : str
+        The original text that was encoded.
+    unk_token : str, optional
+        The tokenizer's unknown token (e.g. ``"[UNK]"``).
+    unk_id : int, optional
+        Its id; a token with this id counts as unknown whatever its string (Unigram
+        tokenizers report the original text of an unknown piece). With neither, no token
+        counts as unknown.
+    stats : TextStats, optional
+        Precomputed :func:`core.metrics.text_stats.text_stats` of ``text`` (shared by tokenizers).
+
+    Raises
+    ------
+    OffsetError
+        If offsets and tokens disagree in number or a span falls outside the text.
+    """
+    tokens, offsets = content_tokens(encoding)
+    st = stats if stats is not None else text_stats(text)
+    cuts = cutting_tokens(offsets, st.inside)
+    return EncodingMetrics(
+        tokens=len(tokens),
+        words=st.words,
+        characters=st.characters,
+        utf8_bytes=st.utf8_bytes,
+        unknown=count_unknown(encoding, tokens, unk_token, unk_id),
+        byte_fallback=count_byte_fallback(tokens),
+        cut_characters=covered_count(offsets[cuts], st.characters),
+        shared_characters=count_shared(tokens, offsets, st.characters),
+        words_are_characters=st.words_are_characters,
+    )
+
+
+def fertility(encoding_or_tokens: Any, text: str) -> float:
+    """Tokens per word of ``text`` (per grapheme cluster for scripts without spaces).
+
+    Parameters
+    ----------
+    encoding_or_tokens : EncodingLike or sequence of str
+        An encoding (its ``tokens`` are counted, special tokens excluded) or a token list.
+    text : str
+        The original text.
+
+    Raises
+    ------
+    SubwordScopeError
+        If ``text`` has no word.
+    """
+    if hasattr(encoding_or_tokens, "tokens"):
+        n_tokens = len(content_tokens(encoding_or_tokens)[0])
+    else:
+        n_tokens = len(list(encoding_or_tokens))
+    words, _ = count_words(text)
+    if words == 0:
+        raise SubwordScopeError("fertility needs a text with at least one word")
+    return n_tokens / words
+
+
+def premium(tokens: float, reference_tokens: float) -> float:
+    """Token premium of a language: its token count over the reference language's count
+    on parallel text (Petrov et al. 2023, "Language Model Tokenizers Introduce Unfairness
+    Between Languages"); ``nan`` when the reference count is 0."""
+    return _ratio(tokens, reference_tokens)
+

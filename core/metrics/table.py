@@ -1,0 +1,214 @@
+"""Languages × tokenizers: every metric of :mod:`core.metrics.per_encoding` over a parallel corpus.
+
+A corpus is a folder of UTF-8 text files, one language per file (the stem is the language
+code, e.g. ``por_PT.txt``), one paragraph a line, the same content in every language. Each
+non-empty line is encoded on its own (no special tokens) and the counts are summed per file.
+The premium of a language is its token count over the reference language's, per tokenizer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, MutableMapping, Sequence
+
+import numpy as np
+
+from core.metrics.per_encoding import ZERO, EncodingMetrics, encoding_metrics
+from core.metrics.text_stats import TextStats, text_stats
+from core.errors import Cancelled, SubwordScopeError
+from core.text.scripts import language_name
+from core.text.files import read_text_file
+
+# metric key -> (label, description); the values of CompareTable.values(key).
+METRICS: dict[str, tuple[str, str]] = {
+    "fertility": ("Fertility", "tokens per word (per character for scripts without spaces)"),
+    "premium": ("Premium", "tokens relative to the reference language on the same content"),
+    "tokens": ("Tokens", "number of tokens (special tokens excluded)"),
+    "tokens_per_character": ("Tokens / character", "tokens per code point"),
+    "bytes_per_token": ("Bytes / token", "UTF-8 bytes per token (compression)"),
+    "unknown_rate": ("Unknown rate", "share of tokens that are the unknown token"),
+    "byte_fallback_rate": ("Byte-fallback rate", "share of tokens that are <0xNN> byte pieces"),
+    "grapheme_cut_share": ("Grapheme cuts", "share of characters inside tokens that cut a grapheme cluster"),
+    "split_character_share": ("Split characters", "share of characters whose bytes are spread over several tokens"),
+    "words": ("Words", "whitespace words (characters for scripts without spaces)"),
+    "characters": ("Characters", "code points"),
+    "utf8_bytes": ("UTF-8 bytes", "bytes of the text in UTF-8"),
+}
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    """One language of a parallel corpus: ``code`` (file stem), ``path``, non-empty ``lines``."""
+
+    code: str
+    path: str
+    mtime_ns: int
+    lines: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return language_name(self.code)
+
+
+def load_corpus(folder: str | Path) -> list[CorpusFile]:
+    """Read every ``*.txt`` of ``folder`` (sorted by name) as one language.
+
+    Raises
+    ------
+    SubwordScopeError
+        If the folder does not exist or holds no ``.txt`` file;
+        :class:`core.text.files.NotTextError` (a subclass) if a file is not UTF-8 text, as
+        :func:`core.text.files.read_text_file` decides, naming the file.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise SubwordScopeError(f"{root}: not a folder; choose a folder of one .txt file per language")
+    files = sorted(root.glob("*.txt"))
+    if not files:
+        raise SubwordScopeError(f"{root}: no .txt files; the corpus needs one text file per language")
+    corpus = []
+    for path in files:
+        text = read_text_file(path)
+        lines = tuple(line for line in text.splitlines() if line.strip())
+        corpus.append(CorpusFile(path.stem, str(path), path.stat().st_mtime_ns, lines))
+    return corpus
+
+
+@dataclass(frozen=True)
+class CompareTable:
+    """Metrics of every (language, tokenizer) pair.
+
+    ``cells[i][j]`` are the summed counts of language ``languages[i]`` under tokenizer
+    ``tokenizers[j]``; :meth:`values` gives any metric of :data:`METRICS` as an array.
+    """
+
+    languages: tuple[str, ...]
+    tokenizers: tuple[str, ...]
+    cells: tuple[tuple[EncodingMetrics, ...], ...]
+    reference: str | None
+
+    def values(self, metric: str) -> np.ndarray:
+        """``values : (n_languages, n_tokenizers) float64 ndarray``; ``nan`` where undefined.
+
+        Raises
+        ------
+        SubwordScopeError
+            If ``metric`` is not a key of :data:`METRICS`.
+        """
+        if metric not in METRICS:
+            raise SubwordScopeError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        if metric == "premium":
+            return self._premium()
+        out = np.full((len(self.languages), len(self.tokenizers)), math.nan)
+        for i, row in enumerate(self.cells):
+            for j, cell in enumerate(row):
+                out[i, j] = float(getattr(cell, metric))
+        return out
+
+    def _premium(self) -> np.ndarray:
+        tokens = self.values("tokens")
+        if self.reference not in self.languages:
+            return np.full_like(tokens, math.nan)
+        ref = tokens[self.languages.index(self.reference)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ref > 0, tokens / np.where(ref > 0, ref, 1), math.nan)
+
+    def long_rows(self) -> tuple[list[str], list[list]]:
+        """``(header, rows)``: one row per (language, tokenizer) with every metric (for CSV)."""
+        header = ["language", "language_name", "tokenizer", *METRICS, "words_are_characters"]
+        cols = {m: self.values(m) for m in METRICS}
+        per_char = self.words_are_characters()
+        rows = [[code, language_name(code), tok, *(float(cols[m][i, j]) for m in METRICS), per_char[i]]
+                for i, code in enumerate(self.languages) for j, tok in enumerate(self.tokenizers)]
+        return header, rows
+
+    def words_are_characters(self) -> list[bool]:
+        """Per language: whether its "words" are characters (a script without spaces)."""
+        return [any(c.words_are_characters for c in row) for row in self.cells]
+
+
+def unknown_of(tokenizer: Any) -> tuple[str | None, int | None]:
+    """The tokenizer's unknown token and its id (``token_to_id``), each ``None`` when absent."""
+    unk = getattr(tokenizer, "unk_token", None)
+    unk = unk if isinstance(unk, str) and unk else None
+    unk_id = None
+    if unk is not None and callable(getattr(tokenizer, "token_to_id", None)):
+        try:
+            unk_id = tokenizer.token_to_id(unk)
+        except (KeyError, ValueError):
+            unk_id = None
+    return unk, unk_id if isinstance(unk_id, int) else None
+
+
+def tokenizer_key(tokenizer: Any) -> str:
+    """Cache key of a tokenizer: its ``path`` attribute when it has one, else its ``name``."""
+    return str(getattr(tokenizer, "path", None) or getattr(tokenizer, "name", id(tokenizer)))
+
+
+def file_metrics(tokenizer: Any, corpus_file: CorpusFile,
+                 stats: Sequence[TextStats] | None = None) -> EncodingMetrics:
+    """Sum of :func:`encoding_metrics` over the lines of one corpus file."""
+    total = ZERO
+    unk, unk_id = unknown_of(tokenizer)
+    for k, line in enumerate(corpus_file.lines):
+        st = stats[k] if stats is not None else None
+        enc = tokenizer.encode(line)
+        total = total + encoding_metrics(enc, line, unk_token=unk, unk_id=unk_id, stats=st)
+    return total
+
+
+def compare_table(
+    tokenizers: Sequence[Any],
+    corpus: Sequence[CorpusFile],
+    *,
+    reference: str | None = "eng",
+    names: Sequence[str] | None = None,
+    keys: Sequence[str] | None = None,
+    cache: MutableMapping[tuple, EncodingMetrics] | None = None,
+    progress: Callable[[float], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> CompareTable:
+    """Encode every corpus line with every tokenizer and collect the metrics.
+
+    Parameters
+    ----------
+    tokenizers : sequence of objects with ``encode(text)`` (and ``name``, ``unk_token``)
+    corpus : sequence of CorpusFile
+    reference : str, optional
+        Language code the premium is relative to.
+    names, keys : sequence of str, optional
+        Column labels (default ``tokenizer.name``) and cache keys (default
+        :func:`tokenizer_key`).
+    cache : mutable mapping, optional
+        Filled and read with keys ``(tokenizer key, file path, mtime_ns)``.
+    progress, should_stop : callables, optional
+        Fraction done (0..1) after each cell; checked before each cell.
+
+    Raises
+    ------
+    Cancelled
+        When ``should_stop()`` returns true.
+    """
+    names = list(names) if names is not None else [str(getattr(t, "name", f"tokenizer {i + 1}")) for i, t in enumerate(tokenizers)]
+    keys = list(keys) if keys is not None else [tokenizer_key(t) for t in tokenizers]
+    cache = {} if cache is None else cache
+    total = max(1, len(tokenizers) * len(corpus))
+    rows, done = [], 0
+    for f in corpus:
+        stats = None
+        row = []
+        for tok, key in zip(tokenizers, keys):
+            if should_stop is not None and should_stop():
+                raise Cancelled("comparison cancelled")
+            ck = (key, f.path, f.mtime_ns)
+            if ck not in cache:
+                stats = stats or [text_stats(line) for line in f.lines]
+                cache[ck] = file_metrics(tok, f, stats)
+            row.append(cache[ck])
+            done += 1
+            if progress is not None:
+                progress(done / total)
+        rows.append(tuple(row))
+    return CompareTable(tuple(f.code for f in corpus), tuple(names), tuple(rows), reference)

@@ -1,0 +1,112 @@
+"""Extended grapheme clusters (UAX #29): the one ``\\X`` segmentation every part uses.
+
+A grapheme cluster is what a reader sees as one character: ``"e\\u0301"``, a Devanagari
+consonant with its vowel sign, a flag (two regional indicators), an emoji ZWJ family. A token
+boundary inside one is what the app flags as "cuts a grapheme". Segmentation is the ``regex``
+module's ``\\X`` with DOTALL (so ``"\\r\\n"`` is one cluster).
+
+Public names: :func:`grapheme_bounds`, :func:`grapheme_clusters`, :func:`grapheme_interior`,
+:func:`count_graphemes`,
+:class:`GraphemeBounds` (the same bounds, recomputed only where a text changed).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterator
+
+import numpy as np
+import regex
+
+from core.text.edits import common_affixes
+
+_CLUSTER = regex.compile(r"\X", regex.DOTALL)
+_NONSPACE_CLUSTER = regex.compile(r"(?!\s)\X", regex.DOTALL)
+
+
+def grapheme_bounds(text: str) -> list[int]:
+    """Code-point offsets where extended grapheme clusters start, plus ``len(text)``.
+
+    One pass over the text: O(n) in code points. ``""`` gives ``[0]``.
+    """
+    bounds = [m.start() for m in _CLUSTER.finditer(text)]
+    bounds.append(len(text))
+    return bounds
+
+
+def grapheme_clusters(text: str) -> Iterator[tuple[int, str]]:
+    """``(start, cluster)`` for every extended grapheme cluster of ``text``, in order (O(n))."""
+    return ((m.start(), m.group()) for m in _CLUSTER.finditer(text))
+
+
+def grapheme_interior(text: str) -> np.ndarray:
+    """``inside : (len(text) + 1,) bool ndarray`` — position i lies strictly inside a cluster."""
+    inside = np.ones(len(text) + 1, dtype=bool)
+    lengths = np.fromiter(map(len, _CLUSTER.findall(text)), dtype=np.int64)
+    inside[0] = False
+    inside[np.cumsum(lengths)] = False
+    return inside
+
+
+def count_graphemes(text: str, *, spaces: bool = True) -> int:
+    """Number of extended grapheme clusters of ``text``; ``spaces=False`` leaves out the
+    clusters that start with a whitespace character (the word unit of scripts written
+    without spaces)."""
+    return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text))
+
+
+def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> list[int]:
+    """Boundaries of ``text`` from boundary ``start`` on; stops early, copying ``old`` (the
+    boundaries of the previous text, ``old_n`` code points long), as soon as a boundary in
+    the common ``suffix`` was also one before the edit. O(changed length + clusters copied)."""
+    n, shift = len(text), len(text) - old_n
+    out: list[int] = []
+    for m in _CLUSTER.finditer(text, start):
+        b = m.start()
+        if b >= n - suffix and b > start:
+            i = int(np.searchsorted(old, b - shift))
+            if i < len(old) and old[i] == b - shift:
+                out.extend((old[i:-1] + shift).tolist())
+                break
+        out.append(b)
+    out.append(n)
+    return out
+
+
+class GraphemeBounds:
+    """:func:`grapheme_bounds` of the last text asked for, reused for the next one.
+
+    A keystroke changes a few characters of a long text; the boundaries of the unchanged
+    prefix and (once segmentation falls back in step) of the unchanged suffix are kept from
+    the previous text. Whether ``b`` is a boundary depends only on the characters before and
+    at ``b`` (UAX #29 rules GB3–GB13 look backwards only), and the clusters after a boundary
+    depend only on the text after it, so reuse gives exactly :func:`grapheme_bounds`.
+    Thread-safe: one instance may serve a worker thread per request.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._text = ""
+        self._bounds = np.zeros(1, np.int64)  # sorted code-point offsets, ending with len(text)
+
+    def bounds(self, text: str) -> np.ndarray:
+        """``(k,) int64``: offsets where extended grapheme clusters start, plus ``len(text)``."""
+        with self._lock:
+            old_text, old = self._text, self._bounds
+        if text == old_text:
+            return old
+        p, q = common_affixes(old_text, text)
+        keep = int(np.searchsorted(old, p, side="left"))  # old boundaries < p stay boundaries
+        start = int(old[keep - 1]) if keep and old_text else 0  # ... the last one starts a cluster
+        keep = keep - 1 if keep and old_text else 0
+        tail = _resegment(text, start, old, len(old_text), q) if text else [0]
+        bounds = np.concatenate((old[:keep], np.asarray(tail, np.int64)))
+        with self._lock:
+            self._text, self._bounds = text, bounds
+        return bounds
+
+    def starts(self, text: str) -> np.ndarray:
+        """``(len(text) + 1,) bool``: True where a grapheme cluster starts (and at the end)."""
+        mask = np.zeros(len(text) + 1, bool)
+        mask[self.bounds(text)] = True
+        return mask

@@ -1,0 +1,386 @@
+"""An offset-carrying normalized string, and the teaching normalizer of SPEC §1.
+
+Every normalized character remembers the half-open span of original code points it came
+from, so any span of normalized text maps back to the original text. All positions here are
+Python code-point indices.
+
+Public names: :class:`NormalizedText`, :func:`normalize`, :data:`FORMS`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Literal
+
+from core.errors import OffsetError
+
+FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
+
+
+@dataclass
+class NormalizedText:
+    """A normalized string with its offset map back to the original.
+
+    Attributes
+    ----------
+    original : str
+        The text as the user gave it.
+    text : str
+        The normalized text.
+    starts, ends : list[int]
+        One entry per character of ``text``: normalized character ``j`` came from
+        ``original[starts[j]:ends[j]]`` (code points). Both lists are non-decreasing for
+        every normalizer in this project.
+    """
+
+    original: str
+    text: str
+    starts: list[int] = field(repr=False)
+    ends: list[int] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not (len(self.text) == len(self.starts) == len(self.ends)):
+            raise OffsetError(
+                f"offset map has {len(self.starts)} starts and {len(self.ends)} ends "
+                f"for {len(self.text)} normalized characters"
+            )
+
+    @classmethod
+    def identity(cls, original: str) -> "NormalizedText":
+        """The unnormalized text: character ``i`` maps to ``(i, i+1)``."""
+        n = len(original)
+        return cls(original, original, list(range(n)), list(range(1, n + 1)))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        """``[(starts[j], ends[j]) for each normalized character j]``."""
+        return list(zip(self.starts, self.ends))
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map the normalized span ``[start, end)`` to a span of the original text.
+
+        An empty span maps to an empty span at the original position of normalized
+        character ``start`` (or the end of the last character when ``start == len``).
+
+        Raises
+        ------
+        OffsetError
+            If ``0 <= start <= end <= len(self.text)`` does not hold.
+        """
+        n = len(self.text)
+        if not 0 <= start <= end <= n:
+            raise OffsetError(f"normalized span ({start}, {end}) is outside 0..{n}")
+        if start == end:
+            if start < n:
+                return self.starts[start], self.starts[start]
+            pos = self.ends[-1] if n else len(self.original)
+            return pos, pos
+        return self.starts[start], self.ends[end - 1]
+
+    def to_normalized(self, start: int, end: int) -> tuple[int, int]:
+        """Map the original span ``[start, end)`` to the normalized characters it produced.
+
+        Returns the smallest normalized span whose characters' origins overlap the
+        original span (an empty span where none does).
+
+        Raises
+        ------
+        OffsetError
+            If ``0 <= start <= end <= len(self.original)`` does not hold.
+        """
+        if not 0 <= start <= end <= len(self.original):
+            raise OffsetError(
+                f"original span ({start}, {end}) is outside 0..{len(self.original)}"
+            )
+        lo = bisect.bisect_right(self.ends, start)
+        hi = bisect.bisect_left(self.starts, end)
+        return (lo, max(lo, hi))
+
+    def map_chars(
+        self,
+        fn: Callable[[str], str],
+        *,
+        on_empty: Literal["drop", "widen"] = "drop",
+    ) -> "NormalizedText":
+        """Apply ``fn`` to every normalized character; the one edit primitive.
+
+        Each character ``fn`` returns inherits the span of the character it came from.
+        A character that maps to ``""`` is removed; with ``on_empty="widen"`` its span is
+        folded into the previous output character (an accent stays inside its base letter's
+        span), with ``"drop"`` it simply disappears (what the reference libraries do).
+        """
+        text: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        for ch, s, e in zip(self.text, self.starts, self.ends):
+            out = fn(ch)
+            if out:
+                text.append(out)
+                starts.extend([s] * len(out))
+                ends.extend([e] * len(out))
+            elif on_empty == "widen" and ends:
+                ends[-1] = max(ends[-1], e)
+        return NormalizedText(self.original, "".join(text), starts, ends)
+
+    def replace_segments(
+        self, segments: Iterable[tuple[int, int, str]]
+    ) -> "NormalizedText":
+        """Replace normalized ranges ``[a, b)`` by new strings, keeping the offset map.
+
+        ``segments`` are sorted, non-overlapping ``(a, b, replacement)`` triples over the
+        current normalized text. Replacement character ``k`` takes the span of source
+        character ``a + k`` while there is one, the span of the last source character
+        after that; an insertion (``a == b``) takes the span of the character before it
+        (or after it, at the very start).
+        """
+        text: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        for a, b, rep in segments:
+            if a < pos or b < a or b > len(self.text):
+                raise OffsetError(f"segment ({a}, {b}) overlaps or is out of range")
+            text.append(self.text[pos:a])
+            starts.extend(self.starts[pos:a])
+            ends.extend(self.ends[pos:a])
+            for k in range(len(rep)):
+                if b > a:
+                    src = min(a + k, b - 1)
+                    s, e = self.starts[src], self.ends[src]
+                elif ends:
+                    s, e = starts[-1], ends[-1]
+                elif a < len(self.text):
+                    s, e = self.starts[a], self.starts[a]
+                else:
+                    s = e = len(self.original)
+                starts.append(s)
+                ends.append(e)
+            text.append(rep)
+            pos = b
+        text.append(self.text[pos:])
+        starts.extend(self.starts[pos:])
+        ends.extend(self.ends[pos:])
+        return NormalizedText(self.original, "".join(text), starts, ends)
+
+    # -- fast, HF-compatible edit primitives used by core.tokenizers -------------------------
+
+    def map_chars_cached(
+        self, fn: Callable[[str], str], cache: dict[str, str]
+    ) -> "NormalizedText":
+        """:meth:`map_chars` with ``on_empty="drop"``, fast for long texts.
+
+        ``fn`` must be a pure per-character function (``cache`` memoizes it across calls).
+        Characters mapped one-to-one are translated with :meth:`str.translate` over the
+        whole text; only characters whose image has another length are walked one by one.
+        Every character ``fn`` returns inherits the span of its source character, as the
+        reference ``tokenizers`` library does for per-character normalizers.
+        """
+        text = self.text
+        table: dict[int, str] = {}
+        resized: list[str] = []
+        for c in set(text):
+            out = cache.get(c)
+            if out is None:
+                out = cache[c] = fn(c)
+            if out != c:
+                if len(out) == 1:
+                    table[ord(c)] = out
+                else:
+                    resized.append(c)
+        if not resized:
+            new = text.translate(table) if table else text
+            return NormalizedText(self.original, new, self.starts, self.ends)
+        pattern = re.compile("[" + "".join(re.escape(c) for c in resized) + "]")
+        pieces: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        old_s, old_e = self.starts, self.ends
+        for m in pattern.finditer(text):
+            i = m.start()
+            if i > pos:
+                pieces.append(text[pos:i])
+                starts += old_s[pos:i]
+                ends += old_e[pos:i]
+            out = cache[text[i]]
+            if out:
+                pieces.append(out)
+                starts += [old_s[i]] * len(out)
+                ends += [old_e[i]] * len(out)
+            pos = i + 1
+        pieces.append(text[pos:])
+        starts += old_s[pos:]
+        ends += old_e[pos:]
+        new = "".join(pieces)
+        return NormalizedText(self.original, new.translate(table) if table else new, starts, ends)
+
+    def transform(
+        self, changes: Iterable[tuple[str, int]], initial_offset: int = 0
+    ) -> "NormalizedText":
+        """Rebuild the text from ``(char, change)`` pairs, as ``tokenizers``' ``transform``.
+
+        Walks the current normalized text from character ``initial_offset`` (the first
+        ``initial_offset`` characters are removed). ``change == 0``: ``char`` replaces the
+        current character (and takes its span); ``change == -n``: it replaces the current
+        character and the ``n`` characters after it are removed; ``change == 1``: ``char``
+        is inserted and takes the span of the character consumed just before it (``(0, 0)``
+        at the very start). Characters after the last pair are removed.
+        """
+        old_s, old_e = self.starts, self.ends
+        out: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        idx = initial_offset
+        for ch, change in changes:
+            if change > 0:
+                s, e = (old_s[idx - 1], old_e[idx - 1]) if idx >= 1 else (0, 0)
+            else:
+                if idx >= len(old_s):
+                    raise OffsetError(f"transform consumes past the end ({idx})")
+                s, e = old_s[idx], old_e[idx]
+                idx += 1 - change
+            out.append(ch)
+            starts.append(s)
+            ends.append(e)
+        return NormalizedText(self.original, "".join(out), starts, ends)
+
+    def compose(self, inner: "NormalizedText") -> "NormalizedText":
+        """Chain two maps: ``inner`` normalizes ``self.text``; result maps ``self.original``.
+
+        Raises
+        ------
+        OffsetError
+            If ``inner.original`` is not ``self.text``.
+        """
+        if inner.original != self.text:
+            raise OffsetError("compose: the inner map does not start from this text")
+        starts, ends = [], []
+        for s, e in zip(inner.starts, inner.ends):
+            a, b = self.to_original(s, e)
+            starts.append(a)
+            ends.append(b)
+        return NormalizedText(self.original, inner.text, starts, ends)
+
+    def slice(self, start: int, end: int) -> "NormalizedText":
+        """Normalized characters ``[start, end)`` with their (absolute) original spans."""
+        if not 0 <= start <= end <= len(self.text):
+            raise OffsetError(f"slice ({start}, {end}) is outside 0..{len(self.text)}")
+        return NormalizedText(
+            self.original, self.text[start:end], self.starts[start:end], self.ends[start:end]
+        )
+
+    @classmethod
+    def concat(
+        cls, original: str, parts: Iterable[tuple[int, "NormalizedText"]]
+    ) -> "NormalizedText":
+        """Join maps of consecutive pieces of ``original``.
+
+        ``parts`` are ``(shift, piece)`` pairs: ``piece`` normalizes
+        ``original[shift:shift + len(piece.original)]``; its spans are shifted by ``shift``.
+        """
+        texts: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        for shift, piece in parts:
+            texts.append(piece.text)
+            if shift:
+                starts += [s + shift for s in piece.starts]
+                ends += [e + shift for e in piece.ends]
+            else:
+                starts += piece.starts
+                ends += piece.ends
+        return cls(original, "".join(texts), starts, ends)
+
+
+def _units(text: str, form: Form | None) -> list[tuple[int, int]]:
+    """Split ``text`` into the units normalized one at a time.
+
+    For decomposition forms (and no form) a unit is one code point, as SPEC §1 says; for
+    composition forms it is a character plus the combining marks after it, so that a base
+    letter and its accent can compose.
+    """
+    if form not in ("NFC", "NFKC"):
+        return [(i, i + 1) for i in range(len(text))]
+    units: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or unicodedata.combining(text[i]) == 0:
+            units.append((start, i))
+            start = i
+    return units
+
+
+def normalize(
+    text: str,
+    *,
+    form: Form | None = "NFKD",
+    strip_accents: bool = True,
+    lowercase: bool = True,
+    collapse_whitespace: bool = True,
+) -> NormalizedText:
+    """The teaching normalizer of SPEC §1, with every step selectable.
+
+    Steps, in order: Unicode normalization ``form`` (or none), removal of every
+    nonspacing mark (category ``Mn``; the mark's span folds into the preceding emitted
+    character), full-case-mapping lowercase, whitespace collapse (runs of ``str.isspace``
+    characters become one space, leading and trailing whitespace removed).
+
+    Parameters
+    ----------
+    text : str
+        Any string, including lone surrogates and control characters (they pass through).
+    form : {"NFC", "NFD", "NFKC", "NFKD"} or None
+
+    Returns
+    -------
+    NormalizedText
+        With one original span (code points) per normalized character.
+
+    Raises
+    ------
+    OffsetError
+        If ``form`` is not one of :data:`FORMS` or None.
+
+    Examples
+    --------
+    >>> normalize("Ze\\u0301 \\ufb01x").text
+    'ze fix'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if form is not None and form not in FORMS:
+        raise OffsetError(f"unknown normalization form {form!r}; use one of {FORMS} or None")
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in _units(text, form):
+        unit = text[a:b]
+        if collapse_whitespace and b - a == 1 and unit.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                starts.append(a)
+                ends.append(b)
+            continue
+        emitted = False
+        for piece in unicodedata.normalize(form, unit) if form else unit:
+            if strip_accents and unicodedata.category(piece) == "Mn":
+                continue
+            for ch in piece.lower() if lowercase else piece:
+                out.append(ch)
+                starts.append(a)
+                ends.append(b)
+                emitted = True
+        if not emitted and ends:
+            ends[-1] = b
+    if collapse_whitespace and out and out[-1] == " ":
+        out.pop()
+        starts.pop()
+        ends.pop()
+    return NormalizedText(text, "".join(out), starts, ends)

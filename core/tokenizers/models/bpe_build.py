@@ -1,0 +1,130 @@
+"""Building a BPE model: the vocabulary check, the merge tables, and the options of a
+``tokenizer.json`` BPE ``"model"`` object (used by :class:`core.tokenizers.models.bpe.BPE`
+and the GPT-2 file reader).
+
+Public names: :class:`MergeError`, :func:`check_vocab`, :func:`merge_tables`,
+:func:`parse_merge_entry`, :func:`bpe_options_from_json`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.errors import TokenizerLoadError
+
+
+class MergeError(TokenizerLoadError):
+    """A merge names a token (or yields a token) that is not in the vocabulary.
+
+    Attributes
+    ----------
+    index : int
+        0-based position of the bad merge in the merge list.
+    """
+
+    def __init__(self, message: str, index: int, path: str | None = None):
+        self.index = index
+        super().__init__(message, path)
+
+
+def check_vocab(vocab: Any, source: str | None) -> dict[str, int]:
+    """Check a token → id mapping; raise :class:`TokenizerLoadError` naming a bad entry."""
+    if not isinstance(vocab, dict):
+        raise TokenizerLoadError(
+            f"the vocabulary must be an object mapping token to id, not a {type(vocab).__name__}",
+            source)
+    for token, i in vocab.items():
+        if not isinstance(token, str) or type(i) is not int or i < 0:
+            raise TokenizerLoadError(
+                f"vocabulary entry {token!r}: {i!r} is not a token with a non-negative "
+                "integer id", source)
+    return dict(vocab)
+
+
+def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: str,
+                 source: str | None) -> tuple[dict, dict]:
+    """Pair → rank and pair → merged token; the merged token drops ``b``'s prefix.
+
+    A pair listed twice keeps its last rank, as in ``tokenizers``.
+
+    Raises
+    ------
+    MergeError
+        If a merge is not two strings, or a token it names or forms is not in ``vocab``.
+    """
+    pair_rank: dict[tuple[str, str], int] = {}
+    pair_new: dict[tuple[str, str], str] = {}
+    cut = len(prefix)
+    for rank, pair in enumerate(merges):
+        if type(pair) is not tuple or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
+            raise MergeError(f"merge {rank + 1} is not a pair of tokens: {pair!r}", rank, source)
+        a, b = pair
+        new = a + b[cut:]
+        if a not in vocab or b not in vocab or new not in vocab:
+            t, what = next((t, w) for t, w in ((a, "token"), (b, "token"), (new, "merged token"))
+                           if t not in vocab)
+            raise MergeError(f"merge {rank + 1} ({a!r} {b!r}): {what} {t!r} is not in "
+                             "the vocabulary", rank, source)
+        pair_rank[pair] = rank
+        pair_new[pair] = new
+    return pair_rank, pair_new
+
+
+# tokenizer.json ---------------------------------------------------------------------------
+
+def parse_merge_entry(entry: Any, index: int, source: str | None) -> tuple[str, str]:
+    """One merge of a ``tokenizer.json``: ``"a b"`` (exactly one space) or ``["a", "b"]``."""
+    if isinstance(entry, str):
+        pair = entry.split(" ")
+    elif isinstance(entry, list):
+        pair = entry
+    else:
+        pair = None
+    if pair is None or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
+        raise MergeError(f"merge {index + 1} is not \"a b\" or [\"a\", \"b\"]: {entry!r}",
+                         index, source)
+    return pair[0], pair[1]
+
+
+_STR_OPTIONS = ("unk_token", "continuing_subword_prefix", "end_of_word_suffix")
+_BOOL_OPTIONS = ("byte_fallback", "fuse_unk", "ignore_merges")
+
+
+def _option(model: dict, key: str, types: tuple, source: str | None) -> Any:
+    value = model.get(key)
+    wrong_bool = isinstance(value, bool) and bool not in types
+    if value is not None and (not isinstance(value, types) or wrong_bool):
+        raise TokenizerLoadError(f"BPE option {key!r} has the wrong type: {value!r}", source)
+    return value
+
+
+def bpe_options_from_json(model: Any, source: str | None = None
+                          ) -> tuple[Any, list[tuple[str, str]], dict[str, Any]]:
+    """Vocabulary, merges and options of a ``tokenizer.json`` BPE ``"model"`` object.
+
+    Returns
+    -------
+    (vocab, merges, options)
+        ``BPE(vocab, merges, **options)`` builds the model (the vocabulary is checked there).
+
+    Raises
+    ------
+    TokenizerLoadError
+        Not an object, not of type BPE, no vocab/merges, or an option of the wrong type.
+    """
+    if not isinstance(model, dict):
+        raise TokenizerLoadError(f"the model must be an object, not a {type(model).__name__}",
+                                 source)
+    kind = model.get("type", "BPE")
+    if kind != "BPE":
+        raise TokenizerLoadError(f"model type {kind!r} is not BPE", source)
+    for key in ("vocab", "merges"):
+        if key not in model:
+            raise TokenizerLoadError(f"the BPE model has no {key!r}", source)
+    if not isinstance(model["merges"], list):
+        raise TokenizerLoadError("the BPE model's 'merges' must be a list", source)
+    options: dict[str, Any] = {k: _option(model, k, (str,), source) for k in _STR_OPTIONS}
+    options.update({k: bool(_option(model, k, (bool,), source)) for k in _BOOL_OPTIONS})
+    options["dropout"] = _option(model, "dropout", (int, float), source)
+    merges = [parse_merge_entry(e, i, source) for i, e in enumerate(model["merges"])]
+    return model["vocab"], merges, options

@@ -1,0 +1,87 @@
+"""The ``Precompiled`` normalizer: SentencePiece's charsmap, applied as ``tokenizers`` does.
+
+The charsmap (:class:`core.tokenizers.normalizers.charsmap.Charsmap`, decoded from the
+base64 string of the ``tokenizer.json``) says which grapheme clusters or characters are
+replaced and by what; :meth:`NormalizedText.replace_segments` applies the replacements
+keeping the offset map (a replacement's characters take their source characters' spans,
+extra ones the last source character's, a deleted character vanishes). Spans are code
+points of the original text.
+
+One quirk of the reference is kept on purpose, because offsets must equal its offsets:
+when the text *starts* with deleted characters (e.g. a control character such as
+``"\\x01abc"``), the reference has no earlier character to attach the deletion to, so every
+later character takes the span of the character ``k`` positions before it (``k`` deleted):
+``"\\x01abc"`` → ``▁a (0, 1)``, ``bc (1, 3)``. And a deletion right after a replacement
+that grew (``"¯\\x1f"``: ``¯`` → space + U+0304, then ``\\x1f`` deleted) is attached to the
+grown replacement's last, inserted character, which then takes the deleted character's
+span: U+0304 gets ``(1, 2)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.text.normalize import NormalizedText
+from core.tokenizers.normalizers.base import Normalizer
+from core.tokenizers.normalizers.charsmap import Charsmap
+
+
+class Precompiled(Normalizer):
+    """Applies a precompiled charsmap (``mode="huggingface"``).
+
+    Parameters
+    ----------
+    charsmap : Charsmap
+    """
+
+    type_name = "Precompiled"
+
+    def __init__(self, charsmap: Charsmap):
+        self.charsmap = charsmap
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "Precompiled":
+        return cls(Charsmap.from_base64(cfg["precompiled_charsmap"]))
+
+    def settings(self) -> dict[str, Any]:
+        return {"charsmap": repr(self.charsmap)}
+
+    def normalize(self, nt: NormalizedText) -> NormalizedText:
+        segments = self.charsmap.normalize_segments(nt.text)
+        if not segments:
+            return nt
+        k = leading_deletion(segments)
+        if 0 < k < len(nt.text):  # the reference's shift (module docstring)
+            n = len(nt.text)
+            nt = NormalizedText(nt.original, nt.text, nt.starts[:k] + nt.starts[:n - k],
+                                nt.ends[:k] + nt.ends[:n - k])
+        out = nt.replace_segments(segments)
+        fix = _grown_then_deleted(segments)
+        if fix:
+            starts, ends = list(out.starts), list(out.ends)
+            for at, src in fix:
+                starts[at], ends[at] = nt.starts[src], nt.ends[src]
+            out = NormalizedText(out.original, out.text, starts, ends)
+        return out
+
+
+def leading_deletion(segments: list[tuple[int, int, str]]) -> int:
+    """Number of characters deleted at the very start (before any kept character)."""
+    pos = 0
+    for a, b, rep in segments:
+        if a != pos or rep:
+            break
+        pos = b
+    return pos
+
+
+def _grown_then_deleted(segments: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """``(output index, source index)`` of inserted characters that a following deletion
+    turns into replacements (see the module docstring)."""
+    fix, delta, prev = [], 0, None
+    for a, b, rep in segments:
+        if not rep and prev is not None and prev[1] == a and len(prev[2]) > prev[1] - prev[0]:
+            fix.append((prev[0] + prev[3] + len(prev[2]) - 1, a))
+        prev = (a, b, rep, delta)
+        delta += len(rep) - (b - a)
+    return fix

@@ -1,0 +1,115 @@
+"""Normalizers that cut, replace or insert text: Strip, Replace, Prepend.
+
+Spans are code points of the original text; inserted characters take the span of a
+neighbouring source character, as the reference library's edits do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from core.errors import TokenizerLoadError
+from core.text.normalize import NormalizedText
+from core.tokenizers import chars
+from core.tokenizers.normalizers.base import Normalizer
+
+
+class Strip(Normalizer):
+    """Removes leading and/or trailing whitespace (Unicode White_Space)."""
+
+    type_name = "Strip"
+
+    def __init__(self, left: bool = True, right: bool = True):
+        self.left, self.right = bool(left), bool(right)
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "Strip":
+        return cls(cfg.get("strip_left", True), cfg.get("strip_right", True))
+
+    def settings(self) -> dict[str, Any]:
+        return {"strip_left": self.left, "strip_right": self.right}
+
+    def normalize(self, nt: NormalizedText) -> NormalizedText:
+        ws = "".join(chars.WHITESPACE)
+        t = nt.text
+        a = len(t) - len(t.lstrip(ws)) if self.left else 0
+        b = len(t.rstrip(ws)) if self.right else len(t)
+        return nt if (a, b) == (0, len(t)) else nt.slice(a, max(a, b))
+
+
+class Replace(Normalizer):
+    """Replaces every match of a string or regex; new characters take the span of the
+    last matched character, as the reference's ``replace`` does.
+
+    Raises
+    ------
+    TokenizerLoadError
+        If the pattern or content is not a string, or the regex does not compile.
+    """
+
+    type_name = "Replace"
+
+    def __init__(self, pattern: str, content: str, is_regex: bool = False):
+        if not isinstance(pattern, str) or not isinstance(content, str):
+            raise TokenizerLoadError("Replace needs a string pattern and a string content")
+        self.pattern, self.content, self.is_regex = pattern, content, is_regex
+        # the ``regex`` module's \\s, like the reference's Oniguruma, is Unicode White_Space
+        try:
+            self._re = regex.compile(pattern if is_regex else regex.escape(pattern))
+        except regex.error as exc:
+            raise TokenizerLoadError(f"Replace has an invalid regex {pattern!r}: {exc}") from exc
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "Replace":
+        pat = cfg["pattern"]
+        if "Regex" in pat:
+            return cls(pat["Regex"], cfg["content"], True)
+        return cls(pat["String"], cfg["content"], False)
+
+    def settings(self) -> dict[str, Any]:
+        key = "regex" if self.is_regex else "string"
+        return {key: self.pattern, "content": self.content}
+
+    def normalize(self, nt: NormalizedText) -> NormalizedText:
+        text, pieces, starts, ends, pos = nt.text, [], [], [], 0
+        for m in self._re.finditer(text):
+            a, b = m.span()
+            if a == b:
+                continue
+            pieces += [text[pos:a], self.content]
+            starts += nt.starts[pos:a] + [nt.starts[b - 1]] * len(self.content)
+            ends += nt.ends[pos:a] + [nt.ends[b - 1]] * len(self.content)
+            pos = b
+        if not pieces:
+            return nt
+        pieces.append(text[pos:])
+        return NormalizedText(nt.original, "".join(pieces), starts + nt.starts[pos:],
+                              ends + nt.ends[pos:])
+
+
+class Prepend(Normalizer):
+    """Prepends a string to non-empty text; it takes the first character's span."""
+
+    type_name = "Prepend"
+
+    def __init__(self, prepend: str):
+        if not isinstance(prepend, str):
+            raise TokenizerLoadError("Prepend needs a string")
+        self.prepend = prepend
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "Prepend":
+        return cls(cfg["prepend"])
+
+    def settings(self) -> dict[str, Any]:
+        return {"prepend": self.prepend}
+
+    def normalize(self, nt: NormalizedText) -> NormalizedText:
+        if not nt.text:
+            return nt
+        k = len(self.prepend)
+        s, e = nt.starts[0], nt.ends[0]
+        return NormalizedText(nt.original, self.prepend + nt.text,
+                              [s] * k + nt.starts, [e] * k + nt.ends)

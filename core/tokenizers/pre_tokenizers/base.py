@@ -1,0 +1,58 @@
+"""The pre-tokenizer interface: cut the normalized text into words, keeping normalized spans.
+
+``split(text) -> (words, starts)``, two parallel lists: word ``k`` is ``words[k]`` and
+stands for the normalized code points ``[starts[k], starts[k] + len(words[k]))`` of
+``text``. A pre-tokenizer that rewrites its words (ByteLevel's byte alphabet, Metaspace's
+``▁``) sets ``transforms = True`` and implements either ``word_map(text, word, start) ->
+(starts, ends)`` (for every character of ``word`` the normalized span it stands for,
+absolute in ``text``) or, faster, ``split_mapped(text, first) -> (words, starts, (lo,
+hi))`` with ``lo``/``hi`` flat int64 arrays: the normalized span of every character of
+every word, words concatenated in order. The tokenizer maps model offsets through them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Words = tuple[list[str], list[int]]
+#: The split behaviours of the reference library (what happens to a delimiter).
+BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+
+
+class PreTokenizer:
+    """Base class of pre-tokenizers."""
+
+    type_name = "PreTokenizer"
+    transforms = False
+
+    def split(self, text: str) -> Words:  # pragma: no cover
+        raise NotImplementedError
+
+    def word_map(self, text: str, word: str, start: int) -> tuple[list[int], list[int]]:
+        """Normalized span of each character of a rewritten ``word`` (``transforms`` only)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def split_mapped(self, text: str, first: bool = True) -> tuple[list[str], list[int], Any]:
+        """``(words, starts, maps)``: :meth:`split` plus, for rewriting pre-tokenizers, the
+        flat ``(lo, hi)`` normalized spans of every word character (None otherwise).
+        ``first``: ``text`` starts the original text (Metaspace's ``"first"`` scheme); a
+        Sequence reads it as a bound: a word starting before normalized position ``first``
+        starts the original text (``True`` = 1, ``False`` = 0)."""
+        words, starts = self.split(text)
+        if not self.transforms:
+            return words, starts, None
+        lo: list[int] = []
+        hi: list[int] = []
+        for w, s in zip(words, starts):
+            a, b = self.word_map(text, w, s)
+            lo += a
+            hi += b
+        return words, starts, (np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64))
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": self.type_name, **self.settings()}

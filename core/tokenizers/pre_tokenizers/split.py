@@ -1,0 +1,130 @@
+"""Pattern-driven pre-tokenizers: Split and CharDelimiterSplit.
+
+``Split`` follows the ``tokenizers`` library's ``NormalizedString::split``: the text is cut
+into alternating match / non-match pieces (``invert`` swaps the two roles), then the
+behaviour decides what happens to the matches — ``Removed`` drops them, ``Isolated`` keeps
+them as words, ``MergedWithPrevious`` / ``MergedWithNext`` glue a match to the non-match
+piece before / after it (a match right after another match stays alone), ``Contiguous``
+joins runs of adjacent matches. Empty pieces are dropped. Regexes run on the ``regex``
+module (the reference uses Oniguruma; the usual classes agree). Spans are code points of
+the normalized text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from core.errors import TokenizerLoadError
+from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
+
+Piece = tuple[int, int, bool]
+
+
+def find_pieces(pattern: "regex.Pattern[str]", text: str) -> list[Piece]:
+    """``(start, end, is_match)`` pieces covering ``text``, as the reference's
+    ``find_matches`` (empty matches included)."""
+    if not text:
+        return [(0, 0, False)]
+    out: list[Piece] = []
+    prev = 0
+    for m in pattern.finditer(text):
+        a, b = m.span()
+        if a != prev:
+            out.append((prev, a, False))
+        out.append((a, b, True))
+        prev = b
+    if prev != len(text):
+        out.append((prev, len(text), False))
+    return out
+
+
+def apply_behavior(pieces: list[Piece], behavior: str) -> list[tuple[int, int]]:
+    """The kept, non-empty spans after applying ``behavior`` to the pieces."""
+    if behavior == "Removed":
+        kept = [(a, b) for a, b, m in pieces if not m]
+    elif behavior == "Isolated":
+        kept = [(a, b) for a, b, _ in pieces]
+    elif behavior == "Contiguous":  # runs of pieces of one kind (matches or not) join
+        kept, prev = [], False
+        for a, b, m in pieces:
+            if kept and m == prev:
+                kept[-1] = (kept[-1][0], b)
+            else:
+                kept.append((a, b))
+            prev = m
+    elif behavior == "MergedWithPrevious":
+        kept, prev = [], False
+        for a, b, m in pieces:
+            if m and not prev and kept:
+                kept[-1] = (kept[-1][0], b)
+            else:
+                kept.append((a, b))
+            prev = m
+    elif behavior == "MergedWithNext":
+        kept, prev = [], False
+        for a, b, m in reversed(pieces):
+            if m and not prev and kept:
+                kept[-1] = (a, kept[-1][1])
+            else:
+                kept.append((a, b))
+            prev = m
+        kept.reverse()
+    else:
+        raise TokenizerLoadError(f"unknown split behavior {behavior!r}; use one of {BEHAVIORS}")
+    return [(a, b) for a, b in kept if b > a]
+
+
+class Split(PreTokenizer):
+    """Split on a string or regex with one of the reference's behaviours.
+
+    Raises
+    ------
+    TokenizerLoadError
+        For a pattern that does not compile or an unknown behaviour.
+    """
+
+    type_name = "Split"
+
+    def __init__(self, pattern: str, is_regex: bool, behavior: str, invert: bool = False):
+        if behavior not in BEHAVIORS:
+            raise TokenizerLoadError(f"unknown split behavior {behavior!r}; use one of {BEHAVIORS}")
+        if not isinstance(pattern, str):
+            raise TokenizerLoadError(f"Split pattern must be a string, not {pattern!r}")
+        self.pattern, self.is_regex, self.behavior, self.invert = (
+            pattern, bool(is_regex), behavior, bool(invert))
+        try:
+            self._re = regex.compile(pattern if is_regex else regex.escape(pattern))
+        except regex.error as exc:
+            raise TokenizerLoadError(f"Split has an invalid regex {pattern!r}: {exc}") from None
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "Split":
+        pat = cfg["pattern"]
+        is_regex = "Regex" in pat
+        return cls(pat["Regex"] if is_regex else pat["String"], is_regex, cfg["behavior"],
+                   bool(cfg.get("invert", False)))
+
+    def settings(self) -> dict[str, Any]:
+        return {"regex" if self.is_regex else "string": self.pattern,
+                "behavior": self.behavior, "invert": self.invert}
+
+    def split(self, text: str) -> Words:
+        if self.is_regex and not self.pattern or not self.is_regex and not self.pattern:
+            pieces = [(0, len(text), False)]
+        else:
+            pieces = find_pieces(self._re, text)
+        if self.invert:
+            pieces = [(a, b, not m) for a, b, m in pieces]
+        spans = apply_behavior(pieces, self.behavior)
+        return [text[a:b] for a, b in spans], [a for a, _ in spans]
+
+
+def char_delimiter_split(delimiter: Any) -> Split:
+    """CharDelimiterSplit: remove every occurrence of one character, split there."""
+    if not isinstance(delimiter, str) or len(delimiter) != 1:
+        raise TokenizerLoadError(f"CharDelimiterSplit needs one character, not {delimiter!r}")
+    out = Split(delimiter, False, "Removed")
+    out.type_name = "CharDelimiterSplit"
+    return out

@@ -1,0 +1,23 @@
+"""The alignment pane's Qt-free state: the grapheme bounds kept per pane (the computation
+itself, core.align.view, is tested in tests/core/align/test_view.py)."""
+
+from __future__ import annotations
+
+from app.panes.alignment.state import AlignmentState, Request, compute
+from core.text.graphemes import GraphemeBounds, grapheme_bounds
+from core.tokenizers import demo_tokenizer
+from tests.app.panes.alignment.support import FULL
+
+
+def test_requests_carry_the_pane_s_grapheme_bounds():
+    """The pane hands its own bounds to every request (no module-level cache): reusing them
+    across edits gives what fresh bounds give."""
+    tok, bounds = demo_tokenizer(), GraphemeBounds()
+    texts = [FULL, FULL + " e\u0301", "\U0001F469\u200d\U0001F469\u200d\U0001F467 " + FULL, FULL[5:]]
+    for text in texts:
+        state = AlignmentState(text=text, mode="tokenize")
+        reused, fresh = compute(Request(state, tok, True, bounds)), compute(Request(state, tok, True))
+        assert reused.grapheme_start.tolist() == fresh.grapheme_start.tolist()
+        assert reused.audit.cuts_grapheme.tolist() == fresh.audit.cuts_grapheme.tolist()
+    assert bounds.bounds(texts[-1]).tolist() == grapheme_bounds(texts[-1])
+    assert Request(AlignmentState(), tok).graphemes is not Request(AlignmentState(), tok).graphemes

@@ -1,0 +1,57 @@
+"""The token table: visible markers and readable bytes, and a model that updates only the rows
+an edit changed."""
+
+from __future__ import annotations
+
+from app.panes.alignment import state as alignment_state
+from app.widgets.token_badges import readable, visible, visible_runs
+from app.widgets.token_table import COLUMNS, TokenTableModel
+from core.tokenizers import demo_tokenizer
+from tests.app.panes.alignment.support import FULL
+
+
+def test_visible_markers_badges_and_readable_bytes():
+    assert visible("\u0120a\u010a\u0109", byte_level=True) == "␣a↵⇥"
+    assert visible("\u2581der", metaspace=True) == "␣der"
+    assert visible("\u0120\u2581") == "\u0120\u2581"  # running text: Maltese Ġ stays a letter
+    assert visible("a\u00a0b\u200bc\u200dd") == "a⟨NBSP⟩b⟨ZWSP⟩c⟨ZWJ⟩d"
+    assert readable("क".encode()[:2]) == "⟨E0 A4⟩"
+    assert readable(b" \n\xf0\x9f\x98\x80") == "␣↵\U0001F600"
+    assert visible_runs("␣ab⟨ZWJ⟩c") == [("␣", True), ("ab", False), ("⟨ZWJ⟩", True), ("c", False)]
+
+
+def test_visible_whitespace_and_joiners():
+    assert visible(" \n\t\u200d\u200cx") == "␣↵⇥⟨ZWJ⟩⟨ZWNJ⟩x"
+
+
+def _fill(model, result):
+    model.set_tokens(result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
+                     labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
+                     error_row=-1 if result.error_token is None else result.error_token)
+
+
+def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
+    tok = demo_tokenizer()
+
+    def result(text, mode="tokenize", tokens=""):
+        state = alignment_state.AlignmentState(text=text, mode=mode, tokens_text=tokens)
+        return alignment_state.compute(alignment_state.Request(state, tok, True))
+
+    texts = [FULL, FULL.replace("\U0001F600", "\U0001F603"),  # same tokens, one [UNK] shows another emoji
+             FULL + " flew", FULL + " flew to", "Zoe\u0301 to" + FULL[8:], FULL + " to"]
+    results = [result(t) for t in texts] + [result(FULL, "align", "zoe flew to istanbul"),
+                                            result(FULL, "align", "zoe flew xx to")]
+    model, changed = TokenTableModel(), []
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    for r in results:
+        changed.clear()
+        before = [[model.cell(i, c) for c in range(len(COLUMNS))] for i in range(model.rowCount())]
+        _fill(model, r)
+        fresh = TokenTableModel()
+        _fill(fresh, r)
+        cells = [[model.data(model.index(i, c)) for c in range(len(COLUMNS))] for i in range(model.rowCount())]
+        assert cells == [[fresh.cell(i, c) for c in range(len(COLUMNS))] for i in range(fresh.rowCount())]
+        first = changed[0] if changed else min(len(before), len(cells))
+        assert before[:first] == cells[:first]  # rows before the announced ones did not change
+        qtmodeltester.check(model)
+    assert changed == [2]  # the token list fits up to "xx": rows from there change (error, no span)

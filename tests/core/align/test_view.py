@@ -1,0 +1,89 @@
+"""core.align.view: everything the alignment pane shows, in one call, checked against the
+scalar definitions in core (align, entities, audit, offsets, graphemes)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.align import align
+from core.align.modes import MAX_CHARS
+from core.align.view import alignment_view, audit_spans, normalized_spans
+from core.entities import Entity
+from core.text.graphemes import GraphemeBounds, grapheme_bounds
+from core.text.normalize import normalize
+from core.text.offsets import offset_tables
+from core.tokenizers import demo_tokenizer
+from tests.core.align.test_cursor import FULL, FULL_SPANS, FULL_TOKENS
+from tests.core.strategies import any_text
+
+TEACHING = dict(form="NFKD", strip_accents=True, lowercase=True, collapse_whitespace=True)
+LABELS = "B-PER O O B-LOC O O B-ORG O O O"
+
+
+def test_labels_mode_gives_the_spec_3_entities_with_every_table():
+    view = alignment_view(FULL, demo_tokenizer(), mode="labels", labels_text=LABELS,
+                          normalizer_options=TEACHING, tokenizer_is_demo=True)
+    assert view.error is None and view.tokens == FULL_TOKENS and view.spans == FULL_SPANS
+    assert view.entities == [Entity("Zo\u0065\u0301", "PER", 0, 4), Entity("\u0130stanbul", "LOC", 14, 22),
+                             Entity("Nvidia", "ORG", 30, 36)]
+    utf16, utf8 = offset_tables(FULL)
+    assert view.utf16 == utf16 and view.utf8 == utf8
+    assert view.grapheme_start.nonzero()[0].tolist() == grapheme_bounds(FULL)
+    assert view.norm_spans == [view.normalized.to_normalized(*sp) for sp in view.spans]
+    assert view.cover.tolist() == [sum(1 for s, e in FULL_SPANS if s <= i < e) for i in range(len(FULL))]
+    assert view.tokens_at(15) == [3] and view.tokens_in(30, 34) == [6, 7]
+
+
+def test_align_mode_keeps_the_spans_that_fit_and_locates_the_mismatch():
+    view = alignment_view(FULL, mode="align", tokens_text="zoe flew from", normalizer_options=TEACHING)
+    assert view.spans == [(0, 4), (5, 9), None]
+    assert view.error_token == 2 and view.error_pos == 11
+    assert "does not fit the text (WordPiece tokens)" in view.error
+    ok = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
+    assert ok.error is None and ok.spans == align(FULL, FULL_TOKENS) and ok.scheme == "wordpiece"
+
+
+def test_wrong_label_count_and_bad_json_are_messages_not_errors():
+    tok = demo_tokenizer()
+    few = alignment_view(FULL, tok, mode="labels", labels_text="O O", normalizer_options=TEACHING,
+                         tokenizer_is_demo=True)
+    assert few.error == ("2 labels for 10 tokens: give exactly one BIO label per token (B-X, I-X or O).")
+    assert few.tokens == FULL_TOKENS  # the tokens are still shown
+    bad = alignment_view(FULL, mode="align", tokens_text='["zoe", 3]', normalizer_options=TEACHING)
+    assert bad.error == "Token list: the JSON tokens must be a list of strings"
+
+
+def test_empty_and_oversized_text_give_a_notice_and_no_tokens():
+    assert alignment_view("  \n", demo_tokenizer()).notice.startswith("The text is empty")
+    huge = "a" * (MAX_CHARS + 1)
+    view = alignment_view(huge, demo_tokenizer())
+    assert view.tokens == [] and f"{MAX_CHARS:,}" in view.notice and view.text is huge
+
+
+def test_a_lone_surrogate_is_tokenized_not_raised():
+    view = alignment_view("a\ud800b", demo_tokenizer(), normalizer_options=TEACHING, tokenizer_is_demo=True)
+    assert view.error is None and view.utf8 == [0, 1, 4, 5] and view.utf16 == [0, 1, 2, 3]
+
+
+def test_a_kept_grapheme_cache_gives_the_same_view_as_a_fresh_one():
+    cache = GraphemeBounds()
+    for text in ("👩\u200d💻 ok", "👩\u200d💻 okay", "x👩\u200d💻 okay"):
+        kept = alignment_view(text, demo_tokenizer(), graphemes=cache)
+        fresh = alignment_view(text, demo_tokenizer())
+        assert kept.grapheme_start.tolist() == fresh.grapheme_start.tolist()
+        assert kept.audit.cuts_grapheme.tolist() == fresh.audit.cuts_grapheme.tolist()
+
+
+# -- the vectorized helpers against core's scalar definitions ---------------------------
+@settings(max_examples=150, deadline=None)
+@given(text=any_text, data=st.data())
+def test_normalized_spans_equal_to_normalized(text, data):
+    nt = normalize(text)
+    n = len(text)
+    spans = data.draw(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, n), st.integers(0, n)).map(
+        lambda t: (min(t), max(t)))), max_size=8))
+    assert normalized_spans(nt, spans) == [nt.to_normalized(*sp) if sp else None for sp in spans]
+    counted = audit_spans(text, spans, None, None).cover  # the tokens before the first None
+    k = spans.index(None) if None in spans else len(spans)
+    assert counted.tolist() == [sum(1 for sp in spans[:k] if sp[0] <= i < sp[1]) for i in range(n)]

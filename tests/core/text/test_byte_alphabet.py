@@ -1,0 +1,71 @@
+"""GPT-2's byte-level alphabet (:mod:`core.text.byte_alphabet`) and its byte ↔ code-point
+maps, as the byte-level tokenizers use them."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from core.text.byte_alphabet import (
+    BYTE_TO_CHAR, ByteLevelError, byte_span_to_char_span, byte_to_char_index,
+    bytes_to_byte_level, bytes_to_unicode, from_byte_level, to_byte_level,
+)
+from tests.core.strategies import TRICKY, tricky_text
+
+# Any text, lone surrogates included.
+any_text = st.one_of(
+    tricky_text, st.text(max_size=30),
+    st.lists(st.sampled_from(TRICKY + ["\ud800", "\udfff"]), max_size=8).map("".join))
+
+
+def test_alphabet_golden_entries():
+    table = bytes_to_unicode()
+    assert len(set(table.values())) == 256
+    assert table[0x20] == "Ġ" and table[0x0A] == "Ċ" and table[0x09] == "ĉ"
+    assert table[ord("A")] == "A" and table[0xAD] == "Ń" and table[0xFF] == "ÿ"
+    assert table[0x00] == "\u0100" and max(map(ord, table.values())) == 0x143
+    assert all(unicodedata.category(c)[0] not in "CZ" for c in BYTE_TO_CHAR)  # all visible
+
+
+def test_golden_byte_level_forms():
+    assert to_byte_level(" Zoé") == "ĠZoÃ©"
+    assert to_byte_level(" \U0001F600") == "ĠðŁĺĢ"
+    assert to_byte_level("\ud800") == "íłĢ"  # surrogatepass: ED A0 80
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text)
+def test_byte_level_round_trip_is_utf8_surrogatepass(text):
+    data = text.encode("utf-8", "surrogatepass")
+    s = to_byte_level(text)
+    assert len(s) == len(data) and from_byte_level(s) == data
+    assert s == "".join(BYTE_TO_CHAR[b] for b in data)
+    assert bytes_to_byte_level(data) == s
+
+
+@pytest.mark.parametrize("bad", ["a b", "\t", "\u00ad", "中"])
+def test_from_byte_level_rejects_characters_outside_the_alphabet(bad):
+    with pytest.raises(ByteLevelError, match="not in the GPT-2 byte-level alphabet"):
+        from_byte_level("Ġ" + bad)
+
+
+def test_byte_to_char_index_golden():
+    assert byte_to_char_index("aé😀") == [0, 1, 1, 2, 2, 2, 2]
+    assert byte_to_char_index("ab") == [0, 1]
+    idx = byte_to_char_index(" 😀")
+    assert byte_span_to_char_span(idx, 0, 4) == (0, 2)  # "ĠðŁĺ" owns the emoji
+    assert byte_span_to_char_span(idx, 4, 5) == (1, 2)  # "Ģ" shares it
+    assert byte_span_to_char_span(idx, 5, 5) == (2, 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text)
+def test_byte_index_maps_each_byte_to_its_character(text):
+    idx = byte_to_char_index(text)
+    assert idx == [i for i, c in enumerate(text) for _ in c.encode("utf-8", "surrogatepass")]
+    for i, c in enumerate(text):
+        first = idx.index(i)
+        n = len(c.encode("utf-8", "surrogatepass"))
+        assert byte_span_to_char_span(idx, first, first + n) == (i, i + 1)
