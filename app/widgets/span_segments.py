@@ -1,13 +1,14 @@
 """Pure helpers of :class:`~app.widgets.span_text_view.SpanTextView` (no Qt).
 
-- edit diffing (with :mod:`core.text.edits`' prefix and suffix): :func:`first_difference` and
-  :func:`carry_block_keys` (what an edit leaves untouched, so only the changed paragraphs
-  are reformatted and only the changed table rows repainted);
+- edit diffing: :func:`first_difference` (what an edit leaves untouched, so only the changed
+  table rows are repainted);
 - the segment sweep: :func:`marks`, :func:`window_intervals` and :func:`sweep` cut the
   overlapping token spans, marks, entities and highlights of the drawn window into disjoint
   segments, each with its set of active keys (:func:`visible_lines` finds that window);
-- format composition: :func:`compose_style` turns a segment's keys into a
-  :class:`SegmentStyle` (colours and underline), which the view turns into a Qt format.
+  :func:`outlines` picks the spans drawn with a frame (unknown tokens, the error);
+- style composition: :func:`compose_style` turns a segment's keys into a
+  :class:`SegmentStyle` (background and underline), which the painter draws *behind* the
+  text — never as a character format, so the glyphs stay those of the plain text.
 
 Positions are code points unless a name says otherwise.
 """
@@ -15,6 +16,7 @@ Positions are code points unless a name says otherwise.
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -25,10 +27,11 @@ from core.text.offsets import code_points
 TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
 MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
 UNCOVERED_COLOUR = "#fecaca"  # non-space characters no token covers
-ERROR_COLOUR = "#dc2626"
+ERROR_COLOUR = "#dc2626"  # frame of the place an alignment failed
+ERROR_BACKGROUND = "#fca5a5"
 LINK_COLOUR = "#facc15"  # hovered / selected linked parts
+UNKNOWN_COLOUR = "#dc2626"  # outline of the model's unknown tokens and byte-fallback pieces
 ENTITY_COLOURS = ("#15803d", "#b91c1c", "#1d4ed8", "#a16207", "#7e22ce", "#0f766e")
-UNKNOWN = ("?",)  # the signature of a block whose formats are not known (after an edit)
 
 # _IS_SPACE[c]: str.isspace() of code point c (no code point above U+3000 is a space).
 _IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)])
@@ -51,22 +54,6 @@ def first_difference(a: np.ndarray, b: np.ndarray) -> int:
     n = min(len(a), len(b))
     diff = np.flatnonzero(a[:n] != b[:n])
     return int(diff[0]) if len(diff) else n
-
-
-def carry_block_keys(keys: dict[int, tuple], first: int, last: int, delta: int) -> dict[int, tuple]:
-    """The per-block format signatures after an edit of blocks ``first..last``.
-
-    A text layout keeps its formats (at block-relative positions) when its block's text
-    changes, so an edit inside one block keeps every signature. When the edit adds
-    ``delta`` blocks (negative: removes), blocks before ``first`` keep theirs, blocks
-    after ``last`` move by ``delta`` and the edited ones become :data:`UNKNOWN`.
-    """
-    if delta == 0 and first == last:
-        return keys
-    out = {n: k for n, k in keys.items() if n < first}
-    out.update((n + delta, k) for n, k in keys.items() if n > last)
-    out.update((n, UNKNOWN) for n in range(first, last + delta + 1))
-    return out
 
 
 # -- the segment sweep -------------------------------------------------------------------
@@ -97,10 +84,12 @@ def window_intervals(
     entities: Iterable[tuple[int, int, str]] = (),
     linked: Iterable[tuple[int, int]] = (),
     error: tuple[int, int] | None = None,
+    unknown: Sequence[bool] = (),
 ) -> list[tuple[int, int, object]]:
     """Everything to draw that overlaps ``[lo, hi)`` as ``(start, end, key)``: token spans
     (key ``("tok", i % 2)``; spans sorted by start, missing ones last, for the binary
-    search), marks, entities, linked spans and the error span."""
+    search), unknown tokens (``("unk",)`` where ``unknown[i]``), marks, entities, linked
+    spans and the error span. O(tokens in the window + marks + entities)."""
     first = max(0, bisect.bisect_left(spans, lo, key=_span_start) - 64)
     out: list[tuple[int, int, object]] = []
     for i in range(first, len(spans)):
@@ -110,6 +99,8 @@ def window_intervals(
         if sp[0] >= hi:
             break
         out.append((sp[0], sp[1], ("tok", i % 2)))
+        if i < len(unknown) and unknown[i]:
+            out.append((sp[0], sp[1], ("unk",)))
     out.extend((s, e, (kind,)) for s, e, kind in marks if s < hi and e > lo)
     out.extend((s, e, ("ent", label)) for s, e, label in entities if s < hi and e > lo)
     out.extend((s, e, ("link",)) for s, e in linked if s < hi and e > lo)
@@ -171,22 +162,37 @@ def sweep(intervals: Iterable[tuple[int, int, object]], lo: int, hi: int) -> lis
     return out
 
 
-# -- format composition ------------------------------------------------------------------
+def outlines(intervals: Iterable[tuple[int, int, object]]) -> list[tuple[int, int, str]]:
+    """The framed spans among ``intervals``: ``(start, end, "unk" | "err")`` sorted by start."""
+    return sorted((s, e, key[0]) for s, e, key in intervals if key in (("unk",), ("err",)))
+
+
+def boundaries(intervals: Iterable[tuple[int, int, object]], lo: int, hi: int) -> list[int]:
+    """The sorted distinct starts and ends of the token spans among ``intervals`` (keys
+    ``("tok", _)``) inside ``[lo, hi]``."""
+    out = set()
+    for s, e, key in intervals:
+        if key[0] == "tok":
+            out.update(p for p in (s, e) if lo <= p <= hi)
+    return sorted(out)
+
+
+# -- style composition -------------------------------------------------------------------
 @dataclass(frozen=True)
 class SegmentStyle:
-    """How one segment is drawn: colours are ``#rrggbb``; ``underline`` is ``None``,
-    ``"dot"``, ``"wave"`` or ``"single"``."""
+    """How one segment's background is painted: colours are ``#rrggbb``; ``underline`` is
+    ``None``, ``"dot"``, ``"wave"`` or ``"single"``. Text colour and weight never change."""
 
     background: str | None = None
-    foreground: str | None = None
     underline: str | None = None
     underline_colour: str | None = None
-    bold: bool = False
 
 
+@lru_cache(maxsize=1024)
 def compose_style(keys: frozenset) -> SegmentStyle:
     """One style from a segment's active keys; later rules win over earlier ones
-    (token colour < shared < uncovered < entity < linked < error)."""
+    (token colour < shared < uncovered < entity < linked < error). Unknown tokens and the
+    error also get a frame (:func:`outlines`). Cached: equal keys give the same object."""
     style: dict = {}
     kinds = {k[0]: k for k in keys}
     if "tok" in kinds:
@@ -196,10 +202,9 @@ def compose_style(keys: frozenset) -> SegmentStyle:
     if "uncov" in kinds:
         style.update(background=UNCOVERED_COLOUR, underline="wave", underline_colour=ERROR_COLOUR)
     if "ent" in kinds:
-        colour = entity_colour(kinds["ent"][1])
-        style.update(foreground=colour, bold=True, underline="single", underline_colour=colour)
+        style.update(underline="single", underline_colour=entity_colour(kinds["ent"][1]))
     if "link" in kinds:
         style["background"] = LINK_COLOUR
     if "err" in kinds:
-        style.update(background=ERROR_COLOUR, foreground="#ffffff")
+        style["background"] = ERROR_BACKGROUND
     return SegmentStyle(**style)

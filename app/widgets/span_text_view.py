@@ -1,33 +1,41 @@
 """A read-only text view that draws token spans as alternating background colours.
 
 Positions in and out are **code points** of the text given to :meth:`SpanTextView.set_content`
-(Qt counts UTF-16 units; the view converts). Highlighting sets character formats on the
-text layouts of the visible blocks only (plus a margin), as a syntax highlighter does,
-recomputed on scroll and resize and capped at :attr:`SpanTextView.max_segments` segments, so
-a 100,000-character text costs no more to draw than a screenful. (Extra selections were
-measured 20× slower to paint with a few hundred spans.) An edit replaces only the changed
-part of the document, and a redraw whose window, text and spans did not change does nothing,
-so a keystroke far from the visible part costs no re-layout. The Qt-free helpers (edit
-diffing, segment sweep, format composition) are in :mod:`app.widgets.span_segments`.
+(Qt counts UTF-16 units; the view converts). The document has no character formats: every
+highlight (token backgrounds, marks, entities, linked spans, unknown tokens, the error) is
+painted *behind* the text from the layout's own geometry (:mod:`app.widgets.span_painter`),
+so the glyphs are exactly those of the plain text — a token boundary inside a Devanagari
+cluster, an Arabic word or a ZWJ emoji sequence does not break the shaping; a boundary inside
+a grapheme cluster gets a red caret instead. Paragraphs take their direction from their text
+(Qt's auto direction), and hit-testing searches the visual run under the point, so it
+finds the character drawn there in right-to-left and mixed text.
+
+Only the visible part (plus a margin) is prepared, recomputed on scroll and resize and capped
+at :attr:`SpanTextView.max_segments` segments, so a 100,000-character text costs no more to
+draw than a screenful. An edit replaces only the changed part of the document, so the layouts
+of untouched paragraphs survive. The Qt-free helpers (edit diffing, segment sweep, style
+composition) are in :mod:`app.widgets.span_segments`.
 """
 
 from __future__ import annotations
 
 import bisect
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
-from PySide6.QtCore import QPoint, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextLayout
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from app.widgets.font_coverage import missing_characters, notes_for
+from app.widgets.span_geometry import LineGeometry
+from app.widgets.span_painter import Decorations, LineOps, OpsCache, paint_ops
 from app.widgets.span_segments import (
-    UNKNOWN,
-    SegmentStyle,
-    carry_block_keys,
+    boundaries,
     compose_style,
     display_text,
     marks,
+    outlines,
     sweep,
     visible_lines,
     window_intervals,
@@ -36,12 +44,7 @@ from core.text.edits import common_affixes
 from core.text.offsets import utf16_table
 
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
-MARGIN_CHARS = 300  # drawn beyond the visible part, so small scrolls need no redraw
-_UNDERLINES = {
-    "dot": QTextCharFormat.UnderlineStyle.DotLine,
-    "wave": QTextCharFormat.UnderlineStyle.WaveUnderline,
-    "single": QTextCharFormat.UnderlineStyle.SingleUnderline,
-}
+MARGIN_CHARS = 300  # prepared beyond the visible part, so small scrolls need no redraw
 
 
 class SpanTextView(QPlainTextEdit):
@@ -63,9 +66,6 @@ class SpanTextView(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setReadOnly(True)
-        font = QFont(self.font())  # one glyph per character, no font ligatures or kerning:
-        font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)  # spans stay exact and
-        self.setFont(font)  # long paragraphs lay out ~2x faster (complex scripts are still shaped)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -78,16 +78,18 @@ class SpanTextView(QPlainTextEdit):
         self._entities: list[tuple[int, int, str]] = []
         self._error: tuple[int, int] | None = None
         self._linked: list[tuple[int, int]] = []
+        self._unknown: list[bool] = []
+        self._missing: set[str] = set()  # characters no installed font draws
         self._hovered = -1
         self._pressed_at: QPoint | None = None
         self.capped = False
         self.drawn_segments = 0
-        self._formats: dict[frozenset, QTextCharFormat] = {}
+        self._deco = Decorations()  # what paintEvent paints, in document (UTF-16) positions
+        self._ops = OpsCache()
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._redraw)
         self._drawn_window: tuple[int, int] | None = None
-        self._drawn_key: tuple | None = None  # what the last redraw drew
-        self._block_keys: dict[int, tuple] = {}  # block number -> the formats set on its layout
+        self._drawn_key: tuple | None = None  # what the last redraw prepared
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.selectionChanged.connect(self._on_selection_changed)
 
@@ -99,35 +101,65 @@ class SpanTextView(QPlainTextEdit):
         cover: np.ndarray | None = None,
         utf16: list[int] | None = None,
     ) -> None:
-        """Show ``text`` with token ``spans`` (code points); ``cover[c]`` = tokens covering c."""
+        """Show ``text`` with token ``spans`` (code points); ``cover[c]`` = tokens covering c.
+        Clears the entities, error, linked spans and unknown mask (set them after this)."""
         if text != self._text:
             old, old_utf16 = self._text, self._utf16
             self._text = text
             self._utf16 = utf16 if utf16 is not None and len(utf16) == len(text) + 1 else utf16_table(text)
-            self._replace_text(old, old_utf16, text)
+            self._check_fonts(self._replace_text(old, old_utf16, text))
         self._spans = list(spans)
         self._marks = marks(text, cover) if cover is not None else []
-        self._error, self._linked, self._entities = None, [], []
+        self._error, self._linked, self._entities, self._unknown = None, [], [], []
         self.schedule_redraw()
 
-    def _replace_text(self, old: str, old_utf16: list[int], new: str) -> None:
-        """Show ``new``: a small edit replaces only what changed, so the layouts (and
-        formats) of untouched paragraphs survive; anything bigger resets the document."""
+    def set_unknown(self, mask: Sequence[bool]) -> None:
+        """Draw the spans of the tokens whose ``mask`` entry is True (one bool per token of
+        the last :meth:`set_content`: the model's unknown token or a byte-fallback piece)
+        distinctly (red hatching/outline). A shorter mask leaves the remaining tokens plain."""
+        self._unknown = [bool(m) for m in mask]
+        self.schedule_redraw()
+
+    def unknown_count(self) -> int:
+        """How many tokens the last :meth:`set_unknown` marked."""
+        return sum(self._unknown)
+
+    def _replace_text(self, old: str, old_utf16: list[int], new: str) -> str | None:
+        """Show ``new``: a small edit replaces only what changed, so the layouts of
+        untouched paragraphs survive; anything bigger resets the document. Returns the
+        inserted text of a small edit, None after a reset."""
         p, q = common_affixes(old, new)
         doc = self.document()
         if not old or len(new) - p - q > SMALL_EDIT or len(old) - p - q > SMALL_EDIT:
             doc.setUndoRedoEnabled(False)
             self.setPlainText(display_text(new))
-            self._block_keys, self._drawn_key = {}, None
-            return
-        blocks = doc.blockCount()
-        first = doc.findBlock(old_utf16[p]).blockNumber()
-        last = doc.findBlock(old_utf16[len(old) - q]).blockNumber()
+            return None
         cursor = QTextCursor(doc)
         cursor.setPosition(old_utf16[p])
         cursor.setPosition(old_utf16[len(old) - q], QTextCursor.MoveMode.KeepAnchor)
-        cursor.insertText(display_text(new[p : len(new) - q]))
-        self._block_keys = carry_block_keys(self._block_keys, first, last, doc.blockCount() - blocks)
+        inserted = new[p : len(new) - q]
+        cursor.insertText(display_text(inserted))
+        return inserted
+
+    def _check_fonts(self, inserted: str | None) -> None:
+        """Update the characters no installed font draws: after a small edit only the
+        inserted ones are checked (and the known missing ones looked up in the text);
+        after a reset every distinct character. O(edit) or O(text) at C speed."""
+        text = self._text
+        known = {c for c in self._missing if c in text}
+        fresh = set(text) if inserted is None else set(inserted)
+        self._missing = known | set(missing_characters(fresh - known, self.font()))
+
+    def font_notes(self) -> list[str]:
+        """One note per script of the text that no installed font covers, e.g. "no font
+        for Ethiopic: characters show as boxes — install a Noto font (fonts-noto-core)"."""
+        return notes_for(self._missing)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._missing = set()
+            self._check_fonts(None)
 
     def set_entities(self, spans: Sequence[tuple[int, int, str]]) -> None:
         """Entity spans ``(start, end, label)`` drawn as coloured bold underlined text."""
@@ -203,29 +235,32 @@ class SpanTextView(QPlainTextEdit):
 
     def char_at(self, point: QPoint) -> int:
         """Code point under ``point`` (viewport coordinates), or -1 when the point is not
-        on a line's text (the empty area below the text or right of a line's end)."""
-        cursor = self.cursorForPosition(point)
-        if not self._on_line(cursor, point):
+        on a line's text (the empty area below the text or beside a line's text). Bidi
+        aware: in right-to-left and mixed text it is the character drawn at the point."""
+        found = self._line_at(QPointF(point))
+        if found is None:
             return -1
-        qpos = cursor.position()
-        if self.cursorRect(cursor).left() > point.x():
-            qpos -= 1
-        if qpos < 0 or qpos >= self._utf16[-1]:
+        block, geom, origin = found
+        qpos = geom.position_at(point.x() - origin.x())
+        if qpos < 0:
             return -1
-        cp = self._to_cp(qpos)
-        return -1 if self._text[cp] in "\n\u2028\u2029" else cp
+        cp = self._to_cp(block.position() + qpos)
+        return -1 if cp >= len(self._text) or self._text[cp] in "\n\u2028\u2029" else cp
 
-    def _on_line(self, cursor: QTextCursor, point: QPoint) -> bool:
-        """Whether ``point`` lies inside the rectangle of the text of the visual line that
-        ``cursor`` (the cursor nearest to ``point``) is on."""
+    def _line_at(self, point: QPointF):
+        """``(block, LineGeometry, layout origin)`` of the visual line at ``point``'s
+        height, or None below or above the text."""
+        cursor = self.cursorForPosition(point.toPoint())
         block = cursor.block()
         layout = block.layout()
-        line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
-        if line is None or not line.isValid():
-            return False
-        origin = self.blockBoundingGeometry(block).translated(self.contentOffset()).topLeft()
-        rect = line.naturalTextRect().translated(origin + layout.position())
-        return rect.top() <= point.y() < rect.bottom() and point.x() < rect.right() + 1
+        if layout is None or not block.isValid():
+            return None
+        origin = self.blockBoundingGeometry(block).translated(self.contentOffset()).topLeft() + layout.position()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            if line.y() <= point.y() - origin.y() < line.y() + line.height():
+                return block, LineGeometry(layout, line), origin
+        return None
 
     # -- events --------------------------------------------------------------------------
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -275,94 +310,71 @@ class SpanTextView(QPlainTextEdit):
         self._timer.stop()
         self._redraw()
 
-    def _intervals(self, lo: int, hi: int) -> list[tuple[int, int, object]]:
-        return window_intervals(lo, hi, self._spans, marks=self._marks,
-                                entities=self._entities, linked=self._linked, error=self._error)
-
     def _redraw(self) -> None:
+        """Prepare the decorations of the visible window (plus a margin) and repaint.
+        O(tokens, marks and entities in the window)."""
         lo, hi = self.visible_range()
         lo, hi = max(0, lo - MARGIN_CHARS), min(len(self._text), hi + MARGIN_CHARS)
         self._drawn_window = (lo, hi)
-        intervals = self._intervals(lo, hi)
-        # Unchanged window text (same UTF-16 start) and intervals: every layout already has
-        # its formats, unless an edit split or merged paragraphs in between.
+        intervals = window_intervals(lo, hi, self._spans, marks=self._marks, entities=self._entities,
+                                     linked=self._linked, error=self._error, unknown=self._unknown)
+        # The same window text (same UTF-16 start) and intervals paint the same: nothing to do.
         key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals)
-        if key == self._drawn_key and UNKNOWN not in self._block_keys.values():
+        if key == self._drawn_key:
             return
         self._drawn_key = key
         segments = sweep(intervals, lo, hi)
         self.capped = len(segments) > self.max_segments
-        segments = segments[: self.max_segments]
+        if self.capped:
+            segments = segments[: self.max_segments]
+            hi = segments[-1][1]
         self.drawn_segments = len(segments)
-        self._apply(segments, lo, hi)
+        u16 = self._utf16
+        frames = [(s, e, k) for s, e, k in outlines(intervals) if s < hi]
+        deco = Decorations.from_code_points(
+            u16, [(s, e, compose_style(keys)) for s, e, keys in segments], frames,
+            boundaries(intervals, lo, hi))
+        if deco != self._deco:  # unchanged decorations need no repaint (Qt repaints edits)
+            self._deco = deco
+            self.viewport().update()
 
-    def _apply(self, segments: list[tuple[int, int, frozenset]], lo: int, hi: int) -> None:
-        """Set the segments' formats on the layouts of the blocks they fall in (the way a
-        syntax highlighter does: far cheaper to paint than extra selections). A block whose
-        formats did not change is left alone; blocks formatted before and now outside the
-        window are cleared."""
-        doc = self.document()
-        u16 = self._utf16  # segments are inside [0, len(text)]: index the table directly
-        qsegs = [(u16[s], u16[e], keys) for s, e, keys in segments]
-        block = doc.findBlock(self._to_qt(lo))
-        last = doc.findBlock(self._to_qt(hi)).blockNumber()
-        keys_now: dict[int, tuple] = {}
-        k = 0
-        while block.isValid() and block.blockNumber() <= last:
-            bpos, blen = block.position(), block.length()
-            bend = bpos + blen
-            ranges = []
-            while k < len(qsegs) and qsegs[k][0] < bend:
-                qs, qe, keys = qsegs[k]
-                if qs < bpos:
-                    qs = bpos
-                if min(qe, bend) > qs:
-                    ranges.append((qs - bpos, min(qe, bend) - qs, keys))
-                if qe > bend:
-                    break
-                k += 1
-            number = block.blockNumber()
-            signature = tuple(ranges)
-            if self._block_keys.get(number) != signature:
-                self._set_block_formats(block, ranges)
-            keys_now[number] = signature
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """Paint the highlights of the exposed lines, then the plain text over them."""
+        painter = QPainter(self.viewport())
+        for _block, line, origin, ops in self._line_ops(event.rect()):
+            paint_ops(painter, ops, origin, line)
+        painter.end()
+        super().paintEvent(event)
+
+    def _line_ops(self, rect: QRect) -> Iterator[tuple]:
+        """``(block, line, layout origin, LineOps)`` for every visual line meeting ``rect``
+        (viewport coordinates). O(lines shown + items on them)."""
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        font = self.font().key()
+        while block.isValid():
+            geometry = self.blockBoundingGeometry(block).translated(offset)
+            if geometry.top() > rect.bottom():
+                break
+            layout = block.layout()
+            if block.isVisible() and geometry.bottom() >= rect.top() and layout is not None:
+                origin = geometry.topLeft() + layout.position()
+                lines = visible_lines(layout, rect.top() - origin.y(), rect.bottom() + 1 - origin.y())
+                if lines:
+                    key = (block.text(), font)
+                    for i in range(lines[0].lineNumber(), lines[1].lineNumber() + 1):
+                        line = layout.lineAt(i)
+                        yield block, line, origin, self._ops.ops(key, layout, line, self._deco, block.position())
             block = block.next()
-        for number in self._block_keys.keys() - keys_now.keys():
-            stale = doc.findBlockByNumber(number)
-            if stale.isValid():
-                self._set_block_formats(stale, [])
-        self._block_keys = keys_now
 
-    def _set_block_formats(self, block, ranges: list[tuple[int, int, frozenset]]) -> None:
-        layout = block.layout()
-        if not ranges and not layout.formats():
-            return
-        formats = []
-        for start, length, keys in ranges:
-            fr = QTextLayout.FormatRange()
-            fr.start, fr.length, fr.format = start, length, self._format(keys)
-            formats.append(fr)
-        layout.setFormats(formats)
-        self.document().markContentsDirty(block.position(), block.length())
+    def cluster_cuts(self) -> list[tuple[int, float]]:
+        """``(code point, x)`` of every token boundary on the visible lines that falls
+        inside a grapheme cluster, where its caret is drawn (x in viewport coordinates)."""
+        out = []
+        for block, _line, origin, ops in self._line_ops(self.viewport().rect()):
+            out.extend((self._to_cp(block.position() + pos), origin.x() + x) for pos, x in ops.cuts)
+        return out
 
-    def _format(self, keys: frozenset) -> QTextCharFormat:
-        fmt = self._formats.get(keys)
-        if fmt is None:
-            fmt = self._formats[keys] = qt_format(compose_style(keys))
-        return fmt
-
-
-
-def qt_format(style: SegmentStyle) -> QTextCharFormat:
-    """The Qt character format drawing ``style``."""
-    fmt = QTextCharFormat()
-    if style.background:
-        fmt.setBackground(QColor(style.background))
-    if style.foreground:
-        fmt.setForeground(QColor(style.foreground))
-    if style.underline:
-        fmt.setUnderlineStyle(_UNDERLINES[style.underline])
-        fmt.setUnderlineColor(QColor(style.underline_colour))
-    if style.bold:
-        fmt.setFontWeight(QFont.Weight.Bold)
-    return fmt
+    def visible_ops(self) -> list[LineOps]:
+        """The paint operations of the visible lines (what :meth:`paintEvent` draws)."""
+        return [ops for *_, ops in self._line_ops(self.viewport().rect())]

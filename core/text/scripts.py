@@ -4,13 +4,14 @@ Scripts are Unicode ``Script`` property values tested with the ``regex`` module'
 ``\\p{Script=..}`` classes; everything here works on code points.
 
 Public names: :func:`script_of`, :func:`dominant_script`, :func:`writes_without_spaces`,
-:data:`NO_SPACE_SCRIPTS`, :func:`language_name`.
+:data:`NO_SPACE_SCRIPTS`, :func:`language_name`, :func:`group_by_script`, :func:`script_label`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Iterable
 
 import regex
 
@@ -85,3 +86,29 @@ def language_name(code: str) -> str:
     base, _, variant = code.partition("_")
     name = LANGUAGE_NAMES.get(base.lower(), base)
     return f"{name} ({variant})" if variant else name
+
+
+def group_by_script(chars: Iterable[str]) -> dict[str, list[str]]:
+    """Characters grouped by their script (:func:`script_of`), each group sorted.
+
+    Parameters
+    ----------
+    chars : iterable of str
+        Single code points (e.g. the distinct characters of a text); duplicates are kept
+        once. O(len(chars)) with :func:`script_of`'s cache.
+
+    Returns
+    -------
+    dict
+        Script name (from :data:`SCRIPTS`, ``"Unknown"`` for unassigned and private-use
+        code points) → its characters, in order of first appearance of the script.
+    """
+    out: dict[str, list[str]] = {}
+    for ch in dict.fromkeys(chars):
+        out.setdefault(script_of(ch), []).append(ch)
+    return {script: sorted(group) for script, group in out.items()}
+
+
+def script_label(script: str) -> str:
+    """A script name as a user reads it: ``"Canadian_Aboriginal"`` → ``"Canadian Aboriginal"``."""
+    return script.replace("_", " ")

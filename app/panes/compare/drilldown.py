@@ -1,11 +1,15 @@
 """Drill-down: one corpus line, every tokenizer's tokens aligned on the original text.
 
-Each tokenizer gets one row of the original line, cut at the union of all tokenizers' token
-boundaries (original code-point offsets) so columns line up in a monospace font: ``│`` marks
-a boundary the row has (red where not every tokenizer has it — computed by
-:func:`core.align.span_diff.differing_boundaries`), a blank keeps the column when it has none.
-Tokens alternate two background colours; a character claimed by several tokens (byte-level
-pieces) is orange; a character in no token (dropped whitespace, a stripped accent) is grey.
+Each tokenizer gets one row holding the original line as plain text — the same text in the
+same font, so every row has the same layout and the columns line up in any script — with its
+tokens painted behind it (:class:`~app.widgets.span_line_view.SpanLineView`; the glyphs are
+those of the plain line, so Hindi, Arabic and emoji sequences stay shaped). A tick above and
+below the text marks every boundary the row has, red where not every tokenizer has it
+(computed by :func:`core.align.span_diff.differing_boundaries`), grey where all do; magenta
+carets mark a boundary inside a grapheme cluster. Tokens alternate two background colours; a character
+claimed by several tokens (byte-level pieces) is orange; a character in no token (dropped
+whitespace, a stripped accent) is grey; the model's unknown tokens and byte-fallback pieces
+are framed in red and hatched.
 """
 
 from __future__ import annotations
@@ -16,26 +20,57 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, QTimer
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QTextBrowser, QVBoxLayout, QWidget
 
+from app.widgets.font_coverage import font_notes
+from app.widgets.span_line_view import SpanLine, SpanLineView
+from app.widgets.span_painter import CUT_COLOUR
+from app.widgets.span_segments import SegmentStyle
 from app.widgets.text_format import plural
-from core.metrics.per_encoding import content_tokens, coverage
 from core.align.span_diff import boundaries, differing_boundaries
+from core.metrics.per_encoding import content_tokens, coverage
 
 SHADES = ("#dbe9f6", "#fde7c7")
-SHARED, OUTSIDE, DIFF, SAME = "#ffb74d", "#9e9e9e", "#d62728", "#9e9e9e"
+SHARED, OUTSIDE, DIFF, SAME = "#ffb74d", "#e5e7eb", "#d62728", "#9e9e9e"
+UNKNOWN = "#dc2626"
 
 
 @dataclass(frozen=True)
 class DrillRow:
-    """One tokenizer's encoding of the line (content tokens only)."""
+    """One tokenizer's encoding of the line (content tokens only); ``unknown[k]``: token k
+    is the model's unknown token or a byte-fallback piece."""
 
     label: str
     tokens: tuple[str, ...]
     offsets: tuple[tuple[int, int], ...]
     boundaries: frozenset[int]
     error: str = ""
+    unknown: tuple[bool, ...] = ()
+
+
+def unknown_mask(encoding: Any, tokenizer: Any) -> list[bool]:
+    """One bool per token of ``encoding`` (special tokens included): the encoding's own
+    ``unknown_mask`` / ``byte_fallback_mask`` when it has them, else ``id == unk id``
+    (no ids or no unknown token: all False). O(tokens)."""
+    n = len(encoding.tokens)
+    masks = [m for m in (getattr(encoding, "unknown_mask", None), getattr(encoding, "byte_fallback_mask", None))
+             if m is not None and len(m) == n]
+    if masks:
+        return [any(bool(v) for v in flags) for flags in zip(*masks)]
+    ids, unk = getattr(encoding, "ids", None), getattr(tokenizer, "unk_token", None)
+    to_id = getattr(tokenizer, "token_to_id", None)
+    unk_id = to_id(unk) if unk and callable(to_id) else None
+    if unk_id is None or ids is None or len(ids) != n:
+        return [False] * n
+    return [i == unk_id for i in ids]
+
+
+def _content_mask(encoding: Any, mask: list[bool]) -> tuple[bool, ...]:
+    """``mask`` without the special tokens (as :func:`content_tokens` drops them)."""
+    special = getattr(encoding, "special_tokens_mask", None)
+    if special is None or len(special) != len(mask) or not any(special):
+        return tuple(mask)
+    return tuple(m for m, sp in zip(mask, special) if not sp)
 
 
 def drill_rows(line: str, labelled: list[tuple[str, Any]]) -> tuple[list[DrillRow], frozenset[int]]:
@@ -46,91 +81,110 @@ def drill_rows(line: str, labelled: list[tuple[str, Any]]) -> tuple[list[DrillRo
     rows = []
     for label, tok in labelled:
         try:
-            tokens, offsets = content_tokens(tok.encode(line))
+            encoding = tok.encode(line)
+            tokens, offsets = content_tokens(encoding)
         except ValueError as exc:
             rows.append(DrillRow(label, (), (), frozenset(), str(exc)))
             continue
         spans = tuple((int(s), int(e)) for s, e in offsets)
-        rows.append(DrillRow(label, tuple(tokens), spans, boundaries(spans)))
+        unknown = _content_mask(encoding, unknown_mask(encoding, tok))
+        rows.append(DrillRow(label, tuple(tokens), spans, boundaries(spans), unknown=unknown))
     ok = [r.offsets for r in rows if not r.error]
     return rows, differing_boundaries(ok)
 
 
-def _char_colours(row: DrillRow, n: int) -> list[str]:
+def char_colours(row: DrillRow, n: int) -> list[str]:
+    """The background of each of the line's ``n`` code points in ``row``. O(n + tokens)."""
     colours = [OUTSIDE] * n
     for k, (s, e) in enumerate(row.offsets):
-        for i in range(s, e):
-            colours[i] = SHADES[k % 2]
+        colours[s:e] = [SHADES[k % 2]] * (e - s)
     cover = coverage(np.asarray(row.offsets, dtype=np.int64).reshape(-1, 2), n)
     return [SHARED if c > 1 else col for c, col in zip(cover, colours)]
 
 
-def render_row(line: str, row: DrillRow, cuts: list[int], differing: frozenset[int]) -> str:
-    """HTML of one aligned row (``cuts`` = sorted union of all boundaries, 0 and len(line))."""
-    colours = _char_colours(row, len(line))
-    out = []
-    for a, b in zip(cuts[:-1], cuts[1:]):
-        out.append(_marker(a, row, differing))
-        for i in range(a, b):
-            ch = line[i]
-            shown = "\u00b7" if ch == " " else html.escape(ch)
-            style = f"color:{OUTSIDE}" if colours[i] == OUTSIDE else f"background:{colours[i]}"
-            out.append(f'<span style="{style}">{shown}</span>')
-    out.append(_marker(cuts[-1], row, differing) if cuts else "")
-    return "".join(out)
+def row_line(line: str, row: DrillRow, width: int, differing: frozenset[int]) -> SpanLine:
+    """The :class:`SpanLine` of one row: ``line`` with the row's tokens painted behind it.
+    O(len(line) + tokens)."""
+    head = row.label.ljust(width)
+    if row.error:
+        return SpanLine("", head=head, tail=row.error, tail_colour=DIFF)
+    segments, start = [], 0
+    colours = char_colours(row, len(line))
+    cuts = sorted(row.boundaries)
+    for i in range(1, len(line) + 1):  # runs of one colour, cut at every token boundary
+        if i == len(line) or colours[i] != colours[start] or i in row.boundaries:
+            segments.append((start, i, SegmentStyle(background=colours[start])))
+            start = i
+    frames = tuple((s, e, "unk") for (s, e), unk in zip(row.offsets, row.unknown) if unk and e > s)
+    bars = tuple((p, DIFF, 2.0) if p in differing else (p, SAME, 1.0) for p in cuts)
+    tail = plural(sum(row.unknown), "unknown token") if any(row.unknown) else ""
+    return SpanLine(line, head=head, tail=tail, segments=tuple(segments), frames=frames,
+                    cuts=tuple(cuts), bars=bars, tail_colour=UNKNOWN)
 
 
-def _marker(pos: int, row: DrillRow, differing: frozenset[int]) -> str:
-    if pos not in row.boundaries:
-        return "&nbsp;"
-    colour = DIFF if pos in differing else SAME
-    return f'<b style="color:{colour}">\u2502</b>'
-
-
-def render_html(line: str, rows: list[DrillRow], differing: frozenset[int]) -> str:
-    """The whole drill-down as HTML: aligned rows, then each tokenizer's token list."""
-    cuts = sorted(set().union(*(r.boundaries for r in rows), {0, len(line)}))
-    width = max((len(r.label) for r in rows), default=0) + 2
-    lines = []
-    for r in rows:
-        name = html.escape(r.label.ljust(width)).replace(" ", "&nbsp;")
-        body = f'<span style="color:{DIFF}">{html.escape(r.error)}</span>' if r.error else render_row(line, r, cuts, differing)
-        lines.append(f"<b>{name}</b>{body}")
+def legend_html(differing: frozenset[int], notes: list[str] = ()) -> str:
+    """The legend above the rows (and any missing-font notes)."""
     differ = plural(len(differing), "boundary differs", "boundaries differ")
-    legend = (f'<p style="font-family:sans-serif">{differ} between tokenizers '
-              f'(<b style="color:{DIFF}">\u2502</b>); <b style="color:{SAME}">\u2502</b> shared; '
-              f'<span style="background:{SHARED}">orange</span> = a character split over several tokens; '
-              f'<span style="color:{OUTSIDE}">grey</span> = in no token.</p>')
-    tokens = "".join(
+    out = (f'{differ} between tokenizers (<b style="color:{DIFF}">\u2502</b>); '
+           f'<b style="color:{SAME}">\u2502</b> shared; '
+           f'<span style="background:{SHARED}">&nbsp;orange&nbsp;</span> = a character split over several tokens; '
+           f'<span style="background:{OUTSIDE}">&nbsp;grey&nbsp;</span> = in no token; '
+           f'<span style="background:#fee2e2; color:{UNKNOWN}">&nbsp;\u25a8 red frame&nbsp;</span> = unknown '
+           f'token or byte-fallback piece; <span style="color:{CUT_COLOUR}">\u25be</span> = a boundary '
+           'inside a grapheme cluster.')
+    return out + "".join(f'<br><span style="color:{DIFF}">{html.escape(n)}</span>' for n in notes)
+
+
+def tokens_html(rows: list[DrillRow]) -> str:
+    """Each tokenizer's token list (each token shown on its own, as the model holds it)."""
+    return "".join(
         f"<p><b>{html.escape(r.label)}</b> ({plural(len(r.tokens), 'token')}): "
-        + " ".join(f'<span style="background:{SHADES[k % 2]}">{html.escape(t)}</span>' for k, t in enumerate(r.tokens))
+        + " ".join(f'<span style="background:{SHADES[k % 2]}">{html.escape(t)}</span>'
+                   for k, t in enumerate(r.tokens))
         + "</p>"
         for r in rows if not r.error
     )
-    return f'{legend}<pre style="white-space:pre">{"<br>".join(lines)}</pre>{tokens}'
 
 
-class DrillDownView(QTextBrowser):
-    """Shows :func:`render_html`; keeps the rows it shows in :attr:`rows`/:attr:`differing`."""
+class DrillDownView(QWidget):
+    """The legend, one :class:`SpanLineView` row per tokenizer and the token lists; keeps
+    the rows it shows in :attr:`rows` / :attr:`differing`."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
         self.setToolTip("Every tokenizer's tokens of this line, aligned on the original text; "
-                        "red bars are boundaries that not all tokenizers have")
+                        "red ticks are boundaries that not all tokenizers have")
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
+        self.lines = SpanLineView()
+        font = self.lines.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.lines.setFont(font)
+        self.tokens = QTextBrowser()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.lines, 2)
+        layout.addWidget(self.tokens, 3)
         self.rows: list[DrillRow] = []
         self.differing: frozenset[int] = frozenset()
         self.line = ""
+        self.font_notes: list[str] = []
 
     def show_line(self, line: str, labelled: list[tuple[str, Any]]) -> None:
         self.line = line
         self.rows, self.differing = drill_rows(line, labelled)
-        self.setHtml(render_html(line, self.rows, self.differing))
+        width = max((len(r.label) for r in self.rows), default=0)
+        self.lines.set_lines([row_line(line, r, width, self.differing) for r in self.rows])
+        self.font_notes = font_notes(line, self.lines.font())
+        self.legend.setText(legend_html(self.differing, self.font_notes))
+        self.tokens.setHtml(tokens_html(self.rows))
 
     def clear_rows(self, message: str) -> None:
-        self.rows, self.differing, self.line = [], frozenset(), ""
-        self.setHtml(f"<p>{html.escape(message)}</p>")
+        self.rows, self.differing, self.line, self.font_notes = [], frozenset(), "", []
+        self.legend.setText("")
+        self.lines.set_lines([], message)
+        self.tokens.setHtml("")
 
 
 class DrillTab(QWidget):

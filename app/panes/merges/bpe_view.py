@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +28,8 @@ from PySide6.QtWidgets import (
 from app.panes.merges.models import MergeTableModel, WordTableModel, show_pair, show_symbol
 from app.widgets.plot_lines import LinePlot
 from app.widgets.rows_model import RowsModel
+from app.widgets.span_line_view import SpanLine, SpanLineView
+from app.widgets.span_segments import SegmentStyle
 from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer
 from core.training.wordpiece import compare_candidates
@@ -52,6 +53,18 @@ def make_table(model, tip: str, widths: Sequence[int] = ()) -> QTableView:
     for i, w in enumerate(widths):
         view.setColumnWidth(i, w)
     return view
+
+
+def symbols_line(word: str, symbols: Sequence[str], note: str = "") -> SpanLine:
+    """``word → its symbols``: the symbols' concatenation drawn as one plain text (so it is
+    shaped like the word), each symbol's span on its own background colour and its
+    boundaries checked for cuts inside a grapheme cluster. O(len(symbols))."""
+    segments, cuts, at = [], [], 0
+    for i, sym in enumerate(symbols):
+        segments.append((at, at + len(sym), SegmentStyle(background=_SYMBOL_COLOURS[i % len(_SYMBOL_COLOURS)])))
+        at += len(sym)
+        cuts.append(at)
+    return SpanLine("".join(symbols), head=f"{word} →", tail=note, segments=tuple(segments), cuts=tuple(cuts[:-1]))
 
 
 def symbols_html(symbols: Sequence[str]) -> str:
@@ -159,8 +172,11 @@ class BpeView(QWidget):
         self.animate_button.setToolTip("Show the held-out words merge by merge")
         self.animate_button.setCheckable(True)
         self.animate_button.toggled.connect(self._on_animate_toggled)
-        self.heldout_view = QTextBrowser()
-        self.heldout_view.setToolTip("Held-out words and their segmentation with the current merges")
+        self.heldout_view = SpanLineView()
+        self.heldout_view.setToolTip("Held-out words and their segmentation with the current merges: "
+                                     "each symbol has its own background behind the word's own "
+                                     "glyphs; a red caret marks a symbol boundary inside a grapheme "
+                                     "cluster")
         row = QHBoxLayout()
         row.addWidget(QLabel("Words:"))
         row.addWidget(self.heldout_edit, 1)
@@ -221,15 +237,15 @@ class BpeView(QWidget):
         self._show_frame(None)
 
     def _show_frame(self, frame: int | None) -> None:
-        rows = []
+        lines = []
         for word, steps in zip(self.heldout_words(), self._frames):
             st = steps[-1] if frame is None else steps[min(frame, len(steps) - 1)]
             note = ""
             if st.rank is not None and (frame is None or frame < len(steps)):
-                note = (f"&nbsp;&nbsp;<i>{'last merge used' if frame is None else 'after'}: "
-                        f"rank {st.rank}, {html.escape(show_pair(st.pair))}</i>")
-            rows.append(f"<p><b>{html.escape(word)}</b> → {symbols_html(st.symbols)}{note}</p>")
-        self.heldout_view.setHtml("".join(rows) or "<p><i>Type words to segment.</i></p>")
+                note = (f"{'last merge used' if frame is None else 'after'}: "
+                        f"rank {st.rank}, {show_pair(st.pair)}")
+            lines.append(symbols_line(word, st.symbols, note))
+        self.heldout_view.set_lines(lines, "Type words to segment.")
 
     def heldout_segmentations(self) -> list[list[str]]:
         """The current segmentation of each held-out word (what the box shows when idle)."""

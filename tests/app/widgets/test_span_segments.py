@@ -1,4 +1,4 @@
-"""The span views' Qt-free helpers: edit diffing, the segment sweep, format composition."""
+"""The span views' Qt-free helpers: edit diffing, the segment sweep, style composition."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.widgets.span_segments import (
+    ERROR_BACKGROUND,
     ERROR_COLOUR,
     LINK_COLOUR,
     MULTI_COLOUR,
     TOKEN_COLOURS,
-    UNKNOWN,
-    carry_block_keys,
+    boundaries,
     compose_style,
     entity_colour,
     first_difference,
     marks,
+    outlines,
     sweep,
     window_intervals,
 )
@@ -31,12 +32,12 @@ def test_first_difference_is_the_common_prefix(a, b):
     assert first_difference(np.array(a, int), np.array(b, int)) == p
 
 
-def test_block_keys_follow_an_edit():
-    keys = {0: ("a",), 1: ("b",), 2: ("c",), 5: ("f",)}
-    assert carry_block_keys(keys, 1, 1, 0) is keys  # an edit inside one block keeps every format
-    assert carry_block_keys(keys, 1, 2, 2) == {0: ("a",), 1: UNKNOWN, 2: UNKNOWN, 3: UNKNOWN, 4: UNKNOWN,
-                                               7: ("f",)}  # two paragraphs added
-    assert carry_block_keys(keys, 1, 2, -1) == {0: ("a",), 1: UNKNOWN, 4: ("f",)}  # two merged into one
+def test_unknown_tokens_become_framed_intervals():
+    intervals = window_intervals(0, 9, [(0, 2), (2, 4), (4, 8)], unknown=[False, True], error=(5, 6))
+    assert intervals == [(0, 2, ("tok", 0)), (2, 4, ("tok", 1)), (2, 4, ("unk",)), (4, 8, ("tok", 0)),
+                         (5, 6, ("err",))]
+    assert outlines(intervals) == [(2, 4, "unk"), (5, 6, "err")]
+    assert boundaries(intervals, 1, 8) == [2, 4, 8]
 
 
 def test_segment_styles_layer_in_order():
@@ -44,9 +45,11 @@ def test_segment_styles_layer_in_order():
     shared = compose_style(frozenset({("tok", 0), ("tok", 1), ("multi",)}))
     assert (shared.background, shared.underline) == (MULTI_COLOUR, "dot")
     linked = compose_style(frozenset({("tok", 0), ("ent", "PER"), ("link",)}))
-    assert (linked.background, linked.foreground, linked.bold) == (LINK_COLOUR, entity_colour("PER"), True)
+    assert (linked.background, linked.underline, linked.underline_colour) == (
+        LINK_COLOUR, "single", entity_colour("PER"))
     error = compose_style(frozenset({("tok", 0), ("uncov",), ("link",), ("err",)}))
-    assert (error.background, error.foreground, error.underline) == (ERROR_COLOUR, "#ffffff", "wave")
+    assert (error.background, error.underline, error.underline_colour) == (ERROR_BACKGROUND, "wave", ERROR_COLOUR)
+    assert compose_style(frozenset({("tok", 1), ("unk",)})) == compose_style(frozenset({("tok", 1)}))
     text = "a b\u3000c\u3001\U0001F600"  # U+3000 is a space, U+3001 (ideographic comma) is not
     assert marks(text, np.array([0, 0, 0, 0, 0, 0, 2], np.int16)) == [
         (6, 7, "multi"), (0, 1, "uncov"), (2, 3, "uncov"), (4, 6, "uncov")]

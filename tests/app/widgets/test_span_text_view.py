@@ -1,10 +1,11 @@
-"""The span text view: edits keep positions and leave the same formats as a fresh view."""
+"""The span text view: edits keep positions and paint the same highlights as a fresh view."""
 
 from __future__ import annotations
 
 import re
 
 import numpy as np
+from PySide6.QtGui import QFont
 
 from app.widgets.span_segments import display_text
 from app.widgets.span_text_view import SpanTextView
@@ -22,16 +23,12 @@ def test_span_view_follows_edits_and_keeps_positions(qtbot):
         assert view._to_qt(len(text)) == len(display_text(text).encode("utf-16-le")) // 2
 
 
-def _layout_formats(view):
-    out, block = [], view.document().firstBlock()
-    while block.isValid():
-        out.append([(f.start, f.length, f.format.background().color().name(), f.format.fontWeight())
-                    for f in block.layout().formats()])
-        block = block.next()
-    return out
+def _painted(view):
+    """What the view paints on its visible lines (fills, underlines, frames, carets)."""
+    return [(ops.fills, ops.underlines, ops.frames, ops.cuts) for ops in view.visible_ops()]
 
 
-def test_span_view_edits_leave_the_same_formats_as_a_fresh_view(qtbot):
+def test_span_view_edits_paint_the_same_highlights_as_a_fresh_view(qtbot):
     base = "alpha beta\ngamma delta\nepsilon \U0001F600 zeta\n" * 3
     edits = [base + "x", base[:5] + "Q" + base[5:], base[:14] + "\n\n" + base[14:], base[:3] + base[30:],
              base.replace("\U0001F600", "e"), base]
@@ -49,12 +46,46 @@ def test_span_view_edits_leave_the_same_formats_as_a_fresh_view(qtbot):
         view.set_content(text, spans, np.ones(len(text), np.int16))
         view.set_entities([(0, 5, "PER")])
         view.set_linked(linked, scroll=False)
+        view.set_unknown([i % 4 == 1 for i in range(len(spans))])
         view.redraw_now()
 
     show(views[0], base, [(6, 10)])
     for i, text in enumerate(edits):
         show(views[0], text, [(6, 10)] if i % 2 else [])
         views[1].setPlainText("")  # a fresh document every time
-        views[1]._text, views[1]._block_keys, views[1]._drawn_key = "", {}, None
+        views[1]._text = ""
         show(views[1], text, [(6, 10)] if i % 2 else [])
-        assert _layout_formats(views[0]) == _layout_formats(views[1]), text
+        assert views[0].document().toRawText() == views[1].document().toRawText()
+        painted = _painted(views[0])
+        assert painted == _painted(views[1]), text
+        assert sum(len(p[0]) for p in painted) >= 5 and any(p[2] for p in painted)
+
+
+def test_unknown_tokens_are_framed(qtbot):
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(400, 200)
+    view.show()
+    text = "ab cd ef"
+    view.set_content(text, [(0, 2), (3, 5), (6, 8)])
+    view.set_unknown([False, True])  # a shorter mask leaves the last token plain
+    view.redraw_now()
+    assert view.unknown_count() == 1
+    (ops,) = view.visible_ops()
+    line = view.document().firstBlock().layout().lineAt(0)
+    assert ops.frames == [(line.cursorToX(3)[0], line.cursorToX(5)[0], "unk")]
+    view.set_content(text, [(0, 2), (3, 5), (6, 8)])  # new content: no unknown mask yet
+    view.redraw_now()
+    assert view.unknown_count() == 0 and not view.visible_ops()[0].frames
+
+
+def test_no_character_formats_and_shaping_font(qtbot):
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.set_content("क्ष abc", [(0, 1), (1, 3), (4, 7)])
+    view.set_entities([(4, 7, "ORG")])
+    view.set_error((0, 2))
+    view.redraw_now()
+    block = view.document().firstBlock()
+    assert block.layout().formats() == [] and not block.charFormat().fontWeight() > 400
+    assert not view.font().styleStrategy() & QFont.StyleStrategy.PreferNoShaping

@@ -1,0 +1,159 @@
+"""Where a span of a laid-out text line is drawn: x ranges from the line's own geometry.
+
+The span views paint highlights *behind* a text layout that has no formats, so the glyphs are
+exactly those of the plain text (Qt shapes each format run alone; a format boundary inside a
+grapheme cluster or an Arabic word would break the shaping). This module answers the one
+question that needs: which horizontal ranges of a :class:`~PySide6.QtGui.QTextLine` show the
+characters ``[start, end)``.
+
+Positions here are **Qt positions** (UTF-16 units) of the layout's text; x values are in the
+layout's coordinates (as :meth:`QTextLine.cursorToX` gives them).
+
+A line is cut into *visual runs*: its glyph runs (one per bidi level, script item and font),
+each a contiguous logical range drawn left-to-right or right-to-left. Inside a run
+``cursorToX`` is unambiguous; at a run's logical ends the run's own edges are used (where
+``cursorToX`` must pick one of two places in mixed-direction text). So a logical span in
+mixed text becomes one x range per run it touches, each right for its direction.
+
+A position inside a grapheme cluster (not a valid cursor position: between a consonant and
+its vowel sign, inside a ZWJ emoji sequence) gets an x interpolated across the cluster, so
+two tokens that share a cluster each get a part of its width; the views mark such a cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QTextLayout, QTextLine
+
+_STRING_INDEXES = QTextLayout.GlyphRunRetrievalFlag.RetrieveStringIndexes
+
+
+@dataclass(frozen=True)
+class Run:
+    """One visual run of a line: logical positions ``[start, end)`` drawn between ``left``
+    and ``right`` (layout x), right-to-left when ``rtl``."""
+
+    start: int
+    end: int
+    left: float
+    right: float
+    rtl: bool
+
+
+def line_runs(line: QTextLine) -> list[Run]:
+    """The visual runs of ``line`` in logical order (one glyph-run query, O(glyphs)).
+
+    A run's end is the next run's start (or the line's end): runs tile the line's text.
+    Positions the line draws no glyph for (none in practice) belong to the run before.
+    """
+    found = []
+    for glyph_run in line.glyphRuns(-1, -1, _STRING_INDEXES):
+        indexes = glyph_run.stringIndexes()
+        if indexes:
+            rect = glyph_run.boundingRect()
+            found.append((min(indexes), rect.left(), rect.right(), glyph_run.isRightToLeft()))
+    found.sort()
+    line_end = line.textStart() + line.textLength()
+    ends = [f[0] for f in found[1:]] + [line_end]
+    return [Run(start, end, left, right, rtl)
+            for (start, left, right, rtl), end in zip(found, ends) if end > start]
+
+
+class LineGeometry:
+    """x positions of logical positions on one line of ``layout``.
+
+    Parameters
+    ----------
+    layout : QTextLayout
+        The laid-out text (no formats needed).
+    line : QTextLine
+        One of its lines.
+    """
+
+    def __init__(self, layout: QTextLayout, line: QTextLine):
+        self.layout = layout
+        self.line = line
+        self.start = line.textStart()
+        self.end = self.start + line.textLength()
+        self.runs = line_runs(line)
+
+    def inside_cluster(self, pos: int) -> bool:
+        """Whether ``pos`` falls strictly inside a grapheme cluster (Qt's clusters)."""
+        return self.start < pos < self.end and not self.layout.isValidCursorPosition(pos)
+
+    def x_at(self, pos: int, run: Run) -> float:
+        """The x of logical position ``pos`` on ``run`` (clamped to the run's ends); inside
+        a cluster, interpolated between the cluster's edges."""
+        if pos <= run.start:
+            return run.right if run.rtl else run.left
+        if pos >= run.end:
+            return run.left if run.rtl else run.right
+        if self.layout.isValidCursorPosition(pos):
+            return self.line.cursorToX(pos)[0]
+        a, b = pos - 1, pos + 1  # the cluster's edges; clusters are a few units long
+        while a > run.start and not self.layout.isValidCursorPosition(a):
+            a -= 1
+        while b < run.end and not self.layout.isValidCursorPosition(b):
+            b += 1
+        xa, xb = self.x_at(a, run), self.x_at(b, run)
+        return xa + (xb - xa) * (pos - a) / (b - a)
+
+    def ranges(self, start: int, end: int) -> list[tuple[float, float]]:
+        """The x ranges ``(left, right)`` showing positions ``[start, end)`` of this line,
+        one per visual run they touch, touching ranges merged; O(runs of the line)."""
+        start, end = max(start, self.start), min(end, self.end)
+        out: list[tuple[float, float]] = []
+        if end <= start:
+            return out
+        for run in self.runs:
+            if run.end <= start or run.start >= end:
+                continue
+            xa, xb = self.x_at(max(start, run.start), run), self.x_at(min(end, run.end), run)
+            out.append((min(xa, xb), max(xa, xb)))
+        return merge_ranges(out)
+
+    def boundary_xs(self, pos: int) -> list[float]:
+        """Where a boundary at logical position ``pos`` is drawn: the edge after the
+        character before it and the edge before the character at it — one x, or two where
+        the two characters are in runs of different direction; empty when ``pos`` is not
+        on this line. O(runs of the line)."""
+        xs: list[float] = []
+        if not self.start <= pos <= self.end:
+            return xs
+        for run in self.runs:
+            if run.start < pos <= run.end or run.start <= pos < run.end:
+                x = self.x_at(pos, run)
+                if all(abs(x - y) > 0.5 for y in xs):
+                    xs.append(x)
+        return xs
+
+    def position_at(self, x: float) -> int:
+        """The logical position of the grapheme cluster drawn at ``x`` (its first
+        position), or -1 when ``x`` is outside the line's text. Bidi aware: the run under
+        ``x`` is searched, so the answer is the character whose painted range holds ``x``.
+        O(length of that run)."""
+        for run in self.runs:
+            if not run.left <= x < run.right:
+                continue
+            p = run.start
+            while p < run.end:
+                q = p + 1
+                while q < run.end and not self.layout.isValidCursorPosition(q):
+                    q += 1
+                xa, xb = self.x_at(p, run), self.x_at(q, run)
+                if min(xa, xb) <= x < max(xa, xb):
+                    return p
+                p = q
+        return -1
+
+
+def merge_ranges(ranges: list[tuple[float, float]], gap: float = 0.5) -> list[tuple[float, float]]:
+    """Sort x ranges and merge those that touch or overlap (within ``gap`` pixels)."""
+    out: list[tuple[float, float]] = []
+    for left, right in sorted(ranges):
+        if out and left <= out[-1][1] + gap:
+            out[-1] = (out[-1][0], max(out[-1][1], right))
+        else:
+            out.append((left, right))
+    return out

@@ -1,0 +1,221 @@
+"""Painting span highlights behind plain text, from the layout's geometry.
+
+:class:`Decorations` says what to paint (in Qt positions, UTF-16 units): disjoint styled
+segments (backgrounds and underlines), framed spans (unknown tokens: red frame and hatching;
+the error: a thick red frame), token boundaries to check for cuts inside a grapheme cluster,
+and vertical boundary bars. :func:`line_ops` turns them into x ranges on one
+:class:`~app.widgets.span_geometry.LineGeometry` (pure geometry, what the tests look at) and
+:func:`paint_ops` draws those before the text is drawn on top. Used by
+:class:`~app.widgets.span_text_view.SpanTextView` (document blocks) and
+:class:`~app.widgets.span_line_view.SpanLineView` (one layout per row).
+"""
+
+from __future__ import annotations
+
+import bisect
+from functools import lru_cache
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF, QTextLine
+
+from app.widgets.span_geometry import LineGeometry
+from app.widgets.span_segments import ERROR_COLOUR, UNKNOWN_COLOUR, SegmentStyle
+
+CUT_COLOUR = "#c026d3"  # the carets marking a token boundary inside a grapheme cluster
+TICK = 5.0  # pixels: a boundary bar is a tick this long at the top and at the bottom of a line
+_LOOK_BACK = 64  # framed spans starting this many items before a line are still checked
+
+
+@dataclass
+class Decorations:
+    """What to paint behind a text, in Qt positions of that text (all lists sorted).
+
+    Attributes
+    ----------
+    segments : list of (start, end, SegmentStyle)
+        Disjoint, sorted by start.
+    frames : list of (start, end, kind)
+        ``kind`` is ``"unk"`` (unknown token: red frame + hatching) or ``"err"``.
+    cuts : list of int
+        Token boundaries; each inside a grapheme cluster gets a caret.
+    bars : list of (position, colour, width)
+        Vertical bars at boundaries (the drill-down's columns); width in pixels.
+    """
+
+    segments: list[tuple[int, int, SegmentStyle]] = field(default_factory=list)
+    frames: list[tuple[int, int, str]] = field(default_factory=list)
+    cuts: list[int] = field(default_factory=list)
+    bars: list[tuple[int, str, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._seg_starts = [s for s, _, _ in self.segments]
+        self._seg_ends = [e for _, e, _ in self.segments]
+        self._frame_starts = [s for s, _, _ in self.frames]
+        self._bar_pos = [b[0] for b in self.bars]
+
+    @classmethod
+    def from_code_points(cls, utf16: list[int], segments=(), frames=(), cuts=(), bars=()) -> "Decorations":
+        """The same decorations given in code points, converted with ``utf16`` (the
+        code point → UTF-16 table of the text, ``len(text) + 1`` entries)."""
+        return cls([(utf16[s], utf16[e], st) for s, e, st in segments],
+                   [(utf16[s], utf16[e], k) for s, e, k in frames],
+                   [utf16[p] for p in cuts], [(utf16[p], c, w) for p, c, w in bars])
+
+
+@dataclass
+class LineOps:
+    """One line's paint operations in layout x (see :func:`line_ops`)."""
+
+    fills: list[tuple[float, float, str]] = field(default_factory=list)
+    underlines: list[tuple[float, float, str, str]] = field(default_factory=list)
+    frames: list[tuple[float, float, str]] = field(default_factory=list)
+    bars: list[tuple[float, str, float]] = field(default_factory=list)
+    cuts: list[tuple[int, float]] = field(default_factory=list)  # (position, x) inside a cluster
+    _batches: dict | None = field(default=None, repr=False, compare=False)
+
+    def fill_batches(self, top: float, height: float) -> dict[str, list[QRectF]]:
+        """The fills grouped by colour as rectangles from ``top`` (layout y), built once."""
+        if self._batches is None:
+            self._batches = {}
+            for left, right, colour in self.fills:
+                self._batches.setdefault(colour, []).append(QRectF(left, top, right - left, height))
+        return self._batches
+
+
+def line_items(deco: Decorations, lo: int, hi: int) -> tuple:
+    """The decorations meeting the line ``[lo, hi)`` (document positions):
+    ``(segments, frames, cuts, bars)``, each a tuple. O(log items + items on the line)."""
+    i = bisect.bisect_right(deco._seg_ends, lo)
+    j = bisect.bisect_left(deco._seg_starts, hi, lo=i)
+    f0 = max(0, bisect.bisect_left(deco._frame_starts, lo) - _LOOK_BACK)
+    f1 = bisect.bisect_left(deco._frame_starts, hi, lo=f0)
+    frames = tuple(f for f in deco.frames[f0:f1] if f[1] > lo)
+    cuts = tuple(deco.cuts[bisect.bisect_left(deco.cuts, lo + 1):bisect.bisect_left(deco.cuts, hi)])
+    bars = tuple(deco.bars[bisect.bisect_left(deco._bar_pos, lo):bisect.bisect_right(deco._bar_pos, hi)])
+    return tuple(deco.segments[i:j]), frames, cuts, bars
+
+
+def line_ops(geom: LineGeometry, deco: Decorations, offset: int = 0) -> LineOps:
+    """What to paint on the line of ``geom``; ``deco`` positions minus ``offset`` are the
+    layout's positions (a document block's position). O(items on the line × its runs)."""
+    return ops_from_items(geom, line_items(deco, geom.start + offset, geom.end + offset), offset)
+
+
+def ops_from_items(geom: LineGeometry, items: tuple, offset: int) -> LineOps:
+    """:func:`line_ops` from the line's items (:func:`line_items`)."""
+    segments, frames, cuts, bars = items
+    ops = LineOps()
+    for s, e, style in segments:
+        for left, right in geom.ranges(s - offset, e - offset):
+            if style.background:
+                ops.fills.append((left, right, style.background))
+            if style.underline:
+                ops.underlines.append((left, right, style.underline, style.underline_colour))
+    for s, e, kind in frames:
+        ops.frames.extend((left, right, kind) for left, right in geom.ranges(s - offset, e - offset))
+    for pos in cuts:
+        if geom.inside_cluster(pos - offset):
+            ops.cuts.extend((pos - offset, x) for x in geom.boundary_xs(pos - offset))
+    for pos, colour, width in bars:
+        ops.bars.extend((x, colour, width) for x in geom.boundary_xs(pos - offset))
+    return ops
+
+
+class OpsCache:
+    """Remembers each line's :class:`LineOps` while neither the line's layout (its text,
+    range, width and font) nor the decorations on it change, so a repaint after a hover or
+    an edit elsewhere recomputes only the lines that changed. Holds at most ``size`` lines."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._cache: dict[tuple, tuple[tuple, LineOps]] = {}
+
+    def ops(self, layout_key: tuple, layout, line: QTextLine, deco: Decorations, offset: int) -> LineOps:
+        """The ops of ``line`` of ``layout``; ``layout_key`` identifies the layout's text
+        and font (the line's range and width are added here)."""
+        start = line.textStart()
+        key = (layout_key, start, line.textLength(), line.width(), line.x(), line.y())
+        items = line_items(deco, start + offset, start + line.textLength() + offset)
+        signature = (offset, items)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == signature:
+            return hit[1]
+        ops = ops_from_items(LineGeometry(layout, line), items, offset)
+        if len(self._cache) >= self.size:
+            self._cache.clear()
+        self._cache[key] = (signature, ops)
+        return ops
+
+
+def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine) -> None:
+    """Paint ``ops`` for ``line`` of a layout whose top-left is at ``origin`` (painter
+    coordinates); call before the text is drawn."""
+    top, height = origin.y() + line.y(), line.height()
+    x0 = origin.x()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.translate(origin)
+    for colour, rects in ops.fill_batches(line.y(), height).items():  # one call per colour
+        painter.setBrush(_colour(colour))
+        painter.drawRects(rects)
+    painter.translate(-origin)
+    baseline = top + line.ascent()
+    for left, right, kind, colour in ops.underlines:
+        _underline(painter, x0 + left, x0 + right, baseline + 2, kind, QColor(colour))
+    for left, right, kind in ops.frames:
+        _frame(painter, QRectF(x0 + left, top, right - left, height), kind)
+    for x, colour, width in ops.bars:  # ticks that leave the glyphs uncrossed
+        painter.setPen(QPen(_colour(colour), width))
+        painter.drawLine(QLineF(x0 + x, top - 2, x0 + x, top + TICK))
+        painter.drawLine(QLineF(x0 + x, top + height - TICK, x0 + x, top + height + 2))
+    for _, x in ops.cuts:
+        _caret(painter, x0 + x, top, height)
+    painter.setPen(Qt.PenStyle.NoPen)
+
+
+@lru_cache(maxsize=64)
+def _colour(name: str) -> QColor:
+    return QColor(name)
+
+
+def _underline(painter: QPainter, left: float, right: float, y: float, kind: str, colour: QColor) -> None:
+    if kind == "wave":  # phase from x = 0, so neighbouring pieces join up
+        path, x = QPainterPath(), float(int(left) // 4 * 4)
+        path.moveTo(max(x, left), y)
+        while x < right:
+            x += 2
+            path.lineTo(min(x, right), y + (1.5 if int(x) % 4 else -0.5))
+        painter.setPen(QPen(colour, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(path)
+        return
+    pen = QPen(colour, 2 if kind == "single" else 1)
+    if kind == "dot":
+        pen.setStyle(Qt.PenStyle.DotLine)
+    painter.setPen(pen)
+    painter.drawLine(QLineF(left, y, right, y))
+
+
+def _frame(painter: QPainter, rect: QRectF, kind: str) -> None:
+    if kind == "unk":
+        colour = QColor(UNKNOWN_COLOUR)
+        hatch = QColor(colour)
+        hatch.setAlpha(90)
+        painter.fillRect(rect, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+        width = 1.5
+    else:
+        colour, width = QColor(ERROR_COLOUR), 2.5
+    painter.setPen(QPen(colour, width))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(rect.adjusted(width / 2, width / 2, -width / 2, -width / 2))
+
+
+def _caret(painter: QPainter, x: float, top: float, height: float) -> None:
+    """Two small triangles pointing at ``x`` from the top and the bottom of the line: a
+    token boundary that falls inside a grapheme cluster (the glyphs stay uncrossed)."""
+    colour = _colour(CUT_COLOUR)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(colour)
+    for y, d in ((top, 5.0), (top + height, -5.0)):
+        painter.drawPolygon(QPolygonF([QPointF(x - 3.5, y), QPointF(x + 3.5, y), QPointF(x, y + d)]))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
