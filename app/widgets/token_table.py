@@ -2,13 +2,15 @@
 
 Whitespace and invisible characters are shown visibly (space ␣, newline ↵, tab ⇥, ZWJ and
 ZWNJ by name; see :mod:`app.widgets.token_badges`), so a token made of a space or a joiner
-is never a blank cell. Cells are computed lazily in :meth:`TokenTableModel.data`, so
-100,000 tokens cost nothing until shown.
+is never a blank cell. The model's unknown token and byte-fallback pieces are flagged
+("⍰ unknown", "byte fallback", drawn in red) with the original text they swallowed; where
+the reference span misplaces characters (core's audit: ``misleading``) the "Derived span"
+column gives the span the token's own content occupies. Cells are computed lazily in
+:meth:`TokenTableModel.data`, so 100,000 tokens cost nothing until shown.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any, Sequence
 
@@ -19,68 +21,44 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from app.widgets.span_segments import first_difference
 from app.widgets.token_badges import METASPACE, BadgeDelegate, readable, visible
+from app.widgets.token_flags import (
+    BYTE_FALLBACK_FLAG, FLAG_TEXTS, MISLEADING_FLAG, UNKNOWN_FLAG, flag_bits, marks, short_note)
 from core.align.audit import Audit, TokenFlags
 from core.text.edits import common_prefix
 
 __all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "TokenTableModel", "TokenTableView"]
 
-COLUMNS = ("#", "Token", "Readable", "Original", "Label", "Flags", "ID", "Code points", "UTF-16", "UTF-8")
-TIPS = (
-    "Token index",
-    "The token string as the tokenizer or the pasted list gives it; a byte-level marker "
-    "(Ġ, Ċ, ĉ) or a SentencePiece ▁ is drawn as a coloured ␣ / ↵ / ⇥",
-    "Byte-level tokenizers: the bytes the token stands for, decoded as UTF-8; bytes of a "
-    "character split over several tokens are shown as ⟨E0 A4⟩ badges",
-    "The original text of the span, with invisible characters shown",
-    "Flags computed by core.align.audit: ✂ cuts a grapheme cluster, ⧉ shares characters with "
-    "another token, ∅ empty span, and which bytes of which character a byte-level token owns",
-    "Vocabulary id (empty for a pasted token list)",
-    "Half-open span in code points (Python string indices)",
-    "Half-open span in UTF-16 code units (JavaScript, Java, Qt); an emoji is 2 units",
-    "Half-open span in UTF-8 bytes (Rust, most C libraries)",
-    "The pasted BIO label of this token (labels mode)",
-)
-FLAG_TEXTS = {
-    "✂": "cuts a grapheme cluster (a user-perceived character)",
-    "⧉": "shares characters with another token",
-    "∅": "empty span",
+_COLUMN_TIPS = {
+    "#": "Token index",
+    "Token": "The token string as the tokenizer or the pasted list gives it; a byte-level marker "
+             "(Ġ, Ċ, ĉ) or a SentencePiece ▁ is drawn as a coloured ␣ / ↵ / ⇥",
+    "Readable": "Byte-level tokenizers: the bytes the token stands for, decoded as UTF-8; bytes of a "
+                "character split over several tokens are shown as ⟨E0 A4⟩ badges",
+    "Original": "The original text of the span, with invisible characters shown; for an unknown "
+                "token or a byte-fallback piece, the text it swallowed (its derived span)",
+    "Label": "The pasted BIO label of this token (labels mode)",
+    "Flags": "Flags computed by core: ⍰ the model's unknown token, byte fallback (a <0xNN> piece), "
+             "≠ the reference span differs from the derived span, ✂ cuts a grapheme cluster, ⧉ "
+             "shares characters with another token, ∅ empty span, and which bytes of which "
+             "character a byte-level token owns",
+    "ID": "Vocabulary id (empty for a pasted token list)",
+    "Code points": "Half-open span in code points (Python string indices), as the tokenizer reports it",
+    "Derived span": "The span the token's own content occupies (code points), shown where the "
+                    "reference library's span misplaces characters",
+    "UTF-16": "Half-open span in UTF-16 code units (JavaScript, Java, Qt); an emoji is 2 units",
+    "UTF-8": "Half-open span in UTF-8 bytes (Rust, most C libraries)",
 }
-
+COLUMNS = tuple(_COLUMN_TIPS)
+TIPS = tuple(_COLUMN_TIPS.values())
+_MARKED = QColor("#b91c1c")  # text of unknown tokens and byte-fallback pieces
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)  # data() compares plain ints: it runs per cell
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_RIGHT_COLUMNS = frozenset(COLUMNS.index(n) for n in ("#", "ID", "Code points", "UTF-16", "UTF-8"))
-
-
-_NOTE = re.compile(r"(.*) of (.) \(U\+[0-9A-F]+\)", re.DOTALL)
-
-
-def _short_note(note: str) -> str:
-    """``"bytes 1–2 of <ZWJ> (U+200D)"`` → ``"bytes 1–2 of ⟨ZWJ⟩"``: the character made
-    visible (a combining mark on ◌), the code point left to the tooltip."""
-    m = _NOTE.fullmatch(note)
-    if m is None:
-        return note
-    ch = m.group(2)
-    shown = "\u25cc" + ch if unicodedata.category(ch) in ("Mn", "Mc", "Me") else visible(ch)
-    return f"{m.group(1)} of {shown}"
-
-
-def _flag_bits(audit: Audit | None, rows: int) -> np.ndarray:
-    """``(2 * rows,) int64``: per row the flag bits and the owned byte start, interleaved
-    (-1 where the audit has no entry), to find the first row whose Flags cell changed."""
-    out = np.full(2 * rows, -1, np.int64)
-    if audit is None:
-        return out
-    k = min(rows, len(audit))
-    bits = (audit.cuts_grapheme.astype(np.int64) + 2 * audit.shares_chars + 4 * audit.empty
-            + 8 * audit.partial)
-    out[0 : 2 * k : 2] = bits[:k]
-    if audit.byte_starts is not None:
-        out[1 : 2 * k : 2] = audit.byte_starts[:k]
-    return out
+_RIGHT_COLUMNS = frozenset(COLUMNS.index(n) for n in ("#", "ID", "Code points", "Derived span",
+                                                     "UTF-16", "UTF-8"))
 
 
 def _span(span: tuple[int, int] | None) -> str:
@@ -101,6 +79,8 @@ class TokenTableModel(QAbstractTableModel):
         self._labels: list[str] = []
         self._audit: Audit | None = None
         self._bits = np.zeros(0, np.int64)  # per row: flag bits and byte start (see _flag_bits)
+        self._marks = np.zeros(0, np.int64)  # per row: 1 unknown token, 2 byte-fallback piece
+        self._derived: list[tuple[int, int]] | None = None
         self._token_bytes: list[bytes] | None = None
         self._metaspace = False
         self._error_row = -1
@@ -121,16 +101,22 @@ class TokenTableModel(QAbstractTableModel):
         audit: Audit | None = None,
         token_bytes: Sequence[bytes] | None = None,
         error_row: int = -1,
+        unknown: Sequence[bool] = (),
+        byte_fallback: Sequence[bool] = (),
+        derived: Sequence[tuple[int, int]] | None = None,
     ) -> None:
         """Replace all rows. ``audit`` (from :func:`core.align.audit.audit`, for the first
         ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
-        the Readable column.
+        the Readable column; ``unknown`` / ``byte_fallback`` (one bool per token) flag the
+        model's unknown token and byte-fallback pieces; ``derived`` (the derived code-point
+        spans) the text they swallowed and the Derived span column.
 
-        Rows are Rows are inserted or removed at the end and one ``dataChanged``
-        covers the rows from the first that differs (no model reset, so the view keeps
-        its scroll position and current row, and repaints only rows it shows that changed)."""
+        Rows are inserted or removed at the end and one ``dataChanged`` covers the rows
+        from the first that differs (no model reset, so the view keeps its scroll position
+        and current row, and repaints only rows it shows that changed)."""
         tokens, ids, spans, labels = list(tokens), list(ids), list(spans), list(labels)
-        bits = _flag_bits(audit, len(tokens))
+        row_marks = marks(len(tokens), unknown, byte_fallback)
+        bits = flag_bits(audit, len(tokens), row_marks)
         token_bytes = list(token_bytes) if token_bytes is not None else None
         first = self._first_changed_row(text, tokens, ids, spans, labels, bits, error_row)
         if (token_bytes is None) != (self._token_bytes is None):
@@ -144,6 +130,7 @@ class TokenTableModel(QAbstractTableModel):
         self._text, self._tokens, self._ids, self._spans = text, tokens, ids, spans
         self._utf16, self._utf8, self._labels = utf16, utf8, labels
         self._audit, self._bits, self._error_row = audit, bits, error_row
+        self._marks, self._derived = row_marks, None if derived is None else list(derived)
         self._token_bytes = token_bytes
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
@@ -209,6 +196,8 @@ class TokenTableModel(QAbstractTableModel):
             if row == self._error_row:
                 return QColor("#fecaca")
             return QColor("#eeeeee") if self._spans[row] is None else None
+        if role == _FOREGROUND:
+            return _MARKED if self._marks[row] else None
         if role == _ALIGN:
             return _RIGHT if index.column() in _RIGHT_COLUMNS else None
         if role == _TOOLTIP:
@@ -234,7 +223,16 @@ class TokenTableModel(QAbstractTableModel):
             "label": self._labels[row] if row < len(self._labels) else None,
             "readable": None if self._token_bytes is None else readable(self._token_bytes[row], 1 << 30),
             "flags": self._flags_cell(row),
+            "unknown": bool(self._marks[row] & 1),
+            "byte_fallback": bool(self._marks[row] & 2),
+            "derived_start": None if self._derived is None else self._derived[row][0],
+            "derived_end": None if self._derived is None else self._derived[row][1],
         }
+
+    def swallowed(self, row: int) -> str:
+        """The original text token ``row`` holds: its derived span's text where known."""
+        span = self._derived[row] if self._derived is not None else self._spans[row]
+        return "" if span is None else self._text[span[0] : span[1]]
 
     def cell(self, row: int, col: int) -> str:
         """The display text of one cell (``col`` indexes :data:`COLUMNS`)."""
@@ -248,7 +246,12 @@ class TokenTableModel(QAbstractTableModel):
         if name == "Readable":
             return "" if self._token_bytes is None else readable(self._token_bytes[row])
         if name == "Original":
+            if self._marks[row] and self._spans[row] is not None:
+                return visible(self.swallowed(row))
             return "" if span is None else visible(self._text[span[0] : span[1]])
+        if name == "Derived span":
+            f = self.token_flags(row)
+            return _span(f.derived_span) if f is not None and f.misleading else ""
         if name == "Flags":
             return self._flags_cell(row)
         if name == "ID":
@@ -280,8 +283,15 @@ class TokenTableModel(QAbstractTableModel):
         if self._spans[row] is None:
             return "not aligned"
         f = self.token_flags(row)
-        notes = [_short_note(n) for n in f.partial_chars] if f else []
-        return "  ".join(x for x in (self.flag_symbols(row), "; ".join(notes)) if x)
+        notes = [short_note(n) for n in f.partial_chars] if f else []
+        return "  ".join(x for x in (*self._marked_flags(row), self.flag_symbols(row), "; ".join(notes)) if x)
+
+    def _marked_flags(self, row: int) -> list[str]:
+        """``⍰ unknown`` / ``byte fallback`` / ``≠ span`` for token ``row``."""
+        f = self.token_flags(row)
+        mark = int(self._marks[row])
+        return [text for on, text in ((mark & 1, UNKNOWN_FLAG), (mark & 2, BYTE_FALLBACK_FLAG),
+                                      (f is not None and f.misleading, MISLEADING_FLAG)) if on]
 
     def _tooltip(self, row: int) -> str:
         span = self._spans[row]
@@ -294,6 +304,7 @@ class TokenTableModel(QAbstractTableModel):
         if self._token_bytes is not None:
             data = self._token_bytes[row]
             lines.append(f"Bytes: {data.hex(' ').upper() or '(none)'} → {readable(data)}")
+        lines += self._marked_tips(row)
         f = self.token_flags(row)
         if f is not None:
             lines += [FLAG_TEXTS[sym] for sym, on in zip("✂⧉∅", (f.cuts_grapheme, f.shares_chars, f.empty)) if on]
@@ -301,6 +312,23 @@ class TokenTableModel(QAbstractTableModel):
             if f.byte_start is not None:
                 lines.append(f"UTF-8 bytes owned: {f.byte_start}–{f.byte_end}")
         return "\n".join(lines)
+
+
+    def _marked_tips(self, row: int) -> list[str]:
+        lines = []
+        swallowed = self.swallowed(row)
+        if self._marks[row] & 1:
+            lines.append(f"The model's unknown token: it stands for {swallowed!r} "
+                         f"({len(swallowed)} code points) that the vocabulary cannot spell")
+        if self._marks[row] & 2:
+            lines.append(f"A byte-fallback piece: one UTF-8 byte of {swallowed!r}, which the "
+                         "vocabulary has no piece for")
+        f = self.token_flags(row)
+        if f is not None and f.misleading:
+            a, b = f.derived_span
+            lines.append(f"The tokenizer's span {_span(self._spans[row])} misplaces characters: the "
+                         f"token's own content is at {a}–{b} ({self._text[a:b]!r})")
+        return lines
 
 
 class TokenTableView(QTableView):
@@ -327,13 +355,15 @@ class TokenTableView(QTableView):
         hh.setStretchLastSection(True)
         digits = self.fontMetrics().horizontalAdvance("00000–00000") + 14
         widths = {"#": 44, "Token": 100, "Readable": 100, "Original": 90, "Label": 70, "Flags": 150,
-                  "ID": 60, "Code points": digits, "UTF-16": digits, "UTF-8": digits}
+                  "ID": 60, "Code points": digits, "Derived span": digits, "UTF-16": digits,
+                  "UTF-8": digits}
         for col, name in enumerate(COLUMNS):
             self.setColumnWidth(col, widths[name])
         self._badges = BadgeDelegate(self)
         for name in ("Token", "Readable", "Original"):
             self.setItemDelegateForColumn(COLUMNS.index(name), self._badges)
         self.setColumnHidden(COLUMNS.index("Readable"), True)
+        self.setColumnHidden(COLUMNS.index("Derived span"), True)
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.setMouseTracking(True)
         self.entered.connect(lambda index: self.sig_token_hovered.emit(index.row()))
@@ -361,6 +391,10 @@ class TokenTableView(QTableView):
     def show_readable(self, on: bool) -> None:
         """Show the Readable column (byte-level tokenizers) or hide it."""
         self.setColumnHidden(COLUMNS.index("Readable"), not on)
+
+    def show_derived(self, on: bool) -> None:
+        """Show the Derived span column (some token's span misleads) or hide it."""
+        self.setColumnHidden(COLUMNS.index("Derived span"), not on)
 
     def current_token(self) -> int:
         index = self.currentIndex()

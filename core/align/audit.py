@@ -4,7 +4,10 @@ The reference libraries' offsets are reported as they are, never "fixed"; this m
 where they surprise a person: a span that starts or ends inside a grapheme cluster, a
 character that no token covers, a character that several tokens share (byte-level pieces of
 one character), a token whose span is empty. For byte-level tokens it also says which UTF-8
-bytes of which character a token owns ("bytes 3–4 of 😀").
+bytes of which character a token owns ("bytes 3–4 of 😀"). Given each token's derived span
+(``Encoding.derived_offsets``: the span its own content occupies, see
+:mod:`core.tokenizers.derived`), it flags the tokens whose reference span differs
+(:attr:`TokenFlags.misleading`) and gives both spans.
 
 The token ↔ character alignment is kept as two ragged index lists (spaCy-style): which
 characters each token covers and which tokens cover each character. Flags are computed as
@@ -47,6 +50,11 @@ class TokenFlags:
         e.g. ``("bytes 3–4 of 😀 (U+1F600)",)``; bytes are numbered from 1.
     byte_start, byte_end : int | None
         The UTF-8 byte range of the original text the token owns, when known.
+    misleading : bool
+        The reference span differs from the span the token's own content occupies
+        (``derived_span``): it misplaces characters the token holds or does not hold.
+    derived_span : tuple[int, int] | None
+        That derived code-point span, when derived spans were given.
     """
 
     cuts_grapheme: bool = False
@@ -55,10 +63,13 @@ class TokenFlags:
     partial_chars: tuple[str, ...] = ()
     byte_start: int | None = None
     byte_end: int | None = None
+    misleading: bool = False
+    derived_span: tuple[int, int] | None = None
 
     @property
     def any(self) -> bool:
-        return self.cuts_grapheme or self.empty or self.shares_chars or bool(self.partial_chars)
+        return (self.cuts_grapheme or self.empty or self.shares_chars or bool(self.partial_chars)
+                or self.misleading)
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,10 @@ class Audit:
         ``(t,) int64`` UTF-8 byte range each token owns, when byte lengths were given.
     cover : np.ndarray
         ``(n,) int32``: how many (non-special) tokens cover each code point.
+    derived_starts, derived_ends : np.ndarray or None
+        ``(t,) int64`` derived code-point spans, when given.
+    misleading : np.ndarray
+        ``(t,) bool``: the span differs from the derived span (all False without them).
     """
 
     text: str
@@ -96,6 +111,13 @@ class Audit:
     byte_starts: np.ndarray | None = field(default=None, repr=False)
     byte_ends: np.ndarray | None = field(default=None, repr=False)
     utf8: np.ndarray | None = field(default=None, repr=False)
+    derived_starts: np.ndarray | None = field(default=None, repr=False)
+    derived_ends: np.ndarray | None = field(default=None, repr=False)
+    misleading: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.misleading is None:
+            object.__setattr__(self, "misleading", np.zeros(len(self.starts), bool))
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -110,8 +132,17 @@ class Audit:
             b0, b1 = int(self.byte_starts[j]), int(self.byte_ends[j])
             if self.partial[j]:
                 notes = _partial(self.text, self.utf8, int(self.starts[j]), int(self.ends[j]), b0, b1)
+        derived = None
+        if self.derived_starts is not None:
+            derived = (int(self.derived_starts[j]), int(self.derived_ends[j]))
         return TokenFlags(bool(self.cuts_grapheme[j]), bool(self.empty[j]),
-                          bool(self.shares_chars[j]), notes, b0, b1)
+                          bool(self.shares_chars[j]), notes, b0, b1, bool(self.misleading[j]),
+                          derived)
+
+    @property
+    def misleading_count(self) -> int:
+        """How many tokens' spans differ from their derived spans."""
+        return int(self.misleading.sum())
 
     @cached_property
     def tokens(self) -> list[TokenFlags]:
@@ -214,6 +245,7 @@ def audit(
     byte_lengths: Sequence[int] | None = None,
     special_tokens_mask: Sequence[int] | None = None,
     graphemes: Sequence[int] | None = None,
+    derived_offsets: Sequence[tuple[int, int]] | None = None,
 ) -> Audit:
     """Flag the misleading parts of an encoding's offsets (SPEC §8).
 
@@ -230,25 +262,21 @@ def audit(
         1 for special tokens; their empty spans are expected and not flagged.
     graphemes : sequence of int, optional
         ``grapheme_bounds(text)`` when the caller already has it (e.g. kept across edits).
+    derived_offsets : sequence of (int, int), optional
+        Each token's derived span (``Encoding.derived_offsets``); a token whose span
+        differs is flagged :attr:`TokenFlags.misleading` (special tokens never are).
 
     Raises
     ------
     OffsetError
-        If a span is out of bounds or reversed, or the lists differ in length.
+        If a span (given or derived) is out of bounds or reversed, or the lists differ in
+        length.
     """
     n, t = len(text), len(offsets)
-    try:
-        pairs = _flat(offsets, 2 * t).reshape(-1, 2)
-    except (TypeError, ValueError):
-        raise OffsetError("offsets must be (start, end) pairs of integers") from None
-    starts, ends = pairs[:, 0], pairs[:, 1]
+    starts, ends = _pairs(offsets, t, n, "offsets")
     lengths = None if byte_lengths is None else _as_array(byte_lengths, t, "byte lengths")
     special = (np.zeros(t, bool) if special_tokens_mask is None
                else _as_array(special_tokens_mask, t, "special-tokens mask entries").astype(bool))
-    bad = np.flatnonzero((starts < 0) | (starts > ends) | (ends > n))
-    if len(bad):
-        j = int(bad[0])
-        raise OffsetError(f"token {j} span ({starts[j]}, {ends[j]}) is outside the text of {n} code points")
     counted = ~special
     delta = (np.bincount(starts[counted], minlength=n + 1) - np.bincount(ends[counted], minlength=n + 1))
     cover = np.cumsum(delta[:n]).astype(np.int32)
@@ -266,5 +294,25 @@ def audit(
         is_start = np.zeros(int(starts8[-1]) + 1, bool)
         is_start[starts8] = True
         partial = counted & (b1 > b0) & ~(is_start[b0] & is_start[b1])
+    d0 = d1 = misleading = None
+    if derived_offsets is not None:
+        if len(derived_offsets) != t:
+            raise OffsetError(f"{len(derived_offsets)} derived spans for {t} tokens")
+        d0, d1 = _pairs(derived_offsets, t, n, "derived offsets")
+        misleading = counted & ((d0 != starts) | (d1 != ends))
     return Audit(text, starts, ends, special, cuts, counted & ~nonempty, shares, partial, cover,
-                 b0, b1, starts8)
+                 b0, b1, starts8, d0, d1, misleading)
+
+
+def _pairs(offsets, t: int, n: int, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, ends)`` int64 arrays of ``t`` spans, checked to lie inside ``0..n``."""
+    try:
+        pairs = _flat(offsets, 2 * t).reshape(-1, 2)
+    except (TypeError, ValueError):
+        raise OffsetError(f"{what} must be (start, end) pairs of integers") from None
+    starts, ends = pairs[:, 0], pairs[:, 1]
+    bad = np.flatnonzero((starts < 0) | (starts > ends) | (ends > n))
+    if len(bad):
+        j = int(bad[0])
+        raise OffsetError(f"token {j} span ({starts[j]}, {ends[j]}) is outside the text of {n} code points")
+    return starts, ends

@@ -45,15 +45,18 @@ class AlignmentError(SubwordScopeError):
         The same position in the original text (code points), for highlighting.
     found : str
         Normalized text at the cursor (up to a dozen characters).
+    hint : str
+        Why a token that looks right does not fit (a normalization form, letter case), or "".
     """
 
-    def __init__(self, token_index: int, token: str, cursor: int, original_cursor: int, found: str):
+    def __init__(self, token_index: int, token: str, cursor: int, original_cursor: int, found: str,
+                 *, lowercase: str | None = None):
         self.token_index = token_index
         self.token = token
         self.cursor = cursor
         self.original_cursor = original_cursor
         self.found = found
-        self.hint = _hint(token, found)
+        self.hint = _hint(token, found, lowercase)
         shown = found if found else "the end of the text"
         super().__init__(
             f"token {token_index} {token!r} does not match the text at position "
@@ -62,9 +65,15 @@ class AlignmentError(SubwordScopeError):
         )
 
 
-def _hint(token: str, found: str) -> str:
+LOWERCASE_STATES = ("applied", "ticked", "off")
+"""What the caller's lowercasing option did (for the case hint): ``"applied"`` — the text was
+lowercased; ``"ticked"`` — the option is on but this scheme matched the text as it is;
+``"off"`` — the option is off."""
+
+
+def _hint(token: str, found: str, lowercase: str | None = None) -> str:
     """Say why a token that looks right does not match: case or normalization form."""
-    core = token[2:] if token.startswith("##") else token.lstrip(METASPACE)
+    core = token[2:] if token.startswith("##") else token.strip().lstrip(METASPACE)
     if not core or not found:
         return ""
     for form in ("NFC", "NFKC"):
@@ -75,8 +84,26 @@ def _hint(token: str, found: str) -> str:
                         "text use different Unicode normalization forms")
             return ""
         if b.casefold().startswith(a.casefold()):
-            return "they differ only in letter case: choose a normalizer that lowercases, or none"
+            return _case_hint(a, b[: len(a)], lowercase)
     return ""
+
+
+def _case_hint(token: str, found: str, lowercase: str | None) -> str:
+    """The letter-case hint, never asking for an option that is already on."""
+    base = "they differ only in letter case"
+    if token != token.lower() and found == found.lower():  # the tokens are cased, the text not
+        if lowercase == "applied":
+            return f"{base}: the normalizer lowercases the text but the tokens keep capitals — turn Lowercase off"
+        return f"{base}: the tokens have capitals that the text does not have"
+    if lowercase == "off":
+        return f"{base}: turn Lowercase on to lowercase the text"
+    if lowercase == "ticked":
+        return (f"{base}: Lowercase is on, but these tokens are matched against the text as it "
+                "is — choose the WordPiece scheme, or change a normalizer option so that the "
+                "normalizer applies to every scheme")
+    if lowercase == "applied":
+        return base
+    return f"{base}: choose a normalizer that lowercases, or none"
 
 
 def _skip_spaces(text: str, cur: int) -> int:
@@ -100,8 +127,13 @@ def _match(text: str, cur: int, token: str, scheme: str) -> tuple[int, int] | No
     if scheme == "wordpiece" and token.startswith("##") and len(token) > 2:
         piece = token[2:]
         return (cur, cur + len(piece)) if text.startswith(piece, cur) else None
+    if token[:1].isspace() and text.startswith(token, cur):  # a decoded piece: " world"
+        return cur, cur + len(token)
     start = _skip_spaces(text, cur)
-    return (start, start + len(token)) if token and text.startswith(token, start) else None
+    if token and text.startswith(token, start):
+        return start, start + len(token)
+    bare = token.strip()  # its whitespace is not in the (normalized) text
+    return (start, start + len(bare)) if bare and bare != token and text.startswith(bare, start) else None
 
 
 def _marker_lookahead(tokens: Sequence[str]) -> list[int]:
@@ -162,7 +194,8 @@ def detect_scheme(tokens: Sequence[str]) -> str:
     return "surface"
 
 
-def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str) -> list[tuple[int, int]]:
+def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str,
+          lowercase: str | None = None) -> list[tuple[int, int]]:
     text = nt.text
     lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
     spans: list[tuple[int, int]] = []
@@ -180,7 +213,7 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str) -> list[tuple[
             no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
             at = cur if no_skip else _skip_spaces(text, cur)
             pos = nt.to_original(at, at)[0]
-            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT])
+            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
         spans.append(nt.to_original(*span))
         cur = span[1]
     return spans
@@ -192,6 +225,7 @@ def align(
     *,
     scheme: str | None = None,
     normalizer: Callable[[str], NormalizedText] | None = None,
+    lowercase: str | None = None,
 ) -> list[tuple[int, int]]:
     """Map each token to its half-open code-point span in ``original`` (SPEC §2).
 
@@ -207,12 +241,17 @@ def align(
         before the piece (one whitespace character is left for each further ``▁`` that
         follows). ``"bytelevel"``: tokens are GPT-2 byte-alphabet strings (``Ġ`` = the
         space byte) matched byte for byte, no skipping. ``"surface"``: plain substrings
-        of the text, matched after skipping spaces. None detects the scheme with
+        of the text, matched after skipping spaces; a piece that starts with whitespace
+        (a decoded token such as tiktoken's ``" world"``) matches with that whitespace at
+        the cursor, or without it where the text has none there. None detects the scheme with
         :func:`detect_scheme`; a list without markers is tried as ``"surface"`` and then
         as ``"wordpiece"`` (the error of the attempt that got further is raised).
     normalizer : callable, optional
         ``text -> NormalizedText``. Default: the teaching normalizer (:func:`normalize`)
         for ``"wordpiece"``, none for the other schemes.
+    lowercase : {"applied", "ticked", "off"} or None
+        What the caller's lowercasing option did (:data:`LOWERCASE_STATES`), so that a
+        letter-case hint never asks for an option that is already on; None: not known.
 
     Returns
     -------
@@ -238,12 +277,13 @@ def align(
     if scheme is None:
         detected = detect_scheme(tokens)
         if detected != "surface":
-            return align(original, tokens, scheme=detected, normalizer=normalizer)
+            return align(original, tokens, scheme=detected, normalizer=normalizer, lowercase=lowercase)
         try:
-            return align(original, tokens, scheme="surface", normalizer=normalizer)
+            return align(original, tokens, scheme="surface", normalizer=normalizer, lowercase=lowercase)
         except AlignmentError as surface_error:
             try:
-                return align(original, tokens, scheme="wordpiece", normalizer=normalizer)
+                return align(original, tokens, scheme="wordpiece", normalizer=normalizer,
+                             lowercase=lowercase)
             except AlignmentError as wordpiece_error:
                 raise max(surface_error, wordpiece_error, key=lambda e: e.token_index) from None
     if scheme not in SCHEMES:
@@ -256,4 +296,4 @@ def align(
         nt = NormalizedText.identity(original)
     if scheme == "bytelevel":
         nt = _byte_level_text(nt)
-    return _walk(nt, tokens, scheme)
+    return _walk(nt, tokens, scheme, lowercase)

@@ -19,7 +19,7 @@ import copy
 import json
 from typing import Any
 
-from core.align.cursor import AlignmentError, align, detect_scheme
+from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
 from core.align.entities import LabelError, entities
 from core.errors import SubwordScopeError
 from core.text.normalize import NormalizedText, normalize
@@ -81,6 +81,9 @@ def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
         "normalized": enc.normalized,
         "token_bytes": enc.token_bytes if getattr(enc, "byte_level", False) else None,
         "special": list(enc.special_tokens_mask),
+        "unknown": list(enc.unknown_mask),
+        "byte_fallback": list(enc.byte_fallback_mask),
+        "derived_spans": [tuple(o) for o in enc.derived_offsets],
     }
 
 
@@ -90,9 +93,11 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
 
     ``scheme`` is ``"auto"`` or one of :data:`core.align.SCHEMES`. Auto follows
     :func:`core.align.align`'s detection (markers decide; a list without markers is tried
-    as surface strings, then as WordPiece) and reports which scheme fitted. The teaching
-    normalizer with ``options`` is used for WordPiece, and for every scheme when
-    ``normalize_all`` (the user changed the options); otherwise the text is matched as is.
+    as surface strings, then as WordPiece) and reports which scheme fitted; SentencePiece
+    and byte-level lists are matched against the text as it is, then against the teaching
+    normalizer's text (pieces given lowercased or without accents), as surface strings are
+    tried before WordPiece. The teaching normalizer with ``options`` is used for WordPiece,
+    and for every scheme when ``normalize_all`` (the user changed the options).
     """
     try:
         tokens = parse_list(tokens_text, "tokens")
@@ -101,32 +106,50 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
     if not tokens:
         return {"normalized": normalize(text, **options),
                 "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
-    if scheme == "auto":
-        detected = detect_scheme(tokens)
-        candidates = [detected] if detected != "surface" else ["surface", "wordpiece"]
-    else:
-        candidates = [scheme]
+    unknown = [t in UNK_TOKENS for t in tokens]
     errors = []
-    for name in candidates:
-        nt = normalize(text, **options) if normalize_all or name == "wordpiece" else NormalizedText.identity(text)
+    for name, normalized in _attempts(tokens, scheme, normalize_all):
+        nt = normalize(text, **options) if normalized else NormalizedText.identity(text)
+        lowercase = _lowercase_state(options, normalized)
         try:
-            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt)
+            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt, lowercase=lowercase)
         except AlignmentError as exc:
             errors.append((exc.token_index, name, nt, exc))
             continue
         return {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "spans": spans,
-                "scheme": name}
+                "scheme": name, "unknown": unknown,
+                "scheme_normalized": normalized and scheme == "auto" and name != "wordpiece"}
     _, name, nt, exc = max(errors, key=lambda e: e[0])  # the attempt that got furthest
     good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt)
     message = str(exc).replace(f" — {exc.hint}", "") if exc.hint else str(exc)
     return {
         "tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "scheme": name,
+        "unknown": unknown,
         "spans": good + [None] * (len(tokens) - len(good)),
         "error": f"The token list does not fit the text ({SCHEME_NAMES[name]} tokens): {message}"
         + (f"\nHint: {exc.hint}." if exc.hint else ""),
         "error_pos": exc.original_cursor,
         "error_token": exc.token_index,
     }
+
+
+def _attempts(tokens: list[str], scheme: str, normalize_all: bool) -> list[tuple[str, bool]]:
+    """``(scheme, normalized?)`` pairs to try in order (see :func:`align_tokens`)."""
+    if scheme != "auto":
+        return [(scheme, normalize_all or scheme == "wordpiece")]
+    detected = detect_scheme(tokens)
+    if detected == "surface":
+        return [("surface", normalize_all), ("wordpiece", True)]
+    if detected == "wordpiece" or normalize_all:
+        return [(detected, True)]
+    return [(detected, False), (detected, True)]
+
+
+def _lowercase_state(options: dict, normalized: bool) -> str:
+    """What the Lowercase option did for one attempt (:data:`core.align.cursor.LOWERCASE_STATES`)."""
+    if not options.get("lowercase", True):
+        return "off"
+    return "applied" if normalized else "ticked"
 
 
 def label_entities(text: str, tokens: list[str], spans: list, labels_text: str, repair: bool) -> dict:

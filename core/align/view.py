@@ -40,6 +40,11 @@ class AlignmentView:
     span; ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
     ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary;
     ``utf16[i]`` / ``utf8[i]`` are the UTF-16 unit / UTF-8 byte offsets of code point ``i``.
+    ``unknown[i]`` / ``byte_fallback[i]`` mark the model's unknown token and byte-fallback
+    pieces (align mode: ``[UNK]``-like tokens, see :data:`core.align.UNK_TOKENS`);
+    ``derived_spans[i]`` is the span token ``i``'s own content occupies
+    (``Encoding.derived_offsets``; tokenize and labels modes) and the audit flags the tokens
+    whose span differs from it; :attr:`derived_view` shows the derived spans instead.
     """
 
     text: str
@@ -63,6 +68,41 @@ class AlignmentView:
     error_token: int | None = None
     notice: str | None = None  # an inline message that is not an error
     scheme: str | None = None  # align mode: the scheme the token list was aligned with
+    scheme_normalized: bool = False  # align mode, auto: it fitted only after the teaching normalizer
+    unknown: list[bool] = field(default_factory=list)
+    byte_fallback: list[bool] = field(default_factory=list)
+    derived_spans: list[tuple[int, int]] | None = None
+    derived_norm_spans: list[tuple[int, int] | None] | None = None
+    derived_cover: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def misleading(self) -> int:
+        """How many tokens' reference spans differ from their derived spans."""
+        return 0 if self.audit is None else self.audit.misleading_count
+
+    @cached_property
+    def marked(self) -> list[bool]:
+        """One bool per token: the unknown token or a byte-fallback piece (drawn distinctly)."""
+        fallback = self.byte_fallback or [False] * len(self.unknown)
+        return [u or b for u, b in zip(self.unknown, fallback)]
+
+    @cached_property
+    def unknown_summary(self) -> tuple[int, int, int, int]:
+        """``(unknown tokens, code points they cover, byte-fallback pieces, code points
+        those spell)``; covered code points are counted once (derived spans where known).
+        O(tokens + n)."""
+        spans = self.derived_spans or self.spans
+        return (sum(self.unknown), _covered(len(self.text), spans, self.unknown),
+                sum(self.byte_fallback), _covered(len(self.text), spans, self.byte_fallback))
+
+    @cached_property
+    def derived_view(self) -> "AlignmentView":
+        """This view with the derived spans (and their normalized spans and cover) in place
+        of the reference spans — itself when no token is misleading."""
+        if not self.misleading or self.derived_spans is None:
+            return self
+        return replace(self, spans=list(self.derived_spans), norm_spans=self.derived_norm_spans,
+                       cover=self.derived_cover)
 
     @cached_property
     def _sorted_starts(self) -> list[int]:
@@ -96,6 +136,21 @@ def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) 
     return sorted(found)
 
 
+def _covered(n: int, spans, mask: list[bool]) -> int:
+    """How many code points of ``0..n`` the spans of the tokens in ``mask`` cover."""
+    chosen = [sp for sp, on in zip(spans, mask) if on and sp]
+    if not chosen:
+        return 0
+    starts, ends, _ = _span_arrays(chosen)
+    return int((_cover(n, starts, ends) > 0).sum())
+
+
+def _cover(n: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``(n,) int32``: how many of the spans cover each code point (O(n + spans))."""
+    delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
+    return np.cumsum(delta[:n]).astype(np.int32)
+
+
 def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """``(starts, ends, missing)``: int64 arrays (a missing span reads as ``(0, 0)``) and
     the indices of the missing spans."""
@@ -105,13 +160,14 @@ def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.nd
     return flat[:, 0], flat[:, 1], missing
 
 
-def audit_spans(text: str, spans, token_bytes, special, graphemes=None) -> Audit:
+def audit_spans(text: str, spans, token_bytes, special, graphemes=None, derived=None) -> Audit:
     """:func:`core.align.audit.audit` of the leading tokens that have a span (a pasted list
-    stops having spans at its first mismatch)."""
+    stops having spans at its first mismatch); ``derived``: the derived spans, if known."""
     k = spans.index(None) if None in spans else len(spans)
     lengths = None if token_bytes is None else [len(b) for b in token_bytes[:k]]
     mask = None if special is None else special[:k]
-    return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes)
+    return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes,
+                 derived_offsets=None if derived is None else derived[:k])
 
 
 def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
@@ -129,6 +185,14 @@ def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None
     for i in missing:
         out[i] = None
     return out
+
+
+def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
+    """The derived spans' normalized spans and cover (special tokens count for nothing)."""
+    starts, ends, _ = _span_arrays(result.derived_spans)
+    counted = ~flags.special
+    return {"derived_norm_spans": _normalized_spans(result.normalized, (starts, ends, [])),
+            "derived_cover": _cover(len(result.text), starts[counted], ends[counted])}
 
 
 def alignment_view(
@@ -187,7 +251,8 @@ def alignment_view(
     result = replace(base, **partial)
     utf16, utf8 = offset_arrays(text)
     bounds = (graphemes or GraphemeBounds()).bounds(text)
-    flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds)
+    flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds,
+                        result.derived_spans)
     starts = np.zeros(len(text) + 1, bool)
     starts[bounds] = True
     result = replace(
@@ -199,6 +264,8 @@ def alignment_view(
         cover=flags.cover,
         norm_spans=_normalized_spans(result.normalized, _span_arrays(result.spans)) if result.normalized else [],
     )
+    if flags.misleading_count:
+        result = replace(result, **_derived_fields(result, flags))
     if mode == "labels" and result.error is None:
         result = replace(result, **label_entities(text, result.tokens, result.spans, labels_text, repair))
     return result

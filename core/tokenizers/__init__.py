@@ -9,7 +9,13 @@ Byte-level vocabularies (GPT-2 files, ByteLevel tokenizer.json, tiktoken) report
 GPT-2's byte alphabet as the reference does (``Tokenizer.is_byte_level``); the readable
 form is ``Encoding.token_bytes`` / ``Encoding.readable_tokens``.
 
-Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.added_tokens`,
+Every ``Encoding`` also says which tokens are the model's unknown token and which are
+byte-fallback pieces (``unknown_mask``, ``byte_fallback_mask``, by id, for every format) and
+where each token's own content lies (``derived_offsets``: equal to ``offsets`` except where
+the reference misplaces characters), all computed on first use.
+
+Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.token_rules` (what a
+tokenizer's tokens stand for), :mod:`.derived` (derived offsets), :mod:`.added_tokens`,
 :mod:`.chars` (the reference's character classes); one package per pipeline stage, each with
 its registry in ``__init__``: :mod:`.normalizers` (``NORMALIZERS``), :mod:`.pre_tokenizers`
 (``PRE_TOKENIZERS``), :mod:`.processors` (``POST_PROCESSORS``); :mod:`.models` (WordPiece,

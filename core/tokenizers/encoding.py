@@ -7,6 +7,8 @@ from functools import cached_property
 
 from core.text.byte_alphabet import token_bytes_cached
 from core.text.normalize import NormalizedText
+from core.tokenizers.derived import derived_offsets
+from core.tokenizers.token_rules import NO_RULES, TokenRules
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,10 @@ class Encoding:
         True when ``tokens`` are in GPT-2's byte-to-unicode alphabet (``Ġ`` = space byte),
         as the reference library shows them; :attr:`token_bytes` and
         :attr:`readable_tokens` give the readable form.
+    rules : TokenRules
+        What the tokenizer's tokens stand for (its unknown id, byte-fallback pieces,
+        markers); read by :attr:`unknown_mask`, :attr:`byte_fallback_mask` and
+        :attr:`derived_offsets`, which are computed on first use.
     """
 
     tokens: list[str]
@@ -46,6 +52,7 @@ class Encoding:
     normalized: NormalizedText = field(repr=False)
     type_ids: list[int] = field(default_factory=list, repr=False)
     byte_level: bool = field(default=False, repr=False)
+    rules: TokenRules = field(default=NO_RULES, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -78,3 +85,29 @@ class Encoding:
         """The original substring token ``i`` covers (``""`` for special tokens)."""
         a, b = self.offsets[i]
         return self.normalized.original[a:b]
+
+    @cached_property
+    def unknown_mask(self) -> list[bool]:
+        """True for each token that is the model's unknown token, by id (``[UNK]``,
+        ``<unk>``, a Unigram unknown reported with the text it covers). Length ``n``."""
+        unk = self.rules.unk_id
+        if unk is None:
+            return [False] * len(self.ids)
+        return [i == unk for i in self.ids]
+
+    @cached_property
+    def byte_fallback_mask(self) -> list[bool]:
+        """True for each byte-fallback piece (``<0xE3>``: one UTF-8 byte of a character
+        the vocabulary lacks). Length ``n``."""
+        pieces = self.rules.byte_pieces
+        if not pieces:
+            return [False] * len(self.ids)
+        return [i in pieces for i in self.ids]
+
+    @cached_property
+    def derived_offsets(self) -> list[tuple[int, int]]:
+        """Each token's span recomputed from its own content (its bytes or characters
+        walked over the normalized text's offset map): half-open code points of the
+        original text, length ``n``. Equal to :attr:`offsets` except where the reference
+        library misplaces characters (see :mod:`core.tokenizers.derived`)."""
+        return derived_offsets(self, self.rules)

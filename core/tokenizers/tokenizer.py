@@ -22,6 +22,7 @@ from core.tokenizers.models.base import Piece
 from core.tokenizers.normalizers.base import Normalizer
 from core.tokenizers.pre_tokenizers.base import PreTokenizer
 from core.tokenizers.processors.base import PostProcessor
+from core.tokenizers.token_rules import TokenRules, rules_for
 
 
 class Model(Protocol):
@@ -121,6 +122,15 @@ class Tokenizer:
             "padding": self.padding, "truncation": self.truncation,
             "vocab_size": self.vocab_size, "byte_level": self.is_byte_level,
         }
+
+    @property
+    def token_rules(self) -> TokenRules:
+        """What this tokenizer's tokens stand for (unknown id, byte-fallback pieces,
+        markers), read off the model and pipeline on first use and kept."""
+        rules = self.__dict__.get("_token_rules")
+        if rules is None:
+            rules = self.__dict__["_token_rules"] = rules_for(self)
+        return rules
 
     # -- pipeline -----------------------------------------------------------------------
 
@@ -266,7 +276,7 @@ class Tokenizer:
         n = len(ids)
         if not add_special or self.post_processor is None:
             return Encoding(tokens, ids, offsets, word_ids, [0] * n, normalized, [0] * n,
-                            self.is_byte_level)
+                            self.is_byte_level, self.token_rules)
         out = ([], [], [], [], [], [])
         for item in self.post_processor.single_template():
             if item[0] == "sequence":
@@ -278,7 +288,7 @@ class Tokenizer:
             for acc, part in zip(out, parts):
                 acc += part
         t, i, o, w, m, ty = out
-        return Encoding(t, i, o, w, m, normalized, ty, self.is_byte_level)
+        return Encoding(t, i, o, w, m, normalized, ty, self.is_byte_level, self.token_rules)
 
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))

@@ -9,7 +9,8 @@ from pathlib import Path
 from app.widgets.token_table import TokenTableModel
 
 FIELDS = ("index", "token", "id", "start", "end", "utf16_start", "utf16_end",
-          "utf8_start", "utf8_end", "original", "label", "readable", "flags")
+          "utf8_start", "utf8_end", "original", "label", "readable", "flags", "unknown",
+          "byte_fallback", "derived_start", "derived_end")
 
 
 def token_rows(model: TokenTableModel) -> list[dict]:

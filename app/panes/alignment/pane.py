@@ -61,6 +61,7 @@ class AlignmentPane(Pane):
         self.current_token = -1
         self.linked_tokens: list[int] = []
         self._compute_started = 0.0
+        self.seconds = 0.0  # how long the shown result took to compute
         self._graphemes = GraphemeBounds()  # the last text's clusters, reused per keystroke
         self.w = ui.build(self)
         self._pool = QThreadPool(self)  # its own pool: other panes' jobs cannot starve it
@@ -119,7 +120,8 @@ class AlignmentPane(Pane):
         with QSignalBlocker(w.scheme):
             w.scheme.setCurrentIndex(max(0, w.scheme.findData(s.scheme)))
         for box, value in ((w.strip_accents, s.strip_accents), (w.lowercase, s.lowercase),
-                           (w.collapse, s.collapse_whitespace), (w.repair, s.repair)):
+                           (w.collapse, s.collapse_whitespace), (w.repair, s.repair),
+                           (w.derived, s.derived_spans)):
             with QSignalBlocker(box):
                 box.setChecked(value)
         self._write_tokenizer_label()
@@ -172,6 +174,7 @@ class AlignmentPane(Pane):
         w.normalized.sig_selection_changed.connect(self._on_normalized_selected)
         w.table.sig_token_selected.connect(self.select_token)
         w.table.sig_token_hovered.connect(self._on_table_hovered)
+        w.derived.toggled.connect(self._on_derived_toggled)
         w.changes_only.toggled.connect(w.offset_map.set_changes_only)
         w.offset_map.set_changes_only(w.changes_only.isChecked())
 
@@ -214,6 +217,15 @@ class AlignmentPane(Pane):
         s.scheme = w.scheme.currentData() or "auto"
         self.recompute()
 
+    def _on_derived_toggled(self, on: bool) -> None:
+        """Draw the derived spans (or the tokenizer's) in the span views; nothing is recomputed."""
+        self.state.derived_spans = on
+        if self.result is not None:
+            render.render_spans(self, self.result)
+            render.refresh_status(self)
+            if self.current_token >= 0:
+                render.link_tokens(self, [self.current_token], scroll=False)
+
     def schedule(self) -> None:
         """Re-tokenize after an edit: short texts at once; long texts on the leading edge of a
         burst of edits and once more when the burst settles (a restarting debounce timer)."""
@@ -255,7 +267,8 @@ class AlignmentPane(Pane):
     # -- rendering -----------------------------------------------------------------------
     def _on_result_ready(self, result: AlignmentView) -> None:
         self.result = result
-        render.render(self, result, time.perf_counter() - self._compute_started)
+        self.seconds = time.perf_counter() - self._compute_started
+        render.render(self, result, self.seconds)
         self.sig_encoding_changed.emit(result)
 
     def show_banner(self, message: str | None, kind: str = "info") -> None:

@@ -3,7 +3,9 @@ hover / selection across the three layers (original text, normalized text, token
 
 Functions take the pane (duck-typed: ``pane.w`` widgets, ``pane.result``, ``pane.state``)
 so the pane module stays small. Positions are code points of the original text unless a
-name says normalized.
+name says normalized. The span views and the linking use :func:`shown`: the result itself,
+or its derived spans when the user ticked "Derived spans"; the token table always lists the
+tokenizer's spans (with a Derived span column where they differ).
 """
 
 from __future__ import annotations
@@ -21,23 +23,26 @@ from app.widgets.span_segments import entity_colour
 MAP_DEFAULT_CHARS = 120  # offset map shown for the start of the text when nothing is selected
 
 
+def shown(pane: Any) -> AlignmentView | None:
+    """The result as the span views draw it: with derived spans when they are asked for."""
+    result = pane.result
+    if result is None or not pane.state.derived_spans:
+        return result
+    return result.derived_view
+
+
 def render(pane: Any, result: AlignmentView, seconds: float) -> None:
     """Show ``result`` in every widget; ``seconds`` is how long computing it took."""
     w = pane.w
-    nt = result.normalized
-    cover = result.cover
-    if result.error_pos is not None:  # text after a mismatch is unaligned, not "in no token"
-        cover = cover.copy()
-        cover[result.error_pos:] = np.maximum(cover[result.error_pos:], 1)
-    w.original.set_content(result.text, result.spans, cover, result.utf16)
-    w.normalized.set_content(nt.text if nt else "", result.norm_spans)
+    render_spans(pane, result)
     w.table.token_model.set_tokens(
         result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
         labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
         error_row=-1 if result.error_token is None else result.error_token,
+        unknown=result.unknown, byte_fallback=result.byte_fallback, derived=result.derived_spans,
     )
     w.table.show_readable(result.token_bytes is not None)
-    w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])
+    w.table.show_derived(result.misleading > 0)
     w.entities.clear()
     for e in result.entities:
         item = QListWidgetItem(f"{e.label}  {e.text!r}  {e.start}–{e.end}  (UTF-16 {result.utf16[e.start]}–"
@@ -51,26 +56,48 @@ def render(pane: Any, result: AlignmentView, seconds: float) -> None:
     if pane.current_token >= 0:
         link_tokens(pane, [pane.current_token], select=True, scroll=False)
     else:
-        w.offset_map.show_span(nt, 0, min(len(result.text), MAP_DEFAULT_CHARS))
+        w.offset_map.show_span(result.normalized, 0, min(len(result.text), MAP_DEFAULT_CHARS))
     w.status.setText(_status(pane, result, seconds))
 
 
-def _render_error(pane: Any, result: AlignmentView) -> None:
+def render_spans(pane: Any, result: AlignmentView) -> None:
+    """Draw the token spans of ``result`` (or its derived spans, see :func:`shown`) in the
+    original and normalized views, the unknown tokens and byte-fallback pieces marked."""
     w = pane.w
+    view = result.derived_view if pane.state.derived_spans else result
+    nt = result.normalized
+    cover = view.cover
+    if result.error_pos is not None:  # text after a mismatch is unaligned, not "in no token"
+        cover = cover.copy()
+        cover[result.error_pos:] = np.maximum(cover[result.error_pos:], 1)
+    w.original.set_content(result.text, view.spans, cover, result.utf16)
+    w.normalized.set_content(nt.text if nt else "", view.norm_spans)
+    for span_view in (w.original, w.normalized):
+        span_view.set_unknown(result.marked)
+    w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])
+    w.original.set_error(_error_span(result))
+    w.derived.setEnabled(result.misleading > 0)
+
+
+def _render_error(pane: Any, result: AlignmentView) -> None:
     message = result.error or result.notice
     pane.show_banner(message, "error" if result.error else "info")
+    if result.error_pos is not None and result.error_token is not None:
+        pane.w.table.select_token(result.error_token)
+
+
+def _error_span(result: AlignmentView) -> tuple[int, int] | None:
+    """The original text marked at an alignment mismatch: the word at its position (at most
+    40 code points), or the character before it at the end of the text or on a space."""
     if result.error_pos is None:
-        w.original.set_error(None)
-        return
+        return None
     text, pos = result.text, result.error_pos
     end = pos
     while end < len(text) and end - pos < 40 and not text[end].isspace():
         end += 1
-    if end == pos:  # at the end of the text or on a space: mark the character before
+    if end == pos:
         pos, end = max(0, pos - 1), max(pos, min(len(text), pos + 1))
-    w.original.set_error((pos, end))
-    if result.error_token is not None:
-        w.table.select_token(result.error_token)
+    return pos, end
 
 
 def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
@@ -78,27 +105,57 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
     parts = [f"{n:,} code points", f"{t:,} tokens"]
     if result.mode == "align" and result.scheme:
         auto = " (detected)" if pane.state.scheme == "auto" else ""
-        parts.append(f"aligned as {SCHEME_NAMES[result.scheme]} tokens{auto}")
+        after = " after the teaching normalizer" if result.scheme_normalized else ""
+        parts.append(f"aligned as {SCHEME_NAMES[result.scheme]} tokens{auto}{after}")
     if result.normalized is not None:
         parts.append(f"{len(result.normalized.text):,} normalized characters")
     if t and result.audit is not None:
         a = result.audit
-        shared = int((a.cover > 1).sum())
+        shared = int((shown(pane).cover > 1).sum())
         missing = pane.w.original.mark_count("uncov")
         cuts = int(a.cuts_grapheme.sum())
         parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
+    parts += _unknown_status(result, pane.state.derived_spans)
     parts.append(f"computed in {seconds * 1000:.0f} ms")
+    parts += pane.w.original.font_notes()  # scripts no installed font draws (once each)
     view = pane.w.original
     if n > 2 * 2000:
         parts.append("spans drawn for the visible part only" + (" (capped)" if view.capped else ""))
     return " · ".join(parts)
 
 
+def refresh_status(pane: Any) -> None:
+    """Rewrite the status line for the shown result (e.g. after "Derived spans" changed)."""
+    if pane.result is not None:
+        pane.w.status.setText(_status(pane, pane.result, pane.seconds))
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _unknown_status(result: AlignmentView, derived_shown: bool) -> list[str]:
+    """"12 unknown tokens cover 57 characters", the byte-fallback pieces, misleading spans."""
+    unknown, unknown_chars, fallback, fallback_chars = result.unknown_summary
+    parts = []
+    if unknown:
+        parts.append(f"{_plural(unknown, 'unknown token covers', 'unknown tokens cover')} "
+                     f"{_plural(unknown_chars, 'character', 'characters')}")
+    if fallback:
+        parts.append(f"{_plural(fallback, 'byte-fallback piece spells', 'byte-fallback pieces spell')} "
+                     f"{_plural(fallback_chars, 'character', 'characters')}")
+    if result.misleading:
+        which = "derived spans shown" if derived_shown else "tick Derived spans to draw them"
+        parts.append(f"{_plural(result.misleading, 'token span differs', 'token spans differ')} "
+                     f"from the derived span ({which})")
+    return parts
+
+
 # -- linking -----------------------------------------------------------------------------
 def link_tokens(pane: Any, indices: list[int], *, select: bool = False, scroll: bool = True,
                 source: Any = None) -> None:
     """Highlight tokens ``indices`` in all three layers; ``select`` also makes the first current."""
-    result: AlignmentView | None = pane.result
+    result = shown(pane)
     if result is None:
         return
     w = pane.w
@@ -115,7 +172,7 @@ def link_tokens(pane: Any, indices: list[int], *, select: bool = False, scroll: 
 
 def link_span(pane: Any, start: int, end: int, source: Any = None) -> None:
     """Highlight an original span that no token covers, and its normalized characters."""
-    result = pane.result
+    result = shown(pane)
     w = pane.w
     w.original.set_linked([(start, end)], scroll=source is not w.original)
     nt = result.normalized if result else None
@@ -126,7 +183,7 @@ def link_span(pane: Any, start: int, end: int, source: Any = None) -> None:
 
 def link_hover(pane: Any, pos: int, *, normalized: bool) -> None:
     """The mouse is over ``pos`` of one text layer (-1: left it): link what it touches."""
-    result = pane.result
+    result = shown(pane)
     source = pane.w.normalized if normalized else pane.w.original
     if result is None or pos < 0:
         if pane.current_token >= 0:
@@ -143,7 +200,7 @@ def link_hover(pane: Any, pos: int, *, normalized: bool) -> None:
 
 def link_selection(pane: Any, start: int, end: int) -> None:
     """The user selected original ``[start, end)`` (a click selects one character)."""
-    result = pane.result
+    result = shown(pane)
     if result is None:
         return
     tokens = result.tokens_in(start, end)

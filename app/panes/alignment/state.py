@@ -35,6 +35,7 @@ class AlignmentState:
     collapse_whitespace: bool = True
     repair: bool = True
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
+    derived_spans: bool = False  # the span views show derived spans instead of the reference's
 
     def normalizer_changed(self) -> bool:
         """Whether the normalizer options differ from the defaults (the user changed them)."""

@@ -75,6 +75,7 @@ class AlignmentWidgets:
     changes_only: QCheckBox
     status: QLabel
     legend: QLabel
+    derived: QCheckBox
 
 
 def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
@@ -188,10 +189,22 @@ def build(pane: QWidget) -> AlignmentWidgets:
         '<span style="background:#fde7c2">&nbsp;next token&nbsp;</span> '
         '<span style="background:#e9d5ff">&nbsp;shared by tokens&nbsp;</span> '
         '<span style="background:#fecaca">&nbsp;in no token&nbsp;</span> '
-        '<span style="background:#facc15">&nbsp;linked&nbsp;</span>'
+        '<span style="background:#facc15">&nbsp;linked&nbsp;</span> '
+        '<span style="background:#fee2e2; color:#dc2626">&nbsp;\u25a8 unknown&nbsp;</span>'
     )
     w["legend"].setToolTip("How the original text is drawn: alternating token colours, characters "
-                           "shared by several tokens, non-space characters no token covers")
+                           "shared by several tokens, non-space characters no token covers, "
+                           "tokens that are the model's unknown token or a byte-fallback piece (red frame, "
+                           "hatched); a magenta \u25be marks a token boundary inside a grapheme cluster")
+
+    w["derived"] = QCheckBox("Derived spans")
+    w["derived"].setToolTip("Draw each token at the span its own content occupies (core's derived "
+                            "spans) instead of the tokenizer's span; enabled where they differ")
+    spans_extra = QWidget()
+    extra_row = QHBoxLayout(spans_extra)
+    extra_row.setContentsMargins(0, 0, 0, 0)
+    extra_row.addWidget(w["legend"])
+    extra_row.addWidget(w["derived"])
 
     left = QSplitter(Qt.Orientation.Vertical)
     editor_box, _ = _titled("Original text (edit)", w["editor"],
@@ -200,7 +213,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     left.addWidget(_inputs(w))
     spans_box, _ = _titled("Original text — token spans", w["original"],
                            "Each token's original span; hover or select to see the linked token, "
-                           "normalized characters and offset map", w["legend"])
+                           "normalized characters and offset map", spans_extra)
     left.addWidget(spans_box)
     norm_box, _ = _titled("Normalized text", w["normalized"],
                           "The text the tokenizer's model sees, with each token's normalized span")

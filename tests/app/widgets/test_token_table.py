@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.panes.alignment import state as alignment_state
 from app.widgets.token_badges import readable, visible, visible_runs
 from app.widgets.token_table import COLUMNS, TokenTableModel
+from core.align.audit import audit
 from core.tokenizers import demo_tokenizer
 from tests.app.panes.alignment.support import FULL
 
@@ -55,3 +56,22 @@ def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
         assert before[:first] == cells[:first]  # rows before the announced ones did not change
         qtmodeltester.check(model)
     assert changed == [2]  # the token list fits up to "xx": rows from there change (error, no span)
+
+
+def test_unknown_marks_and_derived_spans_refresh_their_rows(qtbot, qtmodeltester):
+    text = "ab cd ef"
+    spans = [(0, 2), (3, 5), (6, 8)]
+    utf = list(range(len(text) + 1))
+    model, changed = TokenTableModel(), []
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    model.set_tokens(text, ["ab", "cd", "ef"], [1, 2, 3], spans, utf, utf, audit=audit(text, spans))
+    assert model.cell(1, COLUMNS.index("Flags")) == ""
+    model.set_tokens(text, ["ab", "[UNK]", "ef"], [1, 0, 3], spans, utf, utf, unknown=[False, True, False],
+                     audit=audit(text, spans, derived_offsets=[(0, 2), (3, 5), (7, 8)]),
+                     derived=[(0, 2), (3, 5), (7, 8)])
+    assert changed == [1]
+    assert model.cell(1, COLUMNS.index("Flags")) == "⍰ unknown"
+    assert model.cell(2, COLUMNS.index("Flags")) == "≠ span"
+    assert model.cell(2, COLUMNS.index("Derived span")) == "7–8"
+    assert model.row_values(1)["unknown"] and model.row_values(2)["derived_start"] == 7
+    qtmodeltester.check(model)

@@ -126,3 +126,20 @@ def test_precomputed_graphemes_and_arrays_agree():
     assert a.cuts_grapheme.tolist() == b.cuts_grapheme.tolist() == [True, True, True]
     assert a.cover.tolist() == [1, 1, 1, 1, 1, 1, 0]
     assert a.uncovered == [6]
+
+
+def test_misleading_tokens_carry_both_spans():
+    a = audit("mug", [(0, 2)], derived_offsets=[(1, 3)])  # huggingface/tokenizers#517
+    flags = a.tokens[0]
+    assert flags.misleading and flags.any and flags.derived_span == (1, 3)
+    assert a.misleading_count == 1
+    same = audit("ab", [(0, 0), (0, 2)], special_tokens_mask=[1, 0], derived_offsets=[(0, 0), (0, 2)])
+    assert same.misleading_count == 0 and not same.tokens[1].misleading
+    assert same.tokens[1].derived_span == (0, 2)
+    assert audit("ab", [(0, 2)]).tokens[0].derived_span is None
+
+
+@pytest.mark.parametrize("derived", [[(0, 3)], [(2, 1)], [(0, 1), (1, 2)]])
+def test_bad_derived_spans_are_refused(derived):
+    with pytest.raises(OffsetError):
+        audit("ab", [(0, 2)], derived_offsets=derived)

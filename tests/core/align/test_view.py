@@ -14,8 +14,10 @@ from core.text.graphemes import GraphemeBounds, grapheme_bounds
 from core.text.normalize import normalize
 from core.text.offsets import offset_tables
 from core.tokenizers import demo_tokenizer
+from core.tokenizers.formats.hf_json import build_tokenizer_json
 from tests.core.align.test_cursor import FULL, FULL_SPANS, FULL_TOKENS
 from tests.core.strategies import any_text
+from tests.core.tokenizers.small_docs import unigram_doc
 
 TEACHING = dict(form="NFKD", strip_accents=True, lowercase=True, collapse_whitespace=True)
 LABELS = "B-PER O O B-LOC O O B-ORG O O O"
@@ -87,3 +89,22 @@ def test_normalized_spans_equal_to_normalized(text, data):
     counted = audit_spans(text, spans, None, None).cover  # the tokens before the first None
     k = spans.index(None) if None in spans else len(spans)
     assert counted.tolist() == [sum(1 for sp in spans[:k] if sp[0] <= i < sp[1]) for i in range(n)]
+
+
+def test_unknown_tokens_and_derived_spans_reach_the_view():
+    tok = build_tokenizer_json(unigram_doc(byte_fallback=False), "unigram", "unigram")
+    view = alignment_view("ab \u00e7\u00e9 ba x", tok)
+    assert view.tokens == ["\u2581", "ab", "\u2581", "\u00e7\u00e9", "\u2581", "b", "a", "\u2581", "x"]
+    assert view.unknown == [False, False, False, True, False, False, False, False, True]
+    assert view.marked == view.unknown and view.byte_fallback == [False] * 9
+    assert view.unknown_summary == (2, 3, 0, 0)
+    assert view.misleading == 1 and view.audit.tokens[0].derived_span == (0, 0)
+    shown = view.derived_view
+    assert shown.spans[0] == (0, 0) and shown.spans[1:] == view.spans[1:]
+    assert shown.norm_spans[0] == (0, 0) and shown.cover.tolist()[0] == 1 and view.cover.tolist()[0] == 2
+
+
+def test_a_pasted_list_marks_unk_like_tokens():
+    view = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
+    assert view.unknown == [t == "[UNK]" for t in FULL_TOKENS] and view.unknown_summary[:2] == (1, 1)
+    assert view.derived_spans is None and view.derived_view is view

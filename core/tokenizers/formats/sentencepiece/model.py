@@ -150,6 +150,13 @@ class SentencePieceModel:
     def get_vocab(self) -> dict[str, int]:
         return dict(self.vocab)
 
+    @property
+    def byte_pieces(self) -> dict[int, int]:
+        """Id -> byte value of every piece of type BYTE (``<0xAB>``; empty without byte fallback)."""
+        return {i: int(self.pieces[i][3:5], 16) for i, t in enumerate(self.types) if t == BYTE}
+
+    metaspace = SPACE  # the normalized text spells spaces (and the dummy prefix) as ``▁``
+
     def describe(self) -> dict[str, Any]:
         p = self.proto
         return {

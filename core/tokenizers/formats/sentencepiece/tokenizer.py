@@ -109,7 +109,7 @@ class SentencePieceTokenizer(Tokenizer):
                 word_ids.insert(k, None)
                 mask.insert(k, 1)
         return Encoding(tokens, ids, offsets, word_ids, mask, self.model.normalize(text),
-                        [0] * len(ids))
+                        [0] * len(ids), rules=self.token_rules)
 
     def describe(self) -> dict[str, Any]:
         out = super().describe()

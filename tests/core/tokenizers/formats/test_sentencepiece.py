@@ -14,6 +14,7 @@ from core.errors import TokenizerLoadError
 from core.tokenizers.formats.sentencepiece.model import (
     SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.formats.sentencepiece.proto import parse_model_proto
+from core.tokenizers.formats.sentencepiece.tokenizer import SentencePieceTokenizer
 from core.tokenizers.models.sentencepiece import BYTE, NORMAL, UNKNOWN
 from tests.core.strategies import tricky_text
 
@@ -131,6 +132,55 @@ def test_property_spans_in_bounds_and_surfaces_match(trained, text):
         if t.id != model.unk_id:  # identity rule: a piece is its source, spaces as ▁
             assert text[t.start:t.end].replace(" ", "") == t.piece.replace("\u2581", "")
         pos = t.start
+
+
+# -- unknown tokens, byte fallback, derived spans -------------------------------------------
+
+def _tokenizer(data, name):
+    return SentencePieceTokenizer(SentencePieceModel.from_bytes(data), name=name, path=name)
+
+
+@pytest.mark.parametrize("name", ["unigram-nfkc-bytes", "bpe-identity-bytes", "unigram-nfkc", "bpe-nfkc"])
+def test_unknown_and_byte_fallback_masks_follow_the_library(trained, corpus, name):
+    data = trained(name)
+    tok = _tokenizer(data, name)
+    reference(data, "")
+    sp = _PROCESSORS[data]
+    unknown = fallback = 0
+    for line in corpus[1]:
+        ids = sp.encode(line)
+        enc = tok.encode(line)
+        assert enc.ids == ids
+        assert enc.unknown_mask == [sp.is_unknown(i) for i in ids]
+        assert enc.byte_fallback_mask == [sp.is_byte(i) for i in ids]
+        unknown, fallback = unknown + sum(enc.unknown_mask), fallback + sum(enc.byte_fallback_mask)
+    assert (unknown > 0, fallback > 0) == (not name.endswith("bytes"), name.endswith("bytes"))
+
+
+def test_byte_pieces_get_the_character_they_spell(trained):
+    enc = _tokenizer(trained("unigram-nfkc-bytes"), "u").encode("\u4e2d\u6587 x")
+    assert enc.tokens[1:7] == ["<0xE4>", "<0xB8>", "<0xAD>", "<0xE6>", "<0x96>", "<0x87>"]
+    assert enc.offsets[1:7] == [(0, 0), (0, 0), (0, 1), (1, 1), (1, 1), (1, 2)]  # the library's
+    assert enc.derived_offsets[1:7] == [(0, 1)] * 3 + [(1, 2)] * 3
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=tricky_text)
+def test_property_derived_spans_hold_each_pieces_bytes(trained, text):
+    """With byte fallback: derived spans are ordered, inside the text, and a byte piece's
+    span is the one character whose byte it is (of a whitespace character, the library's
+    span is kept: whitespace is a convention); other pieces keep the library's span."""
+    enc = _tokenizer(trained("unigram-identity-bytes"), "u").encode(text)
+    last = 0
+    for (a, b), ref, is_byte, piece in zip(enc.derived_offsets, enc.offsets,
+                                           enc.byte_fallback_mask, enc.tokens):
+        assert 0 <= last <= a <= b <= len(text)
+        last = a
+        if is_byte and not text[ref[0]:max(ref[1], ref[0] + 1)].isspace():
+            # identity rule: the normalized character is the original one
+            assert b - a == 1 and int(piece[3:5], 16) in text[a].encode("utf-8", "surrogatepass")
+        else:
+            assert (a, b) == ref
 
 
 # -- the parsed proto ---------------------------------------------------------------------

@@ -1,0 +1,304 @@
+"""Derived offsets: the span each token's own content occupies in the original text.
+
+The reference libraries compute a token's span from positions carried through the
+pipeline, and in a few places those positions are wrong: a BPE model without an unknown
+token drops a character it cannot encode and every later token of the word shifts left
+(huggingface/tokenizers#517); after an added token, with a prefix space and
+``trim_offsets``, the next token loses its first character (#1300); a prepended ``▁``
+claims the first character of its word although the next token holds it; the byte pieces a
+SentencePiece model spells an unknown character with get empty spans but the last.
+:func:`derived_offsets` recomputes every span from what the token *holds*, independently
+of those positions, in the way :mod:`core.align` aligns a pasted token list: a cursor walks
+over the UTF-8 bytes of the normalized text and each token's content is matched at the
+cursor (after skipping whitespace, or — for a character the model dropped — a little
+further on); the matched bytes are mapped to original code points through the normalized
+text's offset map.
+
+A token's content: its bytes for byte-level tokens (a leading space may be the one the
+pre-tokenizer added, so it may match nothing); the byte of a byte-fallback piece; its
+string without the continuing-subword prefix / end-of-word suffix otherwise, each Metaspace
+``▁`` standing for a ``▁`` or a whitespace character in the normalized text, or for nothing
+(prepended). The model's unknown token written as its own string (``[UNK]``) has no content:
+it keeps the reference span (moved to the cursor when that span lies behind it), as do
+special tokens the post-processor added.
+
+Whitespace is a convention, not content: where the reference span differs from the derived
+one only by *blank* code points (whitespace, or characters the normalizer dropped: nothing
+but whitespace comes from them) next to the token's first or last other character, the
+reference's choice is kept (and, with ``trim_offsets``, spaces are trimmed the same way).
+So derived spans differ from the reference exactly where the reference misplaces characters
+that have content. Spans are half-open code points of the original text.
+
+Public names: :func:`derived_offsets`.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Sequence
+
+import numpy as np
+
+from core.text.byte_alphabet import from_byte_level
+from core.text.offsets import offset_arrays
+from core.tokenizers import chars
+from core.tokenizers.token_rules import TokenRules
+
+__all__ = ["derived_offsets"]
+
+SEARCH_BYTES = 256
+"""How far past the cursor (bytes, beyond the token's own length) a token's content is
+looked for when it does not fit at the cursor: room for dropped characters."""
+
+Atom = tuple[bool, bytes]  # (optional marker?, literal bytes)
+
+
+class _Text:
+    """The normalized text as UTF-8 bytes with, per byte, its character and whether that
+    character is whitespace."""
+
+    def __init__(self, nt: Any, byte_level_text: bool):
+        text = nt.text
+        if byte_level_text:
+            self.data = from_byte_level(text)
+            self.char_of = np.arange(len(self.data) + 1, dtype=np.int64)
+            self.starts = self.char_of
+            space = np.array([chr(b).isspace() for b in self.data], bool)
+            self.ws = space.tolist()
+        else:
+            self.data = text.encode("utf-8", "surrogatepass")
+            self.starts = offset_arrays(text)[1]
+            lengths = np.diff(self.starts)
+            self.char_of = np.append(np.repeat(np.arange(len(text)), lengths), len(text))
+            space = np.fromiter(map(str.isspace, text), bool, len(text))
+            self.ws = np.repeat(space, lengths).tolist()
+        self.n = len(self.data)
+        self.nt = nt
+        self.blank = _blank(nt, space)
+        # plain arrays index faster than numpy scalars in the per-token loop
+        self.char_of = array("q", self.char_of.astype(np.int64).tobytes())
+        self.starts = array("q", np.asarray(self.starts, np.int64).tobytes())
+        self._nt_starts, self._nt_ends = nt.starts, nt.ends
+
+    def skip_ws(self, p: int) -> int:
+        ws, n = self.ws, self.n
+        while p < n and ws[p]:
+            p += 1
+        return p
+
+    def match(self, atoms: Sequence[Atom], p: int) -> tuple[int, int] | None:
+        """Bytes ``[start, end)`` that ``atoms`` cover at ``p``, or None. An optional atom
+        takes its literal or one whitespace character there, or nothing."""
+        data, start = self.data, None
+        for optional, lit in atoms:
+            if data.startswith(lit, p):
+                start = p if start is None else start
+                p += len(lit)
+            elif optional:
+                if p < self.n and self.ws[p] and lit != b" ":
+                    start = p if start is None else start
+                    p = self.starts[self.char_of[p] + 1]
+            else:
+                return None
+        return (p if start is None else start), p
+
+    def locate(self, atoms: Sequence[Atom], cur: int) -> tuple[int, int] | None:
+        """Where ``atoms`` fit first: at the cursor, after whitespace, or (for dropped
+        characters) at the next occurrence of their first literal within
+        :data:`SEARCH_BYTES`. O(SEARCH_BYTES) per token at worst."""
+        optional, lit = atoms[0] if atoms else (True, b"")
+        if optional or self.data.startswith(lit, cur):  # else it cannot fit at the cursor
+            found = self.match(atoms, cur)
+            if found is not None:
+                return found
+        skipped = self.skip_ws(cur)
+        found = self.match(atoms, skipped) if skipped != cur else None
+        if found is not None:
+            return found
+        core = list(atoms)
+        while core and core[0][0]:
+            core.pop(0)
+        if not core:
+            return None
+        limit = skipped + SEARCH_BYTES + sum(len(lit) for _, lit in atoms)
+        q = self.data.find(core[0][1], skipped, limit)
+        while q >= 0:
+            found = self.match(core, q)
+            if found is not None:
+                return found
+            q = self.data.find(core[0][1], q + 1, limit)
+        return None
+
+    def to_original(self, b0: int, b1: int) -> tuple[int, int]:
+        """The original span of the characters whose bytes ``[b0, b1)`` touch."""
+        if b1 > b0:
+            return self._nt_starts[self.char_of[b0]], self._nt_ends[self.char_of[b1 - 1]]
+        return self.nt.to_original(*(self.char_of[min(b0, self.n)],) * 2)
+
+    def to_bytes(self, a: int, b: int) -> tuple[int, int]:
+        """The normalized bytes of original span ``[a, b)``."""
+        n0, n1 = self.nt.to_normalized(a, b)
+        return self.starts[n0], self.starts[n1]
+
+
+def _blank(nt: Any, space: np.ndarray) -> list[bool]:
+    """Per original code point: True when no non-whitespace normalized character comes from
+    it (whitespace, or a character the normalizer dropped). O(n)."""
+    n = len(nt.original)
+    keep = ~space
+    starts = np.asarray(nt.starts, np.int64)[keep]
+    ends = np.asarray(nt.ends, np.int64)[keep]
+    delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
+    return (np.cumsum(delta[:n]) <= 0).tolist()
+
+
+def _split_markers(s: str, metaspace: str) -> list[Atom]:
+    if not metaspace or metaspace not in s:
+        return [(False, s.encode("utf-8", "surrogatepass"))] if s else []
+    atoms: list[Atom] = []
+    for k, part in enumerate(s.split(metaspace)):
+        if k:
+            atoms.append((True, metaspace.encode("utf-8")))
+        if part:
+            atoms.append((False, part.encode("utf-8", "surrogatepass")))
+    return atoms
+
+
+def _contents(enc: Any, rules: TokenRules) -> list[list[Atom] | None]:
+    """Every token's content as atoms; None for a token without one (a written unknown
+    token). Memoized per distinct token and position in its word: O(tokens)."""
+    ids, tokens, words = enc.ids, enc.tokens, enc.word_ids
+    pieces, unk_id, unk = rules.byte_pieces, rules.unk_id, rules.unk_token
+    data = enc.token_bytes
+    out: list[list[Atom] | None] = []
+    memo: dict = {}
+    last = len(ids) - 1
+    for j, id_ in enumerate(ids):
+        if id_ in pieces:
+            out.append([(False, bytes([pieces[id_]]))])
+        elif id_ == unk_id and tokens[j] == unk:
+            out.append(None)
+        else:
+            key = data[j] if data is not None else (
+                tokens[j], j > 0 and words[j - 1] == words[j], j == last or words[j + 1] != words[j])
+            atoms = memo.get(key)
+            if atoms is None:
+                atoms = memo[key] = _atoms(key, rules)
+            out.append(atoms)
+    return out
+
+
+def _spelled_out(enc: Any, text: _Text) -> list[tuple[int, int]] | None:
+    """For byte-level tokens whose bytes, in order, are exactly the normalized text's bytes
+    (no special tokens inside, no prefix space added): each token's span from its byte
+    position, as the walk would find it, computed with numpy (O(bytes)); else None."""
+    data = enc.token_bytes
+    if data is None or any(enc.special_tokens_mask) or b"".join(data) != text.data:
+        return None
+    lengths = np.fromiter(map(len, data), np.int64, len(data))
+    if len(lengths) == 0 or not lengths.all():
+        return None
+    ends = np.cumsum(lengths)
+    char_of = np.frombuffer(text.char_of, np.int64)
+    first, last = char_of[ends - lengths], char_of[ends - 1]
+    starts = np.asarray(text.nt.starts, np.int64)[first]
+    stops = np.asarray(text.nt.ends, np.int64)[last]
+    return list(zip(starts.tolist(), stops.tolist()))
+
+
+def _atoms(key: Any, rules: TokenRules) -> list[Atom]:
+    """The atoms of one token: its bytes (a leading space may be one the pre-tokenizer
+    added), or ``(token, continues a word, ends a word)`` without prefix / suffix."""
+    if isinstance(key, bytes):
+        return [(True, b" "), (False, key[1:])] if key.startswith(b" ") else [(False, key)]
+    token, continues, ends = key
+    if rules.prefix and continues and token.startswith(rules.prefix):
+        token = token[len(rules.prefix):]
+    if rules.suffix and ends and token.endswith(rules.suffix):
+        token = token[: len(token) - len(rules.suffix)]
+    return _split_markers(token, rules.metaspace)
+
+
+def _margin(blank: list[bool], a: int, step: int) -> int:
+    """The end of the run of blank code points next to ``a`` going ``step`` (-1 or +1)."""
+    if step < 0:
+        while a > 0 and blank[a - 1]:
+            a -= 1
+    else:
+        while a < len(blank) and blank[a]:
+            a += 1
+    return a
+
+
+def _settle(text: str, blank: list[bool], span: tuple[int, int], ref: tuple[int, int],
+            trims: bool, space: frozenset[str]) -> tuple[int, int]:
+    """Keep the reference's whitespace convention: its start (end) is kept when it lies in
+    the blank code points (whitespace, dropped characters) next to the derived span's first
+    (last) other one."""
+    if span == ref:
+        return ref
+    a, b = span
+    core_a, core_b = a, b
+    while core_a < core_b and blank[core_a]:
+        core_a += 1
+    while core_b > core_a and blank[core_b - 1]:
+        core_b -= 1
+    r0, r1 = ref
+    if core_a == core_b:  # whitespace only, or nothing (a prepended marker)
+        if _margin(blank, a, -1) <= r0 <= r1 <= _margin(blank, b, 1):
+            return ref
+        return (b, b) if trims else (a, b)
+    if trims:
+        while a < core_a and text[a] in space:
+            a += 1
+        while b > core_b and text[b - 1] in space:
+            b -= 1
+    start = r0 if _margin(blank, core_a, -1) <= r0 <= core_a else a
+    end = r1 if core_b <= r1 <= _margin(blank, core_b, 1) else b
+    return start, max(start, end)
+
+
+def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> list[tuple[int, int]]:
+    """One derived span per token of ``enc`` (see the module docstring).
+
+    Parameters
+    ----------
+    enc : Encoding
+        ``tokens``, ``ids``, ``offsets``, ``word_ids``, ``special_tokens_mask``,
+        ``normalized`` and ``token_bytes`` are read.
+    rules : TokenRules
+        The tokenizer's rules (unknown id, byte pieces, markers, trimming).
+    shortcut : bool
+        Compute byte-level spans from byte positions with numpy when the tokens spell the
+        text out exactly (the same result as the walk, which False forces).
+
+    Returns
+    -------
+    list of (int, int)
+        Length ``len(enc)``; half-open code points of the original text, inside it,
+        with non-decreasing starts over the non-special tokens. O(bytes + tokens) plus
+        the searches past dropped characters (O(:data:`SEARCH_BYTES`) each).
+    """
+    text = _Text(enc.normalized, rules.byte_level_text)
+    original = enc.normalized.original
+    space = frozenset(" ") if enc.byte_level else chars.WHITESPACE  # what trim_offsets trims
+    blank, trims = text.blank, rules.trims_offsets
+    raw = _spelled_out(enc, text) if shortcut else None
+    if raw is not None:  # the tokens' bytes are the text's bytes: no walk needed
+        return [ref if r == ref else _settle(original, blank, r, ref, trims, space)
+                for r, ref in zip(raw, map(tuple, enc.offsets))]
+    out: list[tuple[int, int]] = []
+    cur = 0
+    for ref, special, atoms in zip(enc.offsets, enc.special_tokens_mask, _contents(enc, rules)):
+        ref = tuple(ref)
+        if special:
+            out.append(ref)
+            continue
+        found = text.locate(atoms, cur) if atoms is not None else None
+        if found is None:  # no content, or none that fits: the reference, from the cursor on
+            b0, b1 = text.to_bytes(*ref)
+            b0 = max(b0, text.skip_ws(cur))
+            found = b0, max(b0, b1)
+        cur = found[1]
+        out.append(_settle(original, blank, text.to_original(*found), ref, trims, space))
+    return out
