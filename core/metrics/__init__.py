@@ -4,10 +4,15 @@
   :func:`text_stats`;
 - per encoding (:mod:`core.metrics.per_encoding`): :func:`fertility`, :func:`encoding_metrics`
   → :class:`EncodingMetrics` (tokens, words, characters, UTF-8 bytes, fertility, tokens per
-  character, bytes per token, unknown and byte-fallback rates, grapheme-cut share),
-  :func:`premium`;
+  character, bytes per token, unknown and byte-fallback rates and character shares,
+  unknown-adjusted tokens, grapheme-cut share), :func:`premium`;
+- what a tokenizer did not encode (:mod:`core.metrics.unknown_cost`): :func:`adjusted_tokens`
+  (each unknown token counted as the UTF-8 bytes it covers), :func:`utf8_lengths`;
 - languages × tokenizers (:mod:`core.metrics.table`): :func:`load_corpus`,
   :func:`compare_table` → :class:`CompareTable`, :data:`METRICS`;
+- fair ranking (:mod:`core.metrics.ranking`): :data:`UNKNOWN_LIMIT`, :data:`COSTS`,
+  :func:`unreliable` (cells over 1 % unknown characters), :func:`extremes` (cheapest and
+  dearest per tokenizer among the others), :func:`row_order`;
 - sampling (:mod:`core.metrics.sampling`): :func:`temperature_shares`, :func:`exponent_shares`,
   :func:`passes`, :func:`temperature_curve`;
 - costs (:mod:`core.metrics.token_cost`): :func:`output_layer_cost`, :func:`fertility_cost`;
@@ -42,9 +47,11 @@ from core.metrics.table import (
     load_corpus,
     unknown_of,
 )
+from core.metrics.ranking import COSTS, UNKNOWN_LIMIT, Extremes, extremes, row_order, unreliable
 from core.metrics.sampling import exponent_shares, passes, temperature_curve, temperature_shares
 from core.metrics.text_stats import TextStats, count_words, text_stats
 from core.metrics.token_cost import fertility_cost, output_layer_cost
+from core.metrics.unknown_cost import adjusted_tokens, utf8_lengths
 from core.text.graphemes import grapheme_interior
 
 __all__ = [
@@ -55,4 +62,6 @@ __all__ = [
     "exponent_shares", "passes", "temperature_curve", "temperature_shares",
     "SpanDiff", "boundaries", "differing_boundaries", "span_diff",
     "fertility_cost", "output_layer_cost", "TextStats", "text_stats",
+    "COSTS", "UNKNOWN_LIMIT", "Extremes", "extremes", "row_order", "unreliable",
+    "adjusted_tokens", "utf8_lengths",
 ]

@@ -13,6 +13,11 @@ Definitions (all counts of the original text, special tokens excluded):
 - tokens per character = tokens / code points; bytes per token = UTF-8 bytes / tokens
   (a compression ratio);
 - unknown rate = unknown tokens / tokens; byte-fallback rate = ``<0xNN>`` tokens / tokens;
+- unknown share = code points inside unknown tokens / code points; byte-fallback share the
+  same for ``<0xNN>`` pieces (:mod:`core.metrics.unknown_cost`);
+- unknown-adjusted tokens = tokens with every unknown token replaced by the UTF-8 bytes of
+  the characters it covers (:func:`core.metrics.unknown_cost.adjusted_tokens`); adjusted
+  fertility and tokens per character divide it like the plain ones;
 - grapheme-cut share = code points covered by tokens that cut a grapheme cluster (``\\X``)
   / code points, where a token cuts a cluster when its span starts or ends strictly inside
   one (``e`` + combining accent split apart, a Devanagari conjunct split after its virama);
@@ -37,6 +42,7 @@ import regex
 
 from core.errors import OffsetError, SubwordScopeError
 from core.metrics.text_stats import TextStats, count_words, text_stats
+from core.metrics.unknown_cost import adjusted_tokens, coverage, covered_characters_and_bytes, unknown_flags
 
 BYTE_FALLBACK_RE = regex.compile(r"^<0x[0-9A-Fa-f]{2}>$")
 _BYTE_PIECE_IN_LIST = regex.compile(r"(?<![^\x00])<0x[0-9A-Fa-f]{2}>(?![^\x00])")
@@ -55,7 +61,9 @@ class EncodingMetrics:
     """Counts for one text (or a sum over texts) and the ratios derived from them.
 
     Ratios with a zero denominator are ``nan``. Two results add up (``a + b``) to the
-    counts of both texts.
+    counts of both texts. ``unknown_characters`` and ``byte_fallback_characters`` are code
+    points inside at least one unknown / ``<0xNN>`` token; ``unknown_bytes`` the UTF-8 bytes
+    of the unknown ones.
     """
 
     tokens: int
@@ -67,10 +75,13 @@ class EncodingMetrics:
     cut_characters: int  # code points inside tokens that cut a grapheme cluster
     shared_characters: int = 0  # code points claimed by two or more tokens
     words_are_characters: bool = False
+    unknown_characters: int = 0  # code points inside unknown tokens
+    unknown_bytes: int = 0  # UTF-8 bytes of those code points
+    byte_fallback_characters: int = 0  # code points inside <0xNN> pieces
 
     def __add__(self, other: "EncodingMetrics") -> "EncodingMetrics":
         return EncodingMetrics(
-            *(getattr(self, f) + getattr(other, f) for f in _COUNT_FIELDS),
+            **{f: getattr(self, f) + getattr(other, f) for f in _COUNT_FIELDS},
             words_are_characters=self.words_are_characters or other.words_are_characters,
         )
 
@@ -96,6 +107,31 @@ class EncodingMetrics:
         return _ratio(self.byte_fallback, self.tokens)
 
     @property
+    def unknown_share(self) -> float:
+        """Share of the code points inside unknown tokens (what the tokenizer did not encode)."""
+        return _ratio(self.unknown_characters, self.characters)
+
+    @property
+    def byte_fallback_share(self) -> float:
+        """Share of the code points inside ``<0xNN>`` byte pieces."""
+        return _ratio(self.byte_fallback_characters, self.characters)
+
+    @property
+    def adjusted_tokens(self) -> int:
+        """Tokens with each unknown token counted as the UTF-8 bytes it covers
+        (:func:`core.metrics.unknown_cost.adjusted_tokens`)."""
+        return adjusted_tokens(self.tokens, self.unknown, self.unknown_bytes)
+
+    @property
+    def adjusted_fertility(self) -> float:
+        """:attr:`adjusted_tokens` per word (per character when ``words_are_characters``)."""
+        return _ratio(self.adjusted_tokens, self.words)
+
+    @property
+    def adjusted_tokens_per_character(self) -> float:
+        return _ratio(self.adjusted_tokens, self.characters)
+
+    @property
     def grapheme_cut_share(self) -> float:
         return _ratio(self.cut_characters, self.characters)
 
@@ -105,7 +141,8 @@ class EncodingMetrics:
 
 
 _COUNT_FIELDS = ("tokens", "words", "characters", "utf8_bytes", "unknown", "byte_fallback",
-                 "cut_characters", "shared_characters")
+                 "cut_characters", "shared_characters", "unknown_characters", "unknown_bytes",
+                 "byte_fallback_characters")
 ZERO = EncodingMetrics(0, 0, 0, 0, 0, 0, 0)
 
 
@@ -144,14 +181,6 @@ def cutting_tokens(offsets: np.ndarray, inside: np.ndarray) -> np.ndarray:
     if starts.min() < 0 or ends.max() > n or (starts > ends).any():
         raise OffsetError(f"token offsets fall outside the text of {n} code points")
     return inside[starts] | inside[ends]
-
-
-def coverage(offsets: np.ndarray, n: int) -> np.ndarray:
-    """``cover : (n,) int64 ndarray`` — how many spans of ``offsets`` contain each code point."""
-    if len(offsets) == 0:
-        return np.zeros(n, dtype=np.int64)
-    delta = np.bincount(offsets[:, 0], minlength=n + 1) - np.bincount(offsets[:, 1], minlength=n + 1)
-    return np.cumsum(delta)[:n]
 
 
 def covered_count(offsets: np.ndarray, n: int) -> int:
@@ -228,16 +257,29 @@ def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
     tokens, offsets = content_tokens(encoding)
     st = stats if stats is not None else text_stats(text)
     cuts = cutting_tokens(offsets, st.inside)
+    unknown = count_unknown(encoding, tokens, unk_token, unk_id)
+    unk_chars, unk_bytes = 0, 0
+    if unknown:  # the masks cost a pass over the tokens: only where something is unknown
+        unk_chars, unk_bytes = covered_characters_and_bytes(
+            offsets, unknown_flags(encoding, tokens, unk_token, unk_id), text)
+    byte_fallback = count_byte_fallback(tokens)
+    fallback_chars = 0
+    if byte_fallback:
+        fallback = np.fromiter((is_byte_fallback(t) for t in tokens), dtype=bool, count=len(tokens))
+        fallback_chars = covered_count(offsets[fallback], st.characters)
     return EncodingMetrics(
         tokens=len(tokens),
         words=st.words,
         characters=st.characters,
         utf8_bytes=st.utf8_bytes,
-        unknown=count_unknown(encoding, tokens, unk_token, unk_id),
-        byte_fallback=count_byte_fallback(tokens),
+        unknown=unknown,
+        byte_fallback=byte_fallback,
         cut_characters=covered_count(offsets[cuts], st.characters),
         shared_characters=count_shared(tokens, offsets, st.characters),
         words_are_characters=st.words_are_characters,
+        unknown_characters=unk_chars,
+        unknown_bytes=unk_bytes,
+        byte_fallback_characters=fallback_chars,
     )
 
 

@@ -3,7 +3,9 @@
 A corpus is a folder of UTF-8 text files, one language per file (the stem is the language
 code, e.g. ``por_PT.txt``), one paragraph a line, the same content in every language. Each
 non-empty line is encoded on its own (no special tokens) and the counts are summed per file.
-The premium of a language is its token count over the reference language's, per tokenizer.
+The premium of a language is its token count over the reference language's, per tokenizer;
+the unknown-adjusted premium divides the unknown-adjusted token counts
+(:func:`core.metrics.unknown_cost.adjusted_tokens`) the same way.
 """
 
 from __future__ import annotations
@@ -21,14 +23,22 @@ from core.errors import Cancelled, SubwordScopeError
 from core.text.scripts import language_name
 from core.text.files import read_text_file
 
+_ADJUSTED = "unknown tokens counted as the UTF-8 bytes they cover"
+
 # metric key -> (label, description); the values of CompareTable.values(key).
 METRICS: dict[str, tuple[str, str]] = {
     "fertility": ("Fertility", "tokens per word (per character for scripts without spaces)"),
     "premium": ("Premium", "tokens relative to the reference language on the same content"),
+    "adjusted_fertility": ("Fertility, unknown-adjusted", f"tokens per word, {_ADJUSTED}"),
+    "adjusted_premium": ("Premium, unknown-adjusted", f"tokens relative to the reference language, {_ADJUSTED}"),
     "tokens": ("Tokens", "number of tokens (special tokens excluded)"),
+    "adjusted_tokens": ("Tokens, unknown-adjusted", f"number of tokens, {_ADJUSTED}"),
     "tokens_per_character": ("Tokens / character", "tokens per code point"),
+    "adjusted_tokens_per_character": ("Tokens / character, unknown-adjusted", f"tokens per code point, {_ADJUSTED}"),
     "bytes_per_token": ("Bytes / token", "UTF-8 bytes per token (compression)"),
+    "unknown_share": ("Unknown characters", "share of characters inside unknown tokens (not encoded)"),
     "unknown_rate": ("Unknown rate", "share of tokens that are the unknown token"),
+    "byte_fallback_share": ("Byte-fallback characters", "share of characters inside <0xNN> byte pieces"),
     "byte_fallback_rate": ("Byte-fallback rate", "share of tokens that are <0xNN> byte pieces"),
     "grapheme_cut_share": ("Grapheme cuts", "share of characters inside tokens that cut a grapheme cluster"),
     "split_character_share": ("Split characters", "share of characters whose bytes are spread over several tokens"),
@@ -99,16 +109,16 @@ class CompareTable:
         """
         if metric not in METRICS:
             raise SubwordScopeError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-        if metric == "premium":
-            return self._premium()
+        if metric in _PREMIUMS:
+            return self._premium(_PREMIUMS[metric])
         out = np.full((len(self.languages), len(self.tokenizers)), math.nan)
         for i, row in enumerate(self.cells):
             for j, cell in enumerate(row):
                 out[i, j] = float(getattr(cell, metric))
         return out
 
-    def _premium(self) -> np.ndarray:
-        tokens = self.values("tokens")
+    def _premium(self, tokens_metric: str) -> np.ndarray:
+        tokens = self.values(tokens_metric)
         if self.reference not in self.languages:
             return np.full_like(tokens, math.nan)
         ref = tokens[self.languages.index(self.reference)]
@@ -127,6 +137,9 @@ class CompareTable:
     def words_are_characters(self) -> list[bool]:
         """Per language: whether its "words" are characters (a script without spaces)."""
         return [any(c.words_are_characters for c in row) for row in self.cells]
+
+
+_PREMIUMS = {"premium": "tokens", "adjusted_premium": "adjusted_tokens"}
 
 
 def unknown_of(tokenizer: Any) -> tuple[str | None, int | None]:

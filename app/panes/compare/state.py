@@ -11,8 +11,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
 from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
 from core.tokenizers import load
@@ -124,21 +122,3 @@ def result_notes(result: CompareResult, entries: list[TokenizerEntry], unverifie
         lines.append(f"No text in {', '.join(empty)}: "
                      f"{'its row is' if len(empty) == 1 else 'their rows are'} blank.")
     return refused, "\n".join(lines)
-
-
-def row_order(table: CompareTable, metric: str, sort_by: str) -> list[int]:
-    """Row indices of ``table`` sorted by language code, by the mean, or by one column
-    (descending values; ``nan`` last)."""
-    n = len(table.languages)
-    if sort_by == "language" or n == 0 or not table.tokenizers:
-        return sorted(range(n), key=lambda i: table.languages[i])
-    values = table.values(metric)
-    if sort_by in table.tokenizers:
-        col = values[:, table.tokenizers.index(sort_by)]
-    else:
-        finite = np.isfinite(values)
-        counts = finite.sum(axis=1)
-        sums = np.where(finite, values, 0.0).sum(axis=1)
-        col = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-    key = np.where(np.isfinite(col), -col, np.inf)
-    return [int(i) for i in np.argsort(key, kind="stable")]

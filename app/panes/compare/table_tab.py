@@ -1,16 +1,19 @@
-"""The Compare pane's Table tab: heatmap of one metric (languages × tokenizers) + bar chart.
+"""The Compare pane's Table tab: heatmap of one metric (languages × tokenizers) + bar chart,
+a legend saying how to read them and a summary naming the cheapest and dearest languages.
 
-Renders a :class:`core.metrics.CompareTable`; never computes a metric itself.
+Renders a :class:`core.metrics.CompareTable` through
+:func:`~app.panes.compare.heatmap_model.heatmap_model`; never computes a metric itself.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from app.panes.compare.heatmap_model import HeatmapModel, cell_texts, heatmap_model, legend, summary
 from app.panes.compare.plots import BarChart, MetricHeatmap
-from app.panes.compare.state import row_order
-from core.metrics import METRICS, CompareTable
+from core.metrics import METRICS, CompareTable, unreliable
 from core.text.scripts import language_name
 
 COMPUTING = "Computing…"
@@ -43,6 +46,7 @@ class TableTab(QWidget):
         self.metric, self.sort_by = "fertility", "language"
         self.bar_mode_value, self.bar_item_value = "tokenizer", ""
         self._rows: list[int] = []
+        self.model: HeatmapModel | None = None
         self.heatmap = MetricHeatmap()
         self.heatmap.sig_cell_clicked.connect(self._on_cell_clicked)
         self.heatmap.sig_status_requested.connect(self.sig_status_requested)
@@ -69,9 +73,17 @@ class TableTab(QWidget):
         split.addWidget(self.heatmap)
         split.addWidget(bars)
         split.setSizes([700, 500])
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setToolTip("Cheapest and dearest language per tokenizer, among the cells under 1 % unknown")
+        self.legend = QLabel("")
+        self.legend.setWordWrap(True)
+        self.legend.setStyleSheet("color: #444444;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.legend)
         self.set_placeholder(COMPUTING)
 
     def set_placeholder(self, text: str) -> None:
@@ -89,19 +101,22 @@ class TableTab(QWidget):
         if table is None:
             return
         self._fill_bar_items()
-        self._rows = row_order(table, metric, sort_by)
-        values = table.values(metric)[self._rows]
+        self.model = heatmap_model(table, metric, sort_by)
+        self._rows = list(self.model.order)
         per_char = table.words_are_characters()
-        star = metric == "fertility"
-        labels = [language_name(table.languages[i]) + (" *" if star and per_char[i] else "") for i in self._rows]
+        star = metric in ("fertility", "adjusted_fertility")
+        relative = metric in ("premium", "adjusted_premium")
         label, desc = METRICS[metric]
-        self.heatmap.show_table(values, labels, list(table.tokenizers), label)
-        ref = f" vs {language_name(table.reference)}" if metric == "premium" and table.reference else ""
+        self.heatmap.show_model(self.model, label)
+        ref = f" vs {language_name(table.reference)}" if relative and table.reference else ""
         self.heatmap.set_title(f"{label}{ref} — {desc}")
         note = "* words are characters (script written without spaces)" if star and any(per_char) else ""
-        if metric == "premium" and table.reference not in table.languages:
+        if relative and table.reference not in table.languages:
             note = f"The reference language {table.reference!r} is not in this corpus: choose another reference."
         self.heatmap.set_note(note)
+        self.summary.setText(summary(table, metric))
+        self.summary.setVisible(bool(self.summary.text()))
+        self.legend.setText(legend(self.model))
         self._render_bars()
 
     def show_language(self, code: str) -> None:
@@ -127,14 +142,20 @@ class TableTab(QWidget):
         if table is None or not item:
             return
         values, label = table.values(self.metric), METRICS[self.metric][0]
+        unknown, fallback = table.values("unknown_share"), table.values("byte_fallback_share")
+        marked = unreliable(table)
         if self.bar_mode_value == "language" and item in table.languages:
             i = table.languages.index(item)
-            self.bars.show_bars(list(table.tokenizers), values[i], f"{label}: {language_name(item)}", label)
+            cells, names, title = [(i, j) for j in range(len(table.tokenizers))], list(table.tokenizers), language_name(item)
         elif self.bar_mode_value == "tokenizer" and item in table.tokenizers:
             j = table.tokenizers.index(item)
             rows = self._rows or list(range(len(table.languages)))
-            names = [language_name(table.languages[i]) for i in rows]
-            self.bars.show_bars(names, values[rows, j], f"{label}: {item}", label)
+            cells, names, title = [(i, j) for i in rows], [language_name(table.languages[i]) for i in rows], item
+        else:
+            return
+        texts = [cell_texts(values[c], self.metric, unknown[c], fallback[c], bool(marked[c]))[0] for c in cells]
+        self.bars.show_bars(names, np.asarray([values[c] for c in cells]), f"{label}: {title}", label,
+                            texts=texts, marked=np.asarray([bool(marked[c]) for c in cells], dtype=bool))
 
     def _on_bar_changed(self, _index: int) -> None:
         mode = self.bar_mode.currentData()

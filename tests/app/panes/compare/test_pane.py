@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QThreadPool
 
 from app.panes.compare import ComparePane
+from app.panes.compare.drilldown import DIFF
 from app.panes.compare.state import TokenizerEntry
 from app.settings import open_settings, set_json
 from core.metrics import compare_table, differing_boundaries, load_corpus, temperature_shares
@@ -130,7 +131,8 @@ def test_drill_down_marks_the_boundaries_core_says_differ(qtbot, make_pane, corp
     assert pane.drill_view.differing == differing_boundaries(encs)
     assert pane.drill_view.differing  # byte-level BPE and WordPiece disagree on Hindi
     assert [r.tokens for r in pane.drill_view.rows] == [tuple(e.tokens) for e in encs]
-    assert "\u2502" in pane.drill_view.toHtml() or "│" in pane.drill_view.toPlainText()
+    red = [{p for p, colour, _ in row.bars if colour == DIFF} for row in pane.drill_view.lines.lines()]
+    assert set().union(*red) == pane.drill_view.differing  # a red bar exactly where boundaries differ
 
 
 def test_choose_folder_bad_then_good(qtbot, make_pane, corpus, tmp_path):
