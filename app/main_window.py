@@ -24,18 +24,20 @@ from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
 from app.panes.pooling import PoolingPane
 from app.panes.positions import PositionsPane
+from app.panes.retrieval import RetrievalPane
 from app.settings import get_json, open_settings, set_json
 from app.workers import TaskRunner
 from core.hf_cache import find_cached_tokenizers, hub_cache_dir
 from core.tokenizers import load
 
-# (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+5).
+# (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+6).
 PANES: tuple[tuple[str, type[Pane]], ...] = (
     ("alignment", AlignmentPane),
     ("merges", MergesPane),
     ("positions", PositionsPane),
     ("pooling", PoolingPane),
     ("compare", ComparePane),
+    ("retrieval", RetrievalPane),
 )
 
 MAX_RECENT = 8

@@ -2,7 +2,9 @@
 
 Also the memory and cost arithmetic of an index, a synthetic clustered corpus for scale
 experiments, sentence embeddings of a corpus with the numpy encoder (cached on disk), the
-cross-lingual "does the translation come back" measure, and FAISS as the optional reference.
+cross-lingual "does the translation come back" measure with the pairing of translated
+paragraphs by their article structure, the seed's common scoring mistakes, the spans of a
+hit's tokens that occur in the query, and FAISS as the optional reference.
 
 Layer: above :mod:`core.pooling` (it pools encoder outputs); takes an encoder object but does
 not import :mod:`core.encoder`.
@@ -12,6 +14,7 @@ Every function that holds a ``[Q, N]`` score block keeps it within :data:`MAX_SC
 """
 
 from core.retrieval._checks import MAX_SCORE_BYTES, RetrievalError
+from core.retrieval.articles import ArticleStructure, article_structure
 from core.retrieval.clustering import KMeans, kmeans
 from core.retrieval.codes import (
     CODE_TYPES,
@@ -34,6 +37,7 @@ from core.retrieval.faiss_reference import (
     faiss_module,
 )
 from core.retrieval.flat import FlatIndex, rerank
+from core.retrieval.highlight import matched_spans
 from core.retrieval.ivf import IVFIndex
 from core.retrieval.memory import (
     MemoryRow,
@@ -41,6 +45,9 @@ from core.retrieval.memory import (
     memory_table,
     vector_bytes,
 )
+from core.retrieval.mistakes import SCORINGS, scored_search
+from core.retrieval.numerals import read_number
+from core.retrieval.parallel import ParallelAlignment, align_parallel, aligned_recall
 from core.retrieval.recall import IVFSweep, ivf_sweep, recall_at_k
 from core.retrieval.synthetic import synthetic_corpus
 
@@ -48,13 +55,19 @@ __all__ = [
     "CODE_TYPES",
     "MAX_SCORE_BYTES",
     "POOLINGS",
+    "SCORINGS",
+    "ArticleStructure",
     "FlatIndex",
     "IVFIndex",
     "IVFSweep",
     "KMeans",
     "MemoryRow",
+    "ParallelAlignment",
     "RetrievalError",
     "TranslationRecall",
+    "align_parallel",
+    "aligned_recall",
+    "article_structure",
     "cache_key",
     "crosslingual_table",
     "default_cache_dir",
@@ -67,11 +80,14 @@ __all__ = [
     "faiss_module",
     "ivf_sweep",
     "kmeans",
+    "matched_spans",
     "memory_table",
     "quantize_float16",
     "quantize_int8",
+    "read_number",
     "recall_at_k",
     "rerank",
+    "scored_search",
     "search",
     "synthetic_corpus",
     "top_k",

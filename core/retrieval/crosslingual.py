@@ -42,6 +42,17 @@ class TranslationRecall:
     ranks: np.ndarray
     k: int
 
+    def at(self, k: int) -> "TranslationRecall":
+        """The same ranks measured at another ``k`` (no scoring again). Cost: O(n).
+
+        Raises
+        ------
+        RetrievalError
+            ``k`` not a whole number >= 1.
+        """
+        k = whole_number("k", k)
+        return TranslationRecall(float((self.ranks <= k).mean()), self.mean_rank, self.ranks, k)
+
 
 def translation_ranks(queries, corpus, *, targets=None, cap: int = MAX_SCORE_BYTES) -> np.ndarray:
     """Rank (1-based) of query ``i``'s translation ``corpus[targets[i]]`` among all corpus rows.

@@ -110,6 +110,11 @@ def _write_cache(path: Path, E: np.ndarray) -> None:
         return
 
 
+def _norms_path(path: Path) -> Path:
+    """Where the pooled vectors' lengths sit beside the cached unit vectors (``<key>.norms``)."""
+    return path.with_suffix(".norms")
+
+
 def embed_corpus(
     encoder,
     texts: Sequence[str],
@@ -120,7 +125,8 @@ def embed_corpus(
     cache: bool = True,
     progress: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
-) -> np.ndarray:
+    return_norms: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Unit-length sentence vectors of ``texts``, cached on disk.
 
     Cost: the encoder's forward pass over every text (none on a cache hit). The loop runs over
@@ -146,11 +152,17 @@ def embed_corpus(
         Called as batches finish (weighted by their length); 1.0 at the end, also on a hit.
     should_stop : callable() -> bool, optional
         Checked before each batch and passed to the encoder (checked before each layer).
+    return_norms : bool
+        Also return each pooled vector's length before scaling (cached beside the vectors
+        as ``<key>.norms``; a cache without it is recomputed), e.g. to show what a raw dot
+        product on unnormalized vectors would rank.
 
     Returns
     -------
     E : (len(texts), d) float32 ndarray
         Row ``i`` is text ``i``'s pooled vector scaled to unit length (a zero vector stays 0).
+    norms : (len(texts),) float32 ndarray
+        Only with ``return_norms``: ``E[i] * norms[i]`` is the pooled vector.
 
     Raises
     ------
@@ -174,14 +186,24 @@ def embed_corpus(
         key = cache_key(model_dir, texts, pooling)
         path = Path(cache_dir if cache_dir is not None else default_cache_dir()) / f"{key}.npy"
         hit = _read_cache(path, len(texts))
-        if hit is not None:
+        norms = _read_norms(_norms_path(path), len(texts)) if hit is not None and return_norms else None
+        if hit is not None and (norms is not None or not return_norms):
             if progress is not None:
                 progress(1.0)
-            return hit
-    E = _run(encoder, texts, pooling, batch_size, progress, should_stop)
+            return (hit, norms) if return_norms else hit
+    E, norms = _run(encoder, texts, pooling, batch_size, progress, should_stop)
     if path is not None:
         _write_cache(path, E)
-    return E
+        _write_cache(_norms_path(path), norms)
+    return (E, norms) if return_norms else E
+
+
+def _read_norms(path: Path, n: int) -> np.ndarray | None:
+    try:
+        norms = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return norms if norms.shape == (n,) and norms.dtype == np.float32 else None
 
 
 def _lengths(encoder, texts, should_stop) -> np.ndarray:
@@ -202,8 +224,8 @@ def _lengths(encoder, texts, should_stop) -> np.ndarray:
     return np.concatenate(parts).astype(np.float64)
 
 
-def _run(encoder, texts, pooling, batch_size, progress, should_stop) -> np.ndarray:
-    """Encode length-sorted batches, pool, normalize.
+def _run(encoder, texts, pooling, batch_size, progress, should_stop) -> tuple[np.ndarray, np.ndarray]:
+    """Encode length-sorted batches, pool, normalize; returns the unit vectors and the norms.
 
     Cost: one tokenization plus the forward pass; the loop runs over batches of
     ``batch_size`` texts (one ``encode`` call each).
@@ -225,4 +247,4 @@ def _run(encoder, texts, pooling, batch_size, progress, should_stop) -> np.ndarr
     np.divide(E, norms, out=E, where=norms > 0)
     if progress is not None:
         progress(1.0)
-    return E
+    return E, norms[:, 0].astype(np.float32)

@@ -65,6 +65,7 @@ def faiss_ivf_index(E, nlist: int, *, seed: int = 0):
     d = E.shape[1]
     index = faiss.IndexIVFFlat(faiss.IndexFlatIP(d), d, whole_number("nlist", nlist), faiss.METRIC_INNER_PRODUCT)
     index.cp.seed = whole_number("seed", seed, 0)
+    index.cp.min_points_per_centroid = 1  # only silences FAISS's "provide at least ..." warning on small corpora
     index.train(E)
     index.add(E)
     return index

@@ -18,7 +18,7 @@ import app.panes.base as base
 from app.panes.base import Pane
 from app.settings import open_settings
 
-PANES = ("alignment", "merges", "positions", "pooling", "compare")
+PANES = ("alignment", "merges", "positions", "pooling", "compare", "retrieval")
 REPO = Path(__file__).resolve().parents[3]
 APP = REPO / "app"
 QT = ("PySide6", "shiboken6", "pyqtgraph")

@@ -61,3 +61,15 @@ def test_misaligned_inputs_are_typed_errors():
         translation_ranks(np.ones((2, 3)), np.ones((2, 4)))
     with pytest.raises(RetrievalError, match="whole number"):
         translation_recall(np.ones((2, 3)), np.ones((2, 3)), k=0)
+
+
+def test_the_same_ranks_measured_at_another_k():
+    rng = np.random.default_rng(5)
+    english, other = rng.standard_normal((20, 6)), rng.standard_normal((30, 6))
+    r1 = translation_recall(english, other, 1)
+    for k in (1, 3, 30):
+        direct = translation_recall(english, other, k)
+        again = r1.at(k)
+        assert again.k == k and again.hit_share == direct.hit_share and again.mean_rank == direct.mean_rank
+    with pytest.raises(RetrievalError, match="whole number"):
+        r1.at(0)

@@ -158,3 +158,20 @@ def test_real_minilm_matches_the_reference_sentence_embeddings(data_dir, tmp_pat
     assert np.allclose(E, np.array(ref["masked_mean_unit"]), atol=2e-4)
     assert np.allclose(E @ E.T, np.array(ref["cosine_masked_mean_unit"]), atol=2e-4)
     assert np.array_equal(embed_corpus(enc, ref["sentences"], cache_dir=tmp_path), E)
+
+
+def test_norms_are_the_pooled_lengths_and_are_cached_beside_the_vectors(model_dir, tmp_path):
+    cache = tmp_path / "cache"
+    enc = FakeEncoder(model_dir)
+    E, norms = embed_corpus(enc, TEXTS, cache_dir=cache, return_norms=True)
+    pooled = [FakeEncoder().encode([t]).last_hidden_state[0].mean(axis=0) for t in TEXTS]
+    assert norms.dtype == np.float32 and norms.shape == (5,)
+    assert np.allclose(norms, [np.linalg.norm(p) for p in pooled], rtol=1e-5)
+    assert np.allclose(E * norms[:, None], pooled, atol=1e-5)
+    again_E, again_norms = embed_corpus(enc, TEXTS, cache_dir=cache, return_norms=True)
+    assert enc.encoded == 5 and np.array_equal(again_norms, norms) and np.array_equal(again_E, E)
+    assert len(list(cache.glob("*.norms"))) == 1 and len(list(cache.glob("*.npy"))) == 1
+    next(cache.glob("*.norms")).unlink()  # vectors cached without their lengths: computed again
+    assert np.array_equal(embed_corpus(enc, TEXTS, cache_dir=cache), E) and enc.encoded == 5
+    embed_corpus(enc, TEXTS, cache_dir=cache, return_norms=True)
+    assert enc.encoded == 10

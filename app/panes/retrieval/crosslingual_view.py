@@ -1,0 +1,188 @@
+"""The Cross-lingual tab: does an English paragraph find its own translation, per language?
+
+Two scatter plots — the share of paired English paragraphs whose translation is in the top k
+against the language's fertility under the encoder's tokenizer, and against its ``[UNK]``
+share — each point labelled with its language code, with the chance level ``k / m`` drawn
+as a dashed line; and a table of every language (how it was paired, pairs, mean rank,
+fertility, unknown share). Renders :class:`~app.panes.retrieval.corpus.CrossLingualRow` rows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panes.retrieval.corpus import CrossLingualRow
+from app.panes.retrieval.state import MAX_K, REFERENCE
+from app.widgets.plot_lines import LinePlot
+from app.widgets.rows_model import CsvButton, RowsModel
+from core.text.scripts import language_name
+
+HEADER = ("language", "name", "paired by", "pairs", "searched", "top-k share", "chance", "mean rank",
+          "fertility", "[UNK] share", "how")
+CURVE = "languages"
+Y_NAMES = {"share": "share of translations in the top k", "rank": "mean rank of the translation (1 = first)"}
+
+
+def label_groups(x: np.ndarray, y: np.ndarray, x_span: float, y_span: float, tol: float = 0.04) -> list[list[int]]:
+    """Points that share one label: a point joins the first group whose first point is within
+    ``tol`` of the x span and of the y span of it, else starts a group (greedy, in order of x).
+
+    Cost: O(n·g) for n points and g groups (n = languages, ~30).
+    """
+    groups: list[list[int]] = []
+    for i in np.argsort(x, kind="stable").tolist():
+        home = next((g for g in groups if abs(x[g[0]] - x[i]) <= tol * x_span
+                     and abs(y[g[0]] - y[i]) <= tol * y_span), None)
+        if home is None:
+            groups.append([i])
+        else:
+            home.append(i)
+    return groups
+
+
+def _wrap(names: list[str], per_line: int = 4) -> str:
+    return "\n".join(", ".join(names[i:i + per_line]) for i in range(0, len(names), per_line))
+
+
+class LabelledScatter(LinePlot):
+    """Markers with a text label each (the language code) and a dashed chance line."""
+
+    def __init__(self, title: str, name: str, x_label: str):
+        super().__init__(title, name, x_label=x_label, y_label=Y_NAMES["share"])
+        self.legend.hide()  # one series: the labels name the points
+        self.labels: list[pg.TextItem] = []
+        self.points: tuple | None = None  # (x, y, names, y_key) as drawn
+
+    def show_points(self, x: np.ndarray, y: np.ndarray, names: list[str], chance: float, y_key: str) -> None:
+        """Draw the points ``(x, y)`` named ``names`` and the chance level (a share or a rank)."""
+        self.set_labels(self.x_label, Y_NAMES[y_key])
+        self.set_curve(CURVE, x, y, width=0, symbol="o", symbol_size=9, color="#1f77b4")
+        top = 1.05 if y_key == "share" else max(1.0, float(np.nanmax(y, initial=1.0)) * 1.08)
+        self.plot.setYRange(0, top)
+        lo, hi = float(np.nanmin(x, initial=0.0)), float(np.nanmax(x, initial=1.0))
+        span_x = (hi - lo) or 1.0
+        self.plot.setXRange(lo - 0.04 * span_x, hi + 0.15 * span_x, padding=0)  # room for the labels
+        self.points = (np.asarray(x, dtype=float), np.asarray(y, dtype=float), list(names), y_key)
+        groups = label_groups(x, y, span_x, top)
+        while len(self.labels) < len(groups):  # text items are kept and reused
+            label = pg.TextItem("", color="#333333", anchor=(-0.08, 0.5))
+            self.plot.addItem(label)
+            self.labels.append(label)
+        for label, group in zip(self.labels, groups):
+            label.setText(_wrap([names[i] for i in group]))
+            label.setPos(float(x[group[0]]), float(y[group[0]]))
+            label.show()
+        for label in self.labels[len(groups):]:
+            label.hide()
+        if math.isfinite(chance):
+            line = self.set_marker("chance", chance, angle=0, label=f"chance {chance:.2f}" if y_key == "share"
+                                   else f"chance {chance:.1f}")
+            line.label.setPosition(0.12)
+
+    def readout_at(self, x: float, y: float) -> str:
+        """The language nearest the pointer (distance in shares of the axes' spans)."""
+        if self.points is None or not len(self.points[0]):
+            return ""
+        xs, ys, names, y_key = self.points
+        (x0, x1), (y0, y1) = self.plot.viewRange()
+        d = ((xs - x) / ((x1 - x0) or 1)) ** 2 + ((ys - y) / ((y1 - y0) or 1)) ** 2
+        i = int(np.argmin(d))
+        what = "share in the top k" if y_key == "share" else "mean rank"
+        return f"{names[i]}: {self.x_label.split(' (')[0]} {xs[i]:.4g}, {what} {ys[i]:.4g}"
+
+
+class CrossLingualView(QWidget):
+    """Plots and table of the cross-lingual rows; ``k_spin`` sets the k they are measured at."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(1, MAX_K)
+        self.k_spin.setToolTip("A translation counts when it ranks within the top k of its English paragraph")
+        self.y_box = QComboBox()
+        for key, name in Y_NAMES.items():
+            self.y_box.addItem(name, key)
+        self.y_box.setToolTip("What the plots show on the vertical axis")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.by_fertility = LabelledScatter("Translation found vs fertility", "retrieval_crosslingual_fertility",
+                                            "fertility (tokens per word; per character without spaces)")
+        self.by_unknown = LabelledScatter("Translation found vs [UNK] share", "retrieval_crosslingual_unknown",
+                                          "share of tokens that are [UNK]")
+        self.model = RowsModel(HEADER, formatted=True)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.csv_button = CsvButton(self.model, "retrieval_crosslingual")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("top k"))
+        top.addWidget(self.k_spin)
+        top.addWidget(QLabel("plot"))
+        top.addWidget(self.y_box)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.csv_button)
+        plots = QSplitter(Qt.Orientation.Horizontal)
+        plots.addWidget(self.by_fertility)
+        plots.addWidget(self.by_unknown)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(plots)
+        split.addWidget(self.table)
+        split.setSizes([420, 240])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self.set_placeholder("Embedding the corpus…")
+
+    def set_placeholder(self, text: str) -> None:
+        """Stand-in text for both plots until the table is computed."""
+        for plot in (self.by_fertility, self.by_unknown):
+            plot.set_placeholder(text)
+
+    def render(self, rows: tuple[CrossLingualRow, ...], k: int, y_key: str = "share") -> None:
+        """Show ``rows`` measured at ``k`` (from the stored ranks: no scoring again); the plots'
+        vertical axis is the top-k share or the mean rank (``y_key``)."""
+        measured = [(r, r.recall.at(k)) for r in rows if r.recall is not None]
+        if not measured:
+            self.set_placeholder(f"No language could be paired with {language_name(REFERENCE)} "
+                                 "(the corpus needs eng.txt and a translation).")
+            self.model.set_rows([])
+            return
+        self.set_placeholder("")
+        y = np.array([m.hit_share if y_key == "share" else m.mean_rank for _, m in measured])
+        names = [r.code for r, _ in measured]
+        m_mean = float(np.mean([r.alignment.corpus_lines.size for r, _ in measured]))
+        chance = min(1.0, k / m_mean) if y_key == "share" else (m_mean + 1) / 2
+        for plot, xs in ((self.by_fertility, [r.metrics.fertility for r, _ in measured]),
+                         (self.by_unknown, [r.metrics.unknown_rate for r, _ in measured])):
+            plot.show_points(np.array(xs), y, names, chance, y_key)
+        self.model.set_rows([self._row(r, k) for r in rows])
+        left_out = [r.code for r in rows if r.recall is None]
+        high = " k is large for so few paragraphs: lower it." if k / m_mean > 0.25 else ""
+        self.summary.setText(
+            f"{len(measured)} languages paired with English; a random ranking finds a translation in the "
+            f"top {k} with probability k / m ≈ {min(1.0, k / m_mean):.2f} (m ≈ {m_mean:.0f} searched "
+            f"paragraphs), mean rank ≈ {(m_mean + 1) / 2:.0f}.{high}"
+            + (f" Not paired: {', '.join(left_out)}." if left_out else ""))
+
+    @staticmethod
+    def _row(r: CrossLingualRow, k: int) -> tuple:
+        m = r.recall.at(k) if r.recall is not None else None
+        return (r.code, language_name(r.code), r.alignment.method, len(r.alignment),
+                int(r.alignment.corpus_lines.size), m.hit_share if m else math.nan,
+                min(1.0, k / r.alignment.corpus_lines.size) if r.alignment.corpus_lines.size else math.nan,
+                m.mean_rank if m else math.nan, r.metrics.fertility, r.metrics.unknown_rate, r.alignment.note)
