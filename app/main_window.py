@@ -77,9 +77,14 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1400, 900)
         self.tabs.setCurrentIndex(int(self.settings.value("window/tab", 0) or 0))
+        QTimer.singleShot(0, self, self.restore_tokenizer)
+
+    def restore_tokenizer(self) -> None:
+        """Load the tokenizer remembered from the last run, unless one was asked for since
+        the window was made (``--tokenizer`` on the command line wins over settings)."""
         last = self.settings.value("tokenizer/current")
-        if last and os.path.exists(str(last)):
-            QTimer.singleShot(0, lambda: self.load_tokenizer(str(last)))
+        if self._pending_path is None and last and os.path.exists(str(last)):
+            self.load_tokenizer(str(last))
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:

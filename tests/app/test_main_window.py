@@ -101,6 +101,25 @@ def test_loading_a_tokenizer_reaches_every_pane_and_is_remembered(qtbot, data_di
     assert [a.text() for a in window._recent_menu.actions()] == [str(path)]
 
 
+def test_a_tokenizer_asked_for_beats_the_remembered_one(qtbot, data_dir):
+    bert = str(data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt")
+    gpt2 = str(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.load_tokenizer(gpt2, wait=True)  # remembered for the next run
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.load_tokenizer(bert, wait=True)  # what --tokenizer does
+    window.restore_tokenizer()  # what the start-up timer runs once the event loop starts
+    assert not window._loader.busy
+    assert window.settings.value("tokenizer/current") == bert
+    fresh = MainWindow()  # no tokenizer asked for: the remembered one comes back
+    qtbot.addWidget(fresh)
+    with qtbot.waitSignal(fresh._loader.sig_returned, timeout=30000):
+        fresh.restore_tokenizer()
+    assert fresh.settings.value("tokenizer/current") == bert
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
