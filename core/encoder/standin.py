@@ -36,7 +36,7 @@ class StandInEncoder:
 
     def vector(self, token: str) -> np.ndarray:
         """The ``(d,)`` float32 vector of ``token``."""
-        rng = np.random.default_rng((self.seed, zlib.crc32(token.encode("utf-8"))))
+        rng = np.random.default_rng((self.seed, zlib.crc32(token.encode("utf-8", "surrogatepass"))))
         return rng.standard_normal(self.dim).astype(np.float32)
 
     def _words(self, text: str):
@@ -61,7 +61,7 @@ class StandInEncoder:
         for b, (toks, _, _) in enumerate(rows):
             H[b, : len(toks)] = [self.vector(t) for t in toks]
             mask[b, : len(toks)] = 1
-            ids[b, : len(toks)] = [zlib.crc32(t.encode("utf-8")) % 30000 + 1 for t in toks]
+            ids[b, : len(toks)] = [zlib.crc32(t.encode("utf-8", "surrogatepass")) % 30000 + 1 for t in toks]
         if progress is not None:
             progress(1.0)
         return EncoderOutput(ids, mask, H, tuple(tuple(r[0]) for r in rows),

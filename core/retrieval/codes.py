@@ -75,7 +75,8 @@ def quantize_int8(E) -> tuple[np.ndarray, np.ndarray | np.floating]:
     Raises
     ------
     RetrievalError
-        Empty, not 1-D / 2-D, not real, or NaN/infinity.
+        Empty, not 1-D / 2-D, not real, NaN/infinity, or values so large that
+        ``max|v| / 127`` exceeds float32 (about 4.3e40).
 
     Notes
     -----
@@ -93,6 +94,10 @@ def quantize_int8(E) -> tuple[np.ndarray, np.ndarray | np.floating]:
     # float64 scales for the division, so that a vector of float32 subnormals (whose scale
     # underflows to 0 as a float32) still gets its peak at ±127
     scales = np.abs(rows).max(axis=1).astype(np.float64) / 127.0
+    if (scales > np.finfo(np.float32).max).any():
+        big = int(np.flatnonzero(scales > np.finfo(np.float32).max)[0])
+        raise RetrievalError(f"vector {big} has values too large for a float32 scale "
+                             f"(|v| up to {127.0 * scales[big]:.3g}; at most 4.3e40)")
     safe = np.where(scales > 0, scales, 1.0)[:, None]
     codes = np.empty(rows.shape, dtype=np.int8)
     step = max(1, _BLOCK_BYTES // (8 * rows.shape[1]))  # the quotients are float64

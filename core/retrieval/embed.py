@@ -83,9 +83,9 @@ def _check_texts(texts) -> list[str]:
     texts = list(texts)
     if not texts:
         raise RetrievalError("the corpus is empty: give one or more texts")
-    bad = next((t for t in texts if not isinstance(t, str)), None)
-    if bad is not None:
-        raise RetrievalError(f"every text must be a str, got {type(bad).__name__}")
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise RetrievalError(f"every text must be a str; text {i} is {type(t).__name__}")
     return texts
 
 

@@ -94,14 +94,14 @@ class IVFIndex:
         Parameters
         ----------
         q : (d,) or (Q, d) float ndarray
-        k : int — >= 1.
+        k : int — >= 1; more than the corpus holds is taken as ``n``, as in exact search.
         nprobe : int — cells to search, >= 1 (more than ``nlist`` means all).
 
         Returns
         -------
         ids : (k,) or (Q, k) int64 ndarray
             Best first, ties by smaller id; ``-1`` pads when the probed cells hold fewer than
-            ``k`` vectors.
+            ``k`` vectors. ``k`` here is ``min(k, n)``.
         scanned : int, or (Q,) int64 ndarray
             Vectors scored for each query (divide by ``n`` for the fraction scanned).
 
@@ -110,7 +110,7 @@ class IVFIndex:
         RetrievalError
             Bad query shape or non-finite values, ``k`` or ``nprobe`` below 1.
         """
-        k = whole_number("k", k)
+        k = min(whole_number("k", k), self.n)
         Qm, single = as_queries(q, self.dim, np.dtype(np.float32))
         cells = self.probe(Qm, nprobe)
         scanned = self.sizes[cells].sum(axis=1)

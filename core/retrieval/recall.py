@@ -87,7 +87,7 @@ def ivf_sweep(E, Q, nlist: int, nprobes: Sequence[int] = DEFAULT_NPROBES, k: int
     Q : (Q, d) float ndarray
     nlist : int
     nprobes : sequence of int — each >= 1.
-    k : int
+    k : int — >= 1; more than the corpus holds is taken as ``N``.
     seed : int — k-means seed when building.
     index : IVFIndex, optional — an index already built on ``E`` with ``nlist`` cells.
     exact : (Q, k) int ndarray, optional — exact ids, when already computed.
@@ -103,6 +103,7 @@ def ivf_sweep(E, Q, nlist: int, nprobes: Sequence[int] = DEFAULT_NPROBES, k: int
     if index.nlist != nlist or index.n != np.shape(E)[0]:
         raise RetrievalError(f"the index has {index.nlist} cells over {index.n} vectors, "
                              f"not {nlist} over {np.shape(E)[0]}")
+    k = min(whole_number("k", k), index.n)  # as exact and IVF search take it
     exact = top_k(E, Q, k) if exact is None else np.asarray(exact)
     recall, scanned = [], []
     for p in nprobes:

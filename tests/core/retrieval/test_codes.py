@@ -55,6 +55,11 @@ def test_int8_peak_is_127_even_for_float32_subnormals():
     assert scales[0] == 0 and dequantize_int8(codes, scales)[0].tolist() == [0, 0]
 
 
+def test_int8_refuses_values_whose_scale_overflows_float32():
+    with pytest.raises(RetrievalError, match="too large for a float32 scale"):
+        quantize_int8(np.array([[1e300, 1.0], [0.5, 0.5]]))
+
+
 def test_float16_codes_and_their_limits():
     E = np.array([[0.1, -0.3333], [1.0, 2.0]])
     F = quantize_float16(E)

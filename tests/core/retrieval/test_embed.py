@@ -175,3 +175,12 @@ def test_norms_are_the_pooled_lengths_and_are_cached_beside_the_vectors(model_di
     assert np.array_equal(embed_corpus(enc, TEXTS, cache_dir=cache), E) and enc.encoded == 5
     embed_corpus(enc, TEXTS, cache_dir=cache, return_norms=True)
     assert enc.encoded == 10
+
+
+def test_a_none_text_is_refused_by_index_and_a_lone_surrogate_embeds(tmp_path):
+    from core.encoder import StandInEncoder
+
+    with pytest.raises(RetrievalError, match="text 1 is NoneType"):
+        embed_corpus(StandInEncoder(), ["ok", None], cache_dir=tmp_path)
+    E = embed_corpus(StandInEncoder(d=8), ["a\ud800b", "\U0001F600" * 50], cache_dir=tmp_path)
+    assert E.shape == (2, 8) and np.allclose(np.linalg.norm(E, axis=1), 1.0)

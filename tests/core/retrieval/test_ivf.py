@@ -135,3 +135,13 @@ def test_faiss_reference_is_none_without_faiss(monkeypatch):
     monkeypatch.setitem(sys.modules, "faiss", None)  # import faiss → ImportError
     E, Q = synthetic_corpus(300, 8, n_queries=3)
     assert faiss_ivf_sweep(E, Q, 4) is None
+
+
+def test_a_k_above_the_corpus_size_is_capped_as_in_exact_search():
+    E, Q = synthetic_corpus(50, 8, topics=4, n_queries=5, seed=1)
+    index = IVFIndex(E, 4)
+    ids, scanned = index.search(Q[0], 10**9, 4)  # all cells: every vector, each once
+    assert ids.shape == (50,) and sorted(ids.tolist()) == list(range(50))
+    assert ids.tolist() == top_k(E, Q[0], 10**9).tolist() and scanned == 50
+    sweep = ivf_sweep(E, Q, 4, (1, 4), k=100, index=index)
+    assert sweep.recall[-1] == 1.0 and 0 < sweep.recall[0] <= 1.0

@@ -301,3 +301,14 @@ def test_the_real_encoder_on_a_handful_of_paragraphs(make_pane, data_dir, tmp_pa
     assert [top.text[s:e] for s, e in top.spans[:3]] == ["right", "to", "education"]
     assert any(h.language == "fra" and "éducation" in [h.text[s:e] for s, e in h.spans] for h in r.hits)
     assert len(list((tmp_path / "config" / "embeddings").glob("*.npy"))) == 2  # one cache file per language
+
+
+def test_a_corpus_that_fails_does_not_leave_embedding_in_the_status(make_pane, qtbot, tmp_path):
+    pane = make_pane()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "eng.txt").write_bytes(b"\x00\xff\xfe" * 1000)
+    with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
+        pane.set_corpus_folder(str(bad))
+    assert "not UTF-8" in pane.panel.message.text()
+    assert pane.panel.status.text() == "Not embedded. The hits shown still come from the previous corpus."
