@@ -29,6 +29,11 @@ reference's choice is kept (and, with ``trim_offsets``, spaces are trimmed the s
 So derived spans differ from the reference exactly where the reference misplaces characters
 that have content. Spans are half-open code points of the original text.
 
+Speed: the walk is first guessed for all tokens at once in numpy and checked
+(:mod:`core.tokenizers.derived_runs`); only tokens whose guess fails (dropped characters,
+unusual tokens) are walked one by one. Token contents (:mod:`core.tokenizers.derived_contents`)
+are worked out once per distinct token and remembered across encodings.
+
 Public names: :func:`derived_offsets`.
 """
 
@@ -42,6 +47,8 @@ import numpy as np
 from core.text.byte_alphabet import from_byte_level
 from core.text.offsets import offset_arrays
 from core.tokenizers import chars
+from core.tokenizers.derived_contents import Atom, token_contents
+from core.tokenizers.derived_runs import guess_walk, resume_at
 from core.tokenizers.token_rules import TokenRules
 
 __all__ = ["derived_offsets"]
@@ -49,9 +56,6 @@ __all__ = ["derived_offsets"]
 SEARCH_BYTES = 256
 """How far past the cursor (bytes, beyond the token's own length) a token's content is
 looked for when it does not fit at the cursor: room for dropped characters."""
-
-Atom = tuple[bool, bytes]  # (optional marker?, literal bytes)
-
 
 class _Text:
     """The normalized text as UTF-8 bytes with, per byte, its character and whether that
@@ -64,17 +68,22 @@ class _Text:
             self.char_of = np.arange(len(self.data) + 1, dtype=np.int64)
             self.starts = self.char_of
             space = np.array([chr(b).isspace() for b in self.data], bool)
-            self.ws = space.tolist()
+            self.ws_array = space
         else:
             self.data = text.encode("utf-8", "surrogatepass")
             self.starts = offset_arrays(text)[1]
             lengths = np.diff(self.starts)
             self.char_of = np.append(np.repeat(np.arange(len(text)), lengths), len(text))
             space = np.fromiter(map(str.isspace, text), bool, len(text))
-            self.ws = np.repeat(space, lengths).tolist()
+            self.ws_array = np.repeat(space, lengths)
+        self.ws = self.ws_array.tolist()
+        self.char_array = np.asarray(self.char_of, np.int64)
+        self.starts_array = np.asarray(self.starts, np.int64)
         self.n = len(self.data)
         self.nt = nt
-        self.blank = _blank(nt, space)
+        self.nt_starts = np.asarray(nt.starts, np.int64)
+        self.nt_ends = np.asarray(nt.ends, np.int64)
+        self.blank = _blank(nt, space, self.nt_starts, self.nt_ends)
         # plain arrays index faster than numpy scalars in the per-token loop
         self.char_of = array("q", self.char_of.astype(np.int64).tobytes())
         self.starts = array("q", np.asarray(self.starts, np.int64).tobytes())
@@ -141,51 +150,15 @@ class _Text:
         return self.starts[n0], self.starts[n1]
 
 
-def _blank(nt: Any, space: np.ndarray) -> list[bool]:
+def _blank(nt: Any, space: np.ndarray, nt_starts: np.ndarray, nt_ends: np.ndarray) -> list[bool]:
     """Per original code point: True when no non-whitespace normalized character comes from
     it (whitespace, or a character the normalizer dropped). O(n)."""
     n = len(nt.original)
     keep = ~space
-    starts = np.asarray(nt.starts, np.int64)[keep]
-    ends = np.asarray(nt.ends, np.int64)[keep]
+    starts = nt_starts[keep]
+    ends = nt_ends[keep]
     delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
     return (np.cumsum(delta[:n]) <= 0).tolist()
-
-
-def _split_markers(s: str, metaspace: str) -> list[Atom]:
-    if not metaspace or metaspace not in s:
-        return [(False, s.encode("utf-8", "surrogatepass"))] if s else []
-    atoms: list[Atom] = []
-    for k, part in enumerate(s.split(metaspace)):
-        if k:
-            atoms.append((True, metaspace.encode("utf-8")))
-        if part:
-            atoms.append((False, part.encode("utf-8", "surrogatepass")))
-    return atoms
-
-
-def _contents(enc: Any, rules: TokenRules) -> list[list[Atom] | None]:
-    """Every token's content as atoms; None for a token without one (a written unknown
-    token). Memoized per distinct token and position in its word: O(tokens)."""
-    ids, tokens, words = enc.ids, enc.tokens, enc.word_ids
-    pieces, unk_id, unk = rules.byte_pieces, rules.unk_id, rules.unk_token
-    data = enc.token_bytes
-    out: list[list[Atom] | None] = []
-    memo: dict = {}
-    last = len(ids) - 1
-    for j, id_ in enumerate(ids):
-        if id_ in pieces:
-            out.append([(False, bytes([pieces[id_]]))])
-        elif id_ == unk_id and tokens[j] == unk:
-            out.append(None)
-        else:
-            key = data[j] if data is not None else (
-                tokens[j], j > 0 and words[j - 1] == words[j], j == last or words[j + 1] != words[j])
-            atoms = memo.get(key)
-            if atoms is None:
-                atoms = memo[key] = _atoms(key, rules)
-            out.append(atoms)
-    return out
 
 
 def _spelled_out(enc: Any, text: _Text) -> list[tuple[int, int]] | None:
@@ -201,22 +174,9 @@ def _spelled_out(enc: Any, text: _Text) -> list[tuple[int, int]] | None:
     ends = np.cumsum(lengths)
     char_of = np.frombuffer(text.char_of, np.int64)
     first, last = char_of[ends - lengths], char_of[ends - 1]
-    starts = np.asarray(text.nt.starts, np.int64)[first]
-    stops = np.asarray(text.nt.ends, np.int64)[last]
+    starts = text.nt_starts[first]
+    stops = text.nt_ends[last]
     return list(zip(starts.tolist(), stops.tolist()))
-
-
-def _atoms(key: Any, rules: TokenRules) -> list[Atom]:
-    """The atoms of one token: its bytes (a leading space may be one the pre-tokenizer
-    added), or ``(token, continues a word, ends a word)`` without prefix / suffix."""
-    if isinstance(key, bytes):
-        return [(True, b" "), (False, key[1:])] if key.startswith(b" ") else [(False, key)]
-    token, continues, ends = key
-    if rules.prefix and continues and token.startswith(rules.prefix):
-        token = token[len(rules.prefix):]
-    if rules.suffix and ends and token.endswith(rules.suffix):
-        token = token[: len(token) - len(rules.suffix)]
-    return _split_markers(token, rules.metaspace)
 
 
 def _margin(blank: list[bool], a: int, step: int) -> int:
@@ -269,8 +229,10 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
     rules : TokenRules
         The tokenizer's rules (unknown id, byte pieces, markers, trimming).
     shortcut : bool
-        Compute byte-level spans from byte positions with numpy when the tokens spell the
-        text out exactly (the same result as the walk, which False forces).
+        Use the vectorized paths: byte-level spans from byte positions when the tokens
+        spell the text out exactly, and runs of plain tokens placed in bulk
+        (:mod:`core.tokenizers.derived_runs`). The same result as the token-by-token
+        walk, which False forces.
 
     Returns
     -------
@@ -287,18 +249,102 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
     if raw is not None:  # the tokens' bytes are the text's bytes: no walk needed
         return [ref if r == ref else _settle(original, blank, r, ref, trims, space)
                 for r, ref in zip(raw, map(tuple, enc.offsets))]
-    out: list[tuple[int, int]] = []
-    cur = 0
-    for ref, special, atoms in zip(enc.offsets, enc.special_tokens_mask, _contents(enc, rules)):
-        ref = tuple(ref)
-        if special:
-            out.append(ref)
+    ref = np.asarray(enc.offsets, np.int64).reshape(-1, 2)
+    b0, b1 = _walk(enc, rules, text, ref, shortcut)
+    return _spans(enc, text, ref, b0, b1, trims, space)
+
+
+def _walk(enc: Any, rules: TokenRules, text: _Text, ref: np.ndarray, guess: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The byte span each token's content is found at by the cursor walk (special tokens:
+    ``(-1, -1)``, they keep the reference span). With ``guess``, the walk is guessed for all
+    tokens at once (:func:`~core.tokenizers.derived_runs.guess_walk`, the same spans) and
+    only walked token by token from a failed guess until the cursor meets the guesses
+    again. O(tokens) steps, each O(token bytes), or O(:data:`SEARCH_BYTES`) past dropped
+    characters."""
+    codes, table = token_contents(enc, rules)
+    contents = [table[c] if c >= 0 else None for c in codes.tolist()] if not guess else None
+    special = enc.special_tokens_mask
+    n = len(codes)
+    refs = _ref_bytes(ref, text)
+    if not guess:
+        b0, b1 = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        cur = 0
+        for j in range(n):
+            if not special[j]:
+                b0[j], b1[j] = found = _step(text, contents[j], cur, int(refs[0][j]),
+                                             int(refs[1][j]))
+                cur = found[1]
+        return b0, b1
+    g = guess_walk(text, codes, table, special, refs, rules.metaspace.encode("utf-8"),
+                   rules.byte_level_text, rules.memo)
+    b0, b1 = g.b0, g.b1
+    done = 0  # tokens before this index are placed
+    for m in np.flatnonzero(~g.ok).tolist():
+        if m < done:
             continue
-        found = text.locate(atoms, cur) if atoms is not None else None
-        if found is None:  # no content, or none that fits: the reference, from the cursor on
-            b0, b1 = text.to_bytes(*ref)
-            b0 = max(b0, text.skip_ws(cur))
-            found = b0, max(b0, b1)
-        cur = found[1]
-        out.append(_settle(original, blank, text.to_original(*found), ref, trims, space))
+        j, cur = m, int(g.prev_end[m])
+        while j < n and (j == m or not resume_at(g, j, cur)):
+            if not special[j]:
+                atoms = table[codes[j]] if codes[j] >= 0 else None
+                b0[j], b1[j] = found = _step(text, atoms, cur, int(refs[0][j]), int(refs[1][j]))
+                cur = found[1]
+            j += 1
+        done = j
+    return b0, b1
+
+
+def _step(text: _Text, atoms: list[Atom] | None, cur: int, r0: int, r1: int) -> tuple[int, int]:
+    """One token of the walk: where its content fits from ``cur``; with no content, or none
+    that fits, its reference bytes ``[r0, r1)`` from the cursor on."""
+    found = text.locate(atoms, cur) if atoms is not None else None
+    if found is None:
+        r0 = max(r0, text.skip_ws(cur))
+        found = r0, max(r0, r1)
+    return found
+
+
+def _ref_bytes(ref: np.ndarray, text: _Text) -> tuple[np.ndarray, np.ndarray]:
+    """Per token, the normalized bytes of its reference span ``ref`` (shape (n, 2), code
+    points), as :meth:`NormalizedText.to_normalized` maps it, vectorized.
+    O(tokens · log chars)."""
+    starts, ends = text.nt_starts, text.nt_ends
+    n0 = np.searchsorted(ends, ref[:, 0], side="right")
+    n1 = np.maximum(n0, np.searchsorted(starts, ref[:, 1], side="left"))
+    return text.starts_array[n0], text.starts_array[n1]
+
+
+def _spans(enc: Any, text: _Text, ref: np.ndarray, b0: np.ndarray, b1: np.ndarray,
+           trims: bool, space: frozenset[str]) -> list[tuple[int, int]]:
+    """Map the walk's byte spans to original code points and settle each against its
+    reference span (:func:`_settle`); vectorized where the two agree or differ only by
+    blank code points before the reference start. O(tokens)."""
+    refs = list(enc.offsets)
+    if not refs:
+        return []
+    if not isinstance(refs[0], tuple):
+        refs = [tuple(r) for r in refs]
+    nonempty = b1 > b0
+    char_of = text.char_array
+    first = char_of[np.where(nonempty, b0, 0)]
+    last = char_of[np.where(nonempty, b1 - 1, 0)]
+    starts, ends = text.nt_starts, text.nt_ends
+    if len(starts):
+        a, b = starts[first], ends[last]
+    else:
+        a = b = np.zeros(len(refs), np.int64)
+    r0, r1 = ref[:, 0], ref[:, 1]
+    same = nonempty & (a == r0) & (b == r1) | (b0 < 0)
+    # the derived span also holds blank code points before the reference start (a space a
+    # marker consumed): _settle keeps the reference
+    solid = np.concatenate(([0], np.cumsum(~np.asarray(text.blank, bool))))  # non-blank count
+    r0c = np.minimum(r0, len(text.blank) - 1) if len(text.blank) else r0
+    lead = nonempty & (b == r1) & (a < r0) & (r0 < r1) & (solid[r0] == solid[np.maximum(a, 0)])
+    if len(text.blank):
+        lead &= ~np.asarray(text.blank, bool)[r0c]
+    same |= lead
+    original, blank = enc.normalized.original, text.blank
+    out = refs
+    for j in np.flatnonzero(~same).tolist():
+        span = (int(a[j]), int(b[j])) if nonempty[j] else text.to_original(int(b0[j]), int(b1[j]))
+        out[j] = _settle(original, blank, span, refs[j], trims, space)
     return out

@@ -48,6 +48,10 @@ class TokenRules:
         The post-processor moves spans past leading/trailing spaces (``trim_offsets``).
     byte_level_text : bool
         The normalized text itself is in GPT-2's byte alphabet (a ByteLevel normalizer).
+    memo : dict
+        What :mod:`core.tokenizers.derived` has worked out per distinct token (its content
+        atoms and how the walk may place it), kept across encodings of the same tokenizer
+        so that re-encoding an edited text re-reads only its new tokens. Not compared.
     """
 
     unk_id: int | None = None
@@ -58,6 +62,7 @@ class TokenRules:
     metaspace: str = ""
     trims_offsets: bool = False
     byte_level_text: bool = False
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
 
 NO_RULES = TokenRules()

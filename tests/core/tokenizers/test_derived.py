@@ -56,6 +56,27 @@ def test_report_517_dropped_character(tmp_path, text, tokens, reference, derived
     assert enc.derived_offsets == derived
 
 
+@settings(max_examples=40, deadline=None)
+@given(words=st.lists(st.sampled_from(["bug", "mug", "hugs", "pug", "mugs", "xx", "hug"]),
+                      min_size=1, max_size=60),
+       gaps=st.sampled_from([" ", "  ", "\n"]))
+def test_property_517_guessed_walk_resumes_after_dropped_characters(tmp_path_factory, words, gaps):
+    """Long texts with characters the model drops here and there: the guessed walk fails
+    at each drop, is walked from there, and meets its guesses again — equal to the walk."""
+    ours = _r517(tmp_path_factory)
+    enc = ours.encode(gaps.join(words))
+    assert enc.derived_offsets == derived_offsets(enc, enc.rules, shortcut=False)
+
+
+_R517: list = []
+
+
+def _r517(tmp_path_factory):
+    if not _R517:
+        _R517.append(load(sd.write_doc(tmp_path_factory.mktemp("r517"), "r517", sd.report_517_doc())))
+    return _R517[0]
+
+
 # -- huggingface/tokenizers#1300 ----------------------------------------------------------
 
 def test_report_1300_added_token_then_prefix_space(tmp_path):
@@ -212,9 +233,27 @@ def test_property_derived_spans_cover_the_characters_each_token_holds(data_dir, 
             assert {c for c in range(a, b) if c in contentful} == held & contentful
 
 
-@pytest.mark.parametrize("name", ["gpt2", "cl100k", "gpt2-bytelevel-normalizer"])
-@settings(max_examples=40, deadline=None)
-@given(text=st.one_of(tricky_text, st.text(max_size=40)))
-def test_property_the_byte_level_shortcut_equals_the_walk(data_dir, docs, name, text):
-    enc = _tokenizer(name, data_dir, docs).encode(text)
+_WORDS = ["Hello", "world", "naïve", "İstanbul", "ﬁne", "नमस्ते", "مرحبا", "(د-3)", "สวัสดี",
+          "東京", "👩\u200d👩\u200d👧", "👍🏽", "[UNK]", "<unk>", "x\u0301", "’", "12,5", "▁", "▁a"]
+_GAPS = ["", " ", "  ", "\t", "\n", "\u3000", " \n ", "\u00a0"]
+spaced_text = st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_GAPS)), max_size=30).map(
+    lambda parts: "".join(w + g for w, g in parts))
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k", "gpt2-bytelevel-normalizer", "bert", "pegasus"])
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(tricky_text, spaced_text, st.text(max_size=40)), special=st.booleans())
+def test_property_the_vectorized_paths_equal_the_walk(data_dir, docs, name, text, special):
+    """The byte-level shortcut and the guessed walk (core.tokenizers.derived_runs) place
+    every token where the token-by-token walk does."""
+    enc = _tokenizer(name, data_dir, docs).encode(text, add_special_tokens=special)
     assert enc.derived_offsets == derived_offsets(enc, enc.rules, shortcut=False)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k", "bert", "pegasus"])
+def test_the_vectorized_paths_equal_the_walk_on_the_udhr(data_dir, docs, name):
+    """Long real texts: runs of thousands of plain tokens, unknown tokens, lone markers."""
+    tok = _tokenizer(name, data_dir, docs)
+    for path in sorted((data_dir / "udhr").glob("*.txt")):
+        enc = tok.encode(path.read_text(encoding="utf-8")[:3000])
+        assert enc.derived_offsets == derived_offsets(enc, enc.rules, shortcut=False), path.name
