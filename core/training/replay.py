@@ -3,12 +3,12 @@
 Works on plain data — a ``(left, right) → rank`` table over GPT-2's byte-to-unicode symbols —
 built from a loaded byte-level BPE tokenizer (:func:`core.tokenizers.load` reads GPT-2
 ``vocab.json`` + ``merges.txt``, a byte-level BPE ``tokenizer.json`` or a tiktoken rank file)
-by :meth:`MergeTable.from_tokenizer`. For a rank file the model derives the merges from the
-ranks (:func:`core.tokenizers.models.bpe_merge.merges_from_ranks`, the method of tiktoken's
-educational module ``tiktoken/_educational.py``) and each merge keeps its token's rank.
+by :meth:`MergeTable.from_tokenizer`. For a rank file nothing is built: two adjacent symbols
+merge when their concatenation is a token, and the pair's rank is that token's rank —
+tiktoken's own rule (``_byte_pair_merge``), so no merge list is derived from the ranks.
 
-Encoding (as in tiktoken's ``_byte_pair_merge``): repeatedly merge the adjacent pair of
-lowest rank, the leftmost one when it occurs twice, until no adjacent pair has a rank.
+Encoding: repeatedly merge the adjacent pair of lowest rank, the leftmost one when it
+occurs twice, until no adjacent pair has a rank.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from core.errors import TokenizerLoadError
+from core.errors import Cancelled, TokenizerLoadError
 from core.training.symbols import Pair
 
 
@@ -49,6 +49,10 @@ class MergeTable:
     split : callable or None
         ``text -> [(byte-level word, surface text), ...]``, the tokenizer's pre-tokenization;
         None: the whole text is one word.
+    by_rank : bool
+        A tiktoken rank table: ``ranks`` is empty and ``a``, ``b`` merge with the rank of the
+        token ``a + b`` (:meth:`rank`); a word that is itself a token stays whole, as in
+        tiktoken.
     """
 
     ranks: dict[Pair, int]
@@ -57,18 +61,23 @@ class MergeTable:
     added: dict[str, int] = field(default_factory=dict)
     split: Callable[[str], list[tuple[str, str]]] | None = field(
         default=None, repr=False, compare=False)
+    by_rank: bool = False
 
     @classmethod
-    def from_tokenizer(cls, tokenizer: Any) -> "MergeTable":
+    def from_tokenizer(cls, tokenizer: Any,
+                       should_stop: Callable[[], bool] | None = None) -> "MergeTable":
         """The merge table of a loaded byte-level BPE :class:`core.tokenizers.Tokenizer`.
 
-        Slow for a tiktoken rank file the first time (the model derives its merges, about a
-        second for cl100k_base): call it off the GUI thread.
+        A rank (tiktoken) model costs O(1): its vocabulary is used as it is. A merge-list
+        model costs O(m) for m merges (a rank dictionary, ~20 ms for GPT-2's 50,000): call
+        it off the GUI thread.
 
         Raises
         ------
         TokenizerLoadError
             When the tokenizer is not byte-level BPE.
+        core.errors.Cancelled
+            When ``should_stop()`` (asked every 4,096 merges) returns true.
         """
         if not is_byte_level_bpe(tokenizer):
             raise TokenizerLoadError(
@@ -76,19 +85,24 @@ class MergeTable:
                 "tokenizer; merge replay needs GPT-2 files, a byte-level BPE tokenizer.json "
                 "or a tiktoken rank file")
         model = tokenizer.model
-        vocab = model.vocab
-        if model.describe()["merge_rule"].startswith("token rank"):
-            ranks = {(a, b): vocab[a + b] for a, b in model.merges}
-        else:
-            ranks = {}
-            for pair in model.merges:
-                ranks.setdefault(pair, len(ranks))
         added = {t.content: t.id for t in tokenizer.added.tokens}
-        return cls(ranks, vocab, tokenizer.name, added, _splitter(tokenizer))
+        by_rank = model.describe()["merge_rule"].startswith("token rank")
+        ranks = {} if by_rank else _rank_dict(model.merge_list(should_stop), should_stop)
+        return cls(ranks, model.vocab, tokenizer.name, added, _splitter(tokenizer), by_rank)
+
+    def rank(self, a: str, b: str) -> int | None:
+        """The merge rank of the adjacent symbols ``a``, ``b`` (None: they never merge)."""
+        return self.vocab.get(a + b) if self.by_rank else self.ranks.get((a, b))
+
+    @property
+    def n_merges(self) -> int | None:
+        """How many merges the table holds (None for a rank table: it has no merge list)."""
+        return None if self.by_rank else len(self.ranks)
 
     def steps(self, word: str) -> list["ReplayStep"]:
-        """:func:`replay_merges` of one byte-level ``word`` (none for an added token)."""
-        return [] if word in self.added else replay_merges(word, self.ranks)
+        """Every merge the encoder applies to one byte-level ``word`` (none for an added
+        token): :func:`replay_merges` by :meth:`rank`. O(n²) for n symbols."""
+        return [] if word in self.added else _replay(list(word), self.rank)
 
     def pretokenize(self, text: str) -> list[tuple[str, str]]:
         """Pre-tokenize ``text``: ``(byte-level word, the text it stands for)`` per piece."""
@@ -102,6 +116,16 @@ def is_byte_level_bpe(tokenizer: Any) -> bool:
     model = getattr(tokenizer, "model", None)
     return getattr(model, "type_name", None) == "BPE" and bool(
         getattr(tokenizer, "is_byte_level", False))
+
+
+def _rank_dict(merges: list[Pair], should_stop: Callable[[], bool] | None) -> dict[Pair, int]:
+    """``pair → its first line`` of a merge list; O(m) for m merges."""
+    ranks: dict[Pair, int] = {}
+    for n, pair in enumerate(merges):
+        if should_stop is not None and not n % 4096 and should_stop():
+            raise Cancelled("building the replay's merge table was cancelled")
+        ranks.setdefault(pair, len(ranks))
+    return ranks
 
 
 def _splitter(tokenizer: Any) -> Callable[[str], list[tuple[str, str]]]:
@@ -126,13 +150,22 @@ def replay_merges(word: str | Sequence[str], ranks: Mapping[Pair, int]) -> list[
     -------
     list of ReplayStep
         Empty when no merge applies; the last step's ``symbols`` are the final tokens.
+
+    Notes
+    -----
+    O(n²) time and memory for n symbols (each step scans the pairs and keeps its symbols):
+    meant for the few words a user types, not for long texts.
     """
-    symbols = list(word)
+    return _replay(list(word), lambda a, b: ranks.get((a, b)))
+
+
+def _replay(symbols: list[str], rank: Callable[[str, str], int | None]) -> list[ReplayStep]:
+    """:func:`replay_merges` with the pair rank given as a function; O(n²) for n symbols."""
     steps = []
     while len(symbols) > 1:
         best_rank, best_i = None, -1
         for i in range(len(symbols) - 1):
-            r = ranks.get((symbols[i], symbols[i + 1]))
+            r = rank(symbols[i], symbols[i + 1])
             if r is not None and (best_rank is None or r < best_rank):
                 best_rank, best_i = r, i
         if best_rank is None:
@@ -149,6 +182,8 @@ def encode_piece(word: str, table: MergeTable) -> tuple[list[str], list[int]]:
     (merges and vocabulary disagree)."""
     if word in table.added:
         return [word], [table.added[word]]
+    if table.by_rank and word in table.vocab:  # tiktoken takes a whole-word token as it is
+        return [word], [table.vocab[word]]
     steps = table.steps(word)
     tokens = list(steps[-1].symbols) if steps else list(word)
     try:

@@ -75,6 +75,8 @@ class MergesPane(Pane):
         self._task = ""
         self._pending_replay: tuple | None = None
         self._replay_source = ""
+        self._broadcast: tuple[Any, str] | None = None  # byte-level tokenizer not built yet
+        self._replay_building: Any = None  # the broadcast tokenizer whose table is being built
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
         self.curve: tuple[list, list, list] = ([], [], [])
@@ -85,8 +87,6 @@ class MergesPane(Pane):
         self._build()
         self._write_state_to_widgets()
         self.retrain()
-        if self.tabs.currentWidget() is self.replay_view:  # set under a signal blocker
-            QTimer.singleShot(0, self, self.restore_replay)
 
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -230,6 +230,9 @@ class MergesPane(Pane):
         """Stop the running task; the trainer shown before it stays."""
         if self.runner.busy:
             self.runner.cancel()
+            if self._task.startswith("replay"):
+                self._replay_building = None
+                self.replay_view.end_loading()
             self._task = ""
             self._show_message("Cancelled.")
             self._after_change()
@@ -264,19 +267,54 @@ class MergesPane(Pane):
         self.runner.submit(fn, arg)
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
-        """Use a broadcast byte-level BPE tokenizer for replay as it is (its merge table is
-        built in the worker); other tokenizers are ignored here (a short note says so) and the
-        remembered replay file stays or is restored."""
+        """Use a broadcast byte-level BPE tokenizer for replay as it is: its merge table is
+        built in the worker, only once the replay tab is shown, and a newer broadcast cancels
+        a build still running. Other tokenizers are ignored here (a short note says so) and
+        the remembered replay file stays or is restored."""
         if tokenizer is None:
             return
         if is_byte_level_bpe(tokenizer):
             self.replay_view.set_note("")
-            self._submit_replay(MergeTable.from_tokenizer, tokenizer, label, True)
+            self._cancel_broadcast_build()
+            self._broadcast = (tokenizer, label)
+            if self._replay_shown():
+                self._show_replay()
             return
         name = os.path.basename(str(label).rstrip("/")) or "The current tokenizer"
         self.replay_view.set_note(f"{name} is not byte-level BPE, so replay keeps its own merge table.")
-        if self.tabs.currentWidget() is self.replay_view:
+        if self._replay_shown():
+            self._show_replay()
+
+    def _replay_shown(self) -> bool:
+        return self.isVisible() and self.tabs.currentWidget() is self.replay_view
+
+    def _show_replay(self) -> None:
+        """The replay tab is on screen: build the broadcast tokenizer's table (unless it is
+        being built), else restore the remembered file."""
+        if self._broadcast is None:
             self.restore_replay()
+            return
+        tokenizer, label = self._broadcast
+        if self._replay_building is not tokenizer:
+            self._replay_building = tokenizer
+            self._submit_replay(MergeTable.from_tokenizer, tokenizer, label, True)
+
+    def _cancel_broadcast_build(self) -> None:
+        """Drop the build of a superseded broadcast tokenizer's table (waiting or running)."""
+        if self._replay_building is None:
+            return
+        self._replay_building = None
+        if self._pending_replay is not None:
+            self._pending_replay = None
+        elif self._task.startswith("replay"):
+            self._task = ""
+            self.runner.cancel()
+            self.replay_view.end_loading()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self.tabs.currentWidget() is self.replay_view:
+            self._show_replay()
 
     def restore_replay(self) -> None:
         """Load the remembered replay file (else the shared GPT-2 files) when no table is
@@ -296,8 +334,14 @@ class MergesPane(Pane):
 
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
-        if self.tabs.widget(index) is self.replay_view:
-            self.restore_replay()
+        if self._replay_shown():
+            self._show_replay()
+
+    def _broadcast_done(self) -> None:
+        """A replay task ended: a broadcast whose table it built is no longer waiting."""
+        if self._broadcast is not None and self._replay_building is self._broadcast[0]:
+            self._broadcast = None
+        self._replay_building = None
 
     # -- task results --------------------------------------------------------------------
     def _on_task_returned(self, result: object) -> None:
@@ -305,12 +349,15 @@ class MergesPane(Pane):
         if task == "train" and isinstance(result, TrainResult):
             self._install(result)
         elif task.startswith("replay"):
+            self._broadcast_done()
             self.state.replay_path = self._replay_source
             self.replay_view.set_table(result, self._replay_source)
             self.sig_replay_loaded.emit(self._replay_source)
 
     def _on_task_errored(self, exc: object) -> None:
         task, self._task = self._task, ""
+        if task.startswith("replay"):
+            self._broadcast_done()
         if task == "replay-quiet":
             self.replay_view.set_error(f"Not used for replay: {exc}")
             if self.replay_view.table is None:

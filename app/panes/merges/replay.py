@@ -2,8 +2,8 @@
 
 The pane builds a :class:`~core.training.replay.MergeTable` off the GUI thread — from a file
 read with :func:`core.tokenizers.load` (GPT-2 files, a byte-level ``tokenizer.json`` or a
-tiktoken rank file) or from the byte-level BPE tokenizer the main window broadcasts — and
-hands it to :meth:`ReplayView.set_table`; this view pre-tokenizes the typed text with the
+tiktoken rank file) or from the byte-level BPE tokenizer the main window broadcasts (only
+once this tab is shown) — and hands it to :meth:`ReplayView.set_table`; this view pre-tokenizes the typed text with the
 tokenizer's pre-tokenizer, replays each piece and lets the user walk through the merges one
 at a time.
 """
@@ -35,6 +35,10 @@ from app.widgets.token_badges import visible
 from core.errors import SubwordScopeError
 from core.training.replay import MergeTable, encode_piece
 
+REPLAY_MAX_CHARS = 128
+"""Longest text replayed, in UTF-16 units (Qt's length): the replay runs on the GUI thread
+and costs O(n²) in a word's n bytes — at most 384 bytes here (128 three-byte characters;
+an emoji is 2 units and 4 bytes), about 30 ms."""
 FILE_FILTER = ("Byte-level BPE (*.tiktoken merges.txt vocab.json tokenizer.json *.json);;"
                "All files (*)")
 
@@ -57,13 +61,15 @@ class ReplayView(QWidget):
         self.frames: list[tuple[int, list[tuple[str, ...]]]] = []  # (row, symbols per piece)
         self.open_button = QPushButton("Open merges…")
         self.open_button.setToolTip("Load GPT-2 vocab.json + merges.txt, a byte-level BPE "
-                                    "tokenizer.json, or a tiktoken rank file (merges recovered)")
+                                    "tokenizer.json, or a tiktoken rank file (merged by token rank)")
         self.open_button.clicked.connect(self._on_open_clicked)
         self.source_label = QLabel("No merge table loaded yet.")
         self.source_label.setWordWrap(True)
         self.text_edit = QLineEdit(REPLAY_TEXT)
-        self.text_edit.setToolTip("Text to encode; it is pre-tokenized by the tokenizer's "
-                                  "pre-tokenizer, then each piece's merges are replayed")
+        self.text_edit.setMaxLength(REPLAY_MAX_CHARS)
+        self.text_edit.setToolTip(f"Text to encode (up to {REPLAY_MAX_CHARS} UTF-16 units); it is "
+                                  "pre-tokenized by the tokenizer's pre-tokenizer, then each "
+                                  "piece's merges are replayed")
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
@@ -144,6 +150,19 @@ class ReplayView(QWidget):
     def set_loading(self, what: str) -> None:
         self.source_label.setText(f"Loading {what}…")
 
+    def end_loading(self) -> None:
+        """A load was cancelled: name the table in use again."""
+        self.source_label.setText(self._source_text())
+
+    def _source_text(self) -> str:
+        table = self.table
+        if table is None:
+            return "No merge table loaded yet."
+        rule = (f"{plural(table.n_merges, 'merge')}, " if table.n_merges is not None
+                else "merged by token rank (tiktoken), ")
+        return (f"<b>{html.escape(table.name)}</b>: {rule}{plural(len(table.vocab), 'token')}"
+                f" — {html.escape(self.source_label.toolTip())}")
+
     def set_error(self, message: str) -> None:
         """Show ``message`` inline (empty hides it)."""
         self.message.setText(message)
@@ -157,9 +176,8 @@ class ReplayView(QWidget):
     def set_table(self, table: MergeTable, source: str) -> None:
         """Use ``table`` (loaded from ``source``) for replay."""
         self.table = table
-        self.source_label.setText(f"<b>{html.escape(table.name)}</b>: {plural(len(table.ranks), 'merge')}, "
-                                  f"{plural(len(table.vocab), 'token')} — {html.escape(source)}")
         self.source_label.setToolTip(source)
+        self.source_label.setText(self._source_text())
         self.set_error("")
         self.recompute()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from app.panes.stored import dataclass_values
 from app.widgets.text_format import plural
@@ -26,6 +26,7 @@ from core.training.replay import MergeTable
 from core.training.symbols import MARKERS, TIE_BREAKS, TrainingError
 
 SOURCES = ("builtin", "text", "file", "folder")
+MAX_TARGET = 5000  # the merge slider's top (app/panes/merges/controls.py MAX_SLIDER)
 SOURCE_LABELS = ("Built-in (Sennrich)", "Pasted text", "Text file", "Folder of .txt files")
 MARKER_LABELS = ("end-of-word </w>", "continuation ##", "byte-level (GPT-2)")
 TIE_LABELS = ("first in corpus", "alphabetical: smallest", "alphabetical: largest")
@@ -51,6 +52,8 @@ class MergesState:
     replay_text: str = REPLAY_TEXT
     tab: int = 0
 
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
+
     @classmethod
     def from_dict(cls, data: Any) -> "MergesState":
         """Build from stored JSON, ignoring unknown or ill-typed entries."""
@@ -61,7 +64,8 @@ class MergesState:
             state.marker = "</w>"
         if state.tie_break not in TIE_BREAKS:
             state.tie_break = "first"
-        state.target = max(0, state.target)
+        if not isinstance(state.unigram, dict):  # the Unigram tab's inputs, or nothing
+            state.unigram = None
         if state.replay_text == _OLD_REPLAY_TEXT:
             state.replay_text = REPLAY_TEXT
         return state
@@ -135,11 +139,11 @@ def skipped_note(counts: dict) -> str:
            f"not UTF-8 text: {names} ({os.path.basename(first.path)}: {reason})."
 
 
-def load_replay_table(path: str) -> MergeTable:
+def load_replay_table(path: str, should_stop: Callable[[], bool] | None = None) -> MergeTable:
     """Load a byte-level BPE tokenizer file with :func:`core.tokenizers.load` and take its
-    merge table (slow for rank files: the merges are derived from the ranks).
+    merge table (a rank file's vocabulary is used as it is: no merge list is derived).
 
     Raises :class:`~core.errors.TokenizerLoadError` for unreadable files and tokenizers that
     are not byte-level BPE.
     """
-    return MergeTable.from_tokenizer(load(path))
+    return MergeTable.from_tokenizer(load(path), should_stop)

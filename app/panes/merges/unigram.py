@@ -142,7 +142,7 @@ class UnigramView(QWidget):
         self.vocab_edit.setToolTip("Vocabulary as 'piece count' pairs; log p = log(count / total)")
         self.vocab_edit.setMaximumHeight(90)
         builtin = QPushButton("Built-in vocabulary")
-        builtin.setToolTip("Restore the SPEC §5 example vocabulary")
+        builtin.setToolTip("Restore the built-in example vocabulary")
         builtin.clicked.connect(lambda: self.vocab_edit.setPlainText(_format_counts(BUILTIN_COUNTS)))
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")

@@ -17,6 +17,9 @@ Piece = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
 
 #: The cache is cleared when it grows beyond this many words (bounded memory).
 MAX_CACHED_WORDS = 500_000
+#: Words of this many code points or more are not cached (a long word rarely comes back,
+#: and caching it would keep a copy of a pasted text alive).
+MAX_CACHED_WORD_LENGTH = 256
 
 
 class _WordCache(dict):
@@ -25,6 +28,8 @@ class _WordCache(dict):
         self._fn = fn
 
     def __missing__(self, word: str) -> Piece:
+        if len(word) >= MAX_CACHED_WORD_LENGTH:
+            return self._fn(word)
         if len(self) >= MAX_CACHED_WORDS:
             self.clear()
         piece = self[word] = self._fn(word)

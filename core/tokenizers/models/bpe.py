@@ -18,19 +18,29 @@ alphabet, so they are byte positions; the pipeline maps them to text spans with
 :func:`core.text.byte_alphabet.byte_span_to_char_span`. Otherwise they are the spans the
 reference reports, quirks included (see :meth:`BPE.tokenize`).
 
+Cost per word of n symbols: O(n log n) merging (a list scan for short words, a heap from
+:data:`~core.tokenizers.models.bpe_merge.LONG_WORD` symbols on, and from
+:data:`~core.tokenizers.models.bpe_batch.BATCH_WORD` on numpy rounds first, which the heap
+finishes), O(n) set-up and spans;
+words shorter than :data:`CACHE_MAX_WORD` are cached, longer ones are recomputed (so the
+cache holds O(CACHE_SIZE · CACHE_MAX_WORD) characters at most).
+
 Public names: :class:`BPE`. The merge loops live in :mod:`core.tokenizers.models.bpe_merge`,
 the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from core.errors import SubwordScopeError, TokenizerLoadError
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
+import numpy as np
+
+from core.tokenizers.models.bpe_batch import BATCH_WORD, batch_merge
 from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
 from core.tokenizers.models.bpe_merge import (
-    initial_symbols, merge_by_pairs, merge_by_rank, merge_widths, merges_from_ranks,
+    heap_merge, initial_symbols, merge_by_pairs, merge_by_rank, merge_widths, merges_from_ranks,
     reference_spans)
 
 __all__ = ["BPE"]
@@ -204,9 +214,40 @@ class BPE:
             return ()
         if self.ignore_merges and word in self._vocab:
             return ((word, self._vocab[word], 0, len(word)),)
+        if len(word) >= BATCH_WORD and self._batchable(word):
+            return self._tokens_from_parts(self._long_parts(word))
         if self._by_rank:
             return self._tokens_from_parts(merge_by_rank(list(word), self._vocab))
         return self._merge_word(word)
+
+    def _batchable(self, word: str) -> bool:
+        """Whether :meth:`_long_parts` applies: every character is a token, ids are unique
+        and no prefix or suffix is put on symbols. O(n) for n characters."""
+        return (len(self._vocab_r) == len(self._vocab)
+                and not self.continuing_subword_prefix and not self.end_of_word_suffix
+                and all(map(self._vocab.__contains__, word)))
+
+    def _long_parts(self, word: str) -> list[str]:
+        """The merged symbols of a long word: rounds of :func:`batch_merge` (numpy), finished
+        by :func:`heap_merge` when the rounds stop early. O(n log n) for n characters."""
+        vocab, back = self._vocab, self._vocab_r
+        ids = np.fromiter(map(vocab.__getitem__, word), np.int64, len(word))
+        out, done = batch_merge(ids, self._pair_lookup)
+        parts = list(map(back.__getitem__, out.tolist()))
+        if done:
+            return parts
+        if self._by_rank:
+            return heap_merge(parts, vocab)
+        return heap_merge(parts, self._pair_rank, self._pair_new)
+
+    def _pair_lookup(self, left: int, right: int) -> tuple[int, int] | None:
+        """``(rank, merged id)`` of two symbol ids, None when they never merge."""
+        a, b = self._vocab_r[left], self._vocab_r[right]
+        if self._by_rank:
+            rank = self._vocab.get(a + b)
+            return None if rank is None else (rank, rank)
+        rank = self._pair_rank.get((a, b))
+        return None if rank is None else (rank, self._vocab[self._pair_new[(a, b)]])
 
     def _tokens_from_parts(self, parts: list[str]) -> tuple[tuple[str, int, int, int], ...]:
         vocab, out, pos = self._vocab, [], 0
@@ -258,9 +299,23 @@ class BPE:
 
     @property
     def merges(self) -> list[tuple[str, str]]:
-        """Merge pairs in rank order (for rank files: see :func:`merges_from_ranks`)."""
+        """Merge pairs in rank order (for rank files: see :meth:`merge_list`)."""
+        return self.merge_list()
+
+    def merge_list(self, should_stop: Callable[[], bool] | None = None
+                   ) -> list[tuple[str, str]]:
+        """Merge pairs in rank order, a copy.
+
+        For a rank file they are derived on the first call (:func:`merges_from_ranks`,
+        about a second for cl100k_base; loading and encoding never need them) and kept.
+
+        Raises
+        ------
+        core.errors.Cancelled
+            When ``should_stop()`` returns true while they are being derived.
+        """
         if self._merges is None:
-            self._merges = merges_from_ranks(self._vocab)
+            self._merges = merges_from_ranks(self._vocab, should_stop)
         return list(self._merges)
 
     @property

@@ -8,7 +8,10 @@
   that formed them.
 
 Both take a :class:`core.tokenizers.formats.sentencepiece.model.SentencePieceModel` and
-return ``(start, end, id)`` triples over the normalized string (code points).
+return ``(start, end, id)`` triples over the normalized string (code points). For n code
+points and P the longest piece: Unigram is O(n·P) lookups (O(n·P²) character work), BPE is
+O(m log m + m·P) for m initial symbols (a heap over a linked list), plus O(n·U) for the
+user-defined pieces (U: the longest one); both O(n) memory.
 
 Public names: :func:`unigram_path`, :func:`bpe_path`, the piece types ``NORMAL`` … ``BYTE``
 and the model types ``UNIGRAM``, ``BPE`` (the enum values of ``sentencepiece_model.proto``).
@@ -38,7 +41,10 @@ def _f32(x: float) -> float:
 
 
 def unigram_path(model, s: str) -> list[tuple[int, int, int]]:
-    """(start, end, id) of the Viterbi path over normalized ``s`` (float32 scores)."""
+    """(start, end, id) of the Viterbi path over normalized ``s`` (float32 scores).
+
+    O(n·P) piece lookups for n code points, P the longest piece starting at a position.
+    """
     n = len(s)
     best, back, edge = [0.0] * (n + 1), [-1] * (n + 1), [0] * (n + 1)
     unk_score = _f32(model.min_score - UNK_PENALTY)
@@ -70,7 +76,12 @@ def unigram_path(model, s: str) -> list[tuple[int, int, int]]:
 
 
 def bpe_path(model, s: str) -> list[tuple[int, int, int]]:
-    """(start, end, id) after score-ordered BPE merges over normalized ``s``."""
+    """(start, end, id) after score-ordered BPE merges over normalized ``s``.
+
+    A heap of (−score, position) over a linked list with stale entries skipped: O(m log m)
+    for m initial symbols (each merge pushes at most two entries), O(n·U) for matching the
+    user-defined pieces first.
+    """
     starts, ends, frozen = [], [], []
     pos = 0
     while pos < len(s):
@@ -117,6 +128,8 @@ def bpe_path(model, s: str) -> list[tuple[int, int, int]]:
 
 
 def _resegment(model, w: str, at: int, unsplit: dict, out: list) -> None:
+    """Split an UNUSED piece back into the pair that formed it, recursively (depth at most
+    the piece's length; linear in it)."""
     id_ = model._piece_id(w)
     if model.types[id_] == UNUSED and w in unsplit:
         left, right = unsplit[w]

@@ -14,6 +14,10 @@ piece per UTF-8 byte (all sharing the token's span) when every such piece exists
 Scores are float64 sums, as in ``tokenizers`` (SentencePiece itself sums in float32; see
 :mod:`core.tokenizers.models.sentencepiece`). Results are memoized per word.
 
+Cost per word of n code points: O(n·R) lookups of slices of at most R code points (R: the
+longest piece starting with the character at hand; the walk stops at the first slice that
+is no piece's prefix), so O(n·R²) character work; O(n) memory for the lattice and the path.
+
 Public names: :class:`Unigram`, :data:`UNK_PENALTY`.
 """
 
@@ -181,7 +185,8 @@ class Unigram(CachedModel):
         return tuple(tokens), tuple(ids), tuple(starts), tuple(ends)
 
     def _best_path(self, word: str) -> list[tuple[int, int]]:
-        """Spans of the Viterbi path, consecutive unknown edges fused."""
+        """Spans of the Viterbi path, consecutive unknown edges fused: O(n·R) lookups for n
+        code points (R: the longest piece from a position), O(n) read-back."""
         n = len(word)
         prefixes, scores, reach = self._prefixes, self.scores, self._reach
         unk_id, unk_score = self.unk_id, self.unk_score

@@ -6,7 +6,10 @@ matches (``##``-prefixed after the first piece); if some position matches nothin
 word has more than ``max_input_chars_per_word`` code points, the whole word becomes the
 unknown token.
 
-Memoized per word through :class:`core.tokenizers.models.base.CachedModel`. Spans are code
+Cost per word of n code points: O(n·L) vocabulary lookups of strings of at most L code
+points (L: the longest vocabulary entry), so O(n·L²) character work — linear in n whatever
+``max_input_chars_per_word`` is (a huge value only lets longer words through). Memoized
+per word through :class:`core.tokenizers.models.base.CachedModel`. Spans are code
 points of the word. The ``vocab.txt`` reader is :mod:`core.tokenizers.formats.vocab_txt`.
 """
 
@@ -30,12 +33,13 @@ class WordPiece(CachedModel):
     continuing_subword_prefix : str
         Marks a piece that continues a word (``"##"``).
     max_input_chars_per_word : int
-        Longer words (code points) become ``unk_token``.
+        Longer words (code points) become ``unk_token``; a non-negative integer of any size.
 
     Raises
     ------
     TokenizerLoadError
-        If the vocabulary is empty or lacks ``unk_token``, or a setting has the wrong type.
+        If the vocabulary is empty or lacks ``unk_token``, or a setting has the wrong type
+        (``max_input_chars_per_word`` not a non-negative integer, e.g. ``Infinity``).
     """
 
     type_name = "WordPiece"
@@ -53,7 +57,12 @@ class WordPiece(CachedModel):
         self.unk_token = unk_token
         self.unk_id = vocab[unk_token]
         self.prefix = continuing_subword_prefix
-        self.max_input_chars_per_word = int(max_input_chars_per_word)
+        limit = max_input_chars_per_word
+        if type(limit) is not int or limit < 0:
+            raise TokenizerLoadError(
+                f"max_input_chars_per_word must be a non-negative whole number of characters, "
+                f"not {limit!r}")
+        self.max_input_chars_per_word = limit
         self._max_len = max(len(t) for t in vocab)
 
     def settings(self) -> dict[str, Any]:
@@ -62,6 +71,7 @@ class WordPiece(CachedModel):
                 "vocab_size": len(self.vocab)}
 
     def _tokenize(self, word: str) -> Piece:
+        """Greedy longest match: O(n·L) lookups for n code points, L the longest entry."""
         n = len(word)
         if n == 0:
             return (), (), (), ()

@@ -6,8 +6,9 @@ import base64
 
 import pytest
 
-from core.errors import TokenizerLoadError
+from core.errors import Cancelled, TokenizerLoadError
 from core.tokenizers import demo_tokenizer, load
+from core.tokenizers.models.bpe import BPE
 from core.text.byte_alphabet import from_byte_level, to_byte_level
 from core.tokenizers.pre_tokenizers.split_patterns import split_pattern
 from core.training.replay import MergeTable, encode_piece, is_byte_level_bpe, replay_merges
@@ -50,7 +51,8 @@ def test_cl100k_replay_matches_tiktoken_on_every_udhr_word(data_dir, udhr_text):
     tiktoken = pytest.importorskip("tiktoken")
     path = data_dir / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
     table = MergeTable.from_tokenizer(load(path))
-    assert len(table.ranks) == 100_000 and table.ranks[("Ġ", "Ġ")] == 256
+    assert table.by_rank and table.ranks == {} and table.n_merges is None
+    assert table.rank("Ġ", "Ġ") == 256 and table.rank("zq", "x") is None
     ranks = {base64.b64decode(t): int(r) for t, r in
              (line.split() for line in path.read_text().splitlines() if line)}
     enc = tiktoken.Encoding(name="cl100k_test", pat_str=split_pattern("cl100k_base"),
@@ -86,11 +88,50 @@ def test_encode_piece_reports_missing_ids():
         encode_piece("ab", table)
 
 
-def test_rank_file_merges_keep_their_tokens_ranks(tmp_path):
-    tokens = [bytes([b]) for b in range(256)] + [b"ab", b"abc", b"bc"]
+def _rank_file(tmp_path, extra: list[bytes]):
+    tokens = [bytes([b]) for b in range(256)] + extra
     path = tmp_path / "tiny.tiktoken"
     path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for r, t in enumerate(tokens)))
+    return path, {t: r for r, t in enumerate(tokens)}
+
+
+def test_rank_file_pairs_take_their_tokens_ranks(tmp_path):
+    path, _ = _rank_file(tmp_path, [b"ab", b"abc", b"bc"])
     table = MergeTable.from_tokenizer(load(path, pattern="gpt2"))
-    assert table.ranks == {("a", "b"): 256, ("ab", "c"): 257, ("b", "c"): 258}
+    assert (table.rank("a", "b"), table.rank("ab", "c"), table.rank("b", "c")) == (256, 257, 258)
+    assert table.rank("c", "b") is None and table.rank("a", "bc") == 257
     assert [s.rank for s in table.steps("abcbc")] == [256, 257, 258]
     assert encode_piece("abcbc", table) == (["abc", "bc"], [257, 258])
+
+
+def test_rank_file_word_that_is_a_token_stays_whole_like_tiktoken(tmp_path):
+    """"abc" is a token but no pair of its bytes is: tiktoken returns it whole anyway."""
+    tiktoken = pytest.importorskip("tiktoken")
+    path, ranks = _rank_file(tmp_path, [b"abc", b"xy"])
+    enc = tiktoken.Encoding(name="tiny_test", pat_str=split_pattern("gpt2"),
+                            mergeable_ranks=ranks, special_tokens={})
+    table = MergeTable.from_tokenizer(load(path, pattern="gpt2"))
+    assert table.steps("abc") == []
+    for word in ("abc", "abcxy", "xyz", "ab"):
+        assert encode_piece(word, table)[1] == enc.encode_ordinary(word), word
+
+
+def test_rank_tables_never_derive_a_merge_list(data_dir, monkeypatch):
+    tokenizer = load(data_dir / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("merge_list called for a rank model")
+
+    monkeypatch.setattr(BPE, "merge_list", refuse)
+    table = MergeTable.from_tokenizer(tokenizer, should_stop=lambda: True)
+    assert table.vocab is tokenizer.model.vocab and table.by_rank
+    assert encode_piece("Ġtokenization", table)[0] == ["Ġtoken", "ization"]
+
+
+def test_building_a_merge_list_table_stops_when_asked(data_dir):
+    tokenizer = load(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    asked = []
+    with pytest.raises(Cancelled):
+        MergeTable.from_tokenizer(tokenizer, should_stop=lambda: asked.append(1) or len(asked) > 3)
+    assert len(asked) == 4  # asked every 4,096 merges, stopped at the fourth question
+    assert MergeTable.from_tokenizer(tokenizer, should_stop=lambda: False).n_merges == 50_000

@@ -197,7 +197,9 @@ def test_remembered_replay_file_survives_a_non_bpe_broadcast(new_pane, qtbot, da
     pane = new_pane(MergesPane, settings=settings)
     assert pane.tabs.currentWidget() is pane.replay_view
     bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
+    assert not pane.runner.busy  # nothing is loaded before the replay is on screen
     with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000) as blocker:
+        pane.show()
         pane.set_tokenizer(load(bert), str(bert))  # the main window broadcasts at start-up
     assert blocker.args == [merges] and pane.replay_view.table is not None
     assert pane.replay_view.message.isHidden()
@@ -225,8 +227,11 @@ def test_broadcast_byte_level_tokenizer_is_used_without_reloading(pane, qtbot, d
     monkeypatch.setattr(merges_state, "load", lambda *a, **k: pytest.fail("file re-loaded"))
     path = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
     tokenizer = load(path)
+    pane.show()
+    pane.set_tokenizer(tokenizer, str(path))
+    assert not pane.runner.busy and pane.replay_view.table is None  # replay tab not shown
     with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000) as blocker:
-        pane.set_tokenizer(tokenizer, str(path))
+        pane.tabs.setCurrentWidget(pane.replay_view)
     assert blocker.args == [str(path)]
     view = pane.replay_view
     assert view.table.vocab is tokenizer.model.vocab and pane.state.replay_path == str(path)
@@ -321,3 +326,76 @@ def test_binary_files_in_a_folder_are_reported_not_trained_on(pane, qtbot, tmp_p
     assert "c.txt" in pane.controls.message.text()
     assert "Training failed" not in pane.controls.message.text()
     assert set(pane.counts) == {"low", "lower", "newest", "widest"}  # the last good corpus stays
+
+
+@pytest.fixture
+def no_merge_list(monkeypatch):
+    """Deriving a merge list from ranks raises (in the worker) and is recorded: the test
+    asserts the record is empty."""
+    from core.tokenizers.models.bpe import BPE
+
+    original, calls = BPE.merge_list, []
+
+    def guarded(self, *args, **kwargs):
+        if self.describe()["merge_rule"].startswith("token rank"):
+            calls.append(self)
+            raise AssertionError("merge_list called for a rank tokenizer")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(BPE, "merge_list", guarded)
+    yield calls
+    assert calls == []
+
+
+def test_cl100k_replay_builds_no_merge_list_and_matches_tiktoken(pane, qtbot, data_dir,
+                                                                 no_merge_list):
+    tiktoken = pytest.importorskip("tiktoken")
+    from tiktoken.load import load_tiktoken_bpe
+
+    from core.tokenizers.pre_tokenizers.split_patterns import split_pattern
+
+    path = data_dir / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
+    enc = tiktoken.Encoding("cl100k_test", pat_str=split_pattern("cl100k_base"),
+                            mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})
+    pane.show()
+    pane.tabs.setCurrentWidget(pane.replay_view)
+    with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000) as blocker:
+        pane.set_tokenizer(load(path), str(path))
+    assert blocker.args == [str(path)]
+    view = pane.replay_view
+    assert "merged by token rank" in view.source_label.text()
+    text = " tokenization"
+    want = enc.encode_ordinary(text)
+    with qtbot.waitSignal(view.steps_model.modelReset, timeout=3000):
+        view.text_edit.setText(text)
+    assert view.result_label.text().endswith("<b>ids</b>: " + " ".join(map(str, want)))
+    assert view.final_tokens() == ["Ġtoken", "ization"] and len(want) == 2
+    steps = rows(view.steps_model)
+    assert [r[4] for r in steps][-1] == "Ġtoken · ization"
+    ranks = [r[2] for r in steps]  # each merge's rank is its token's id, lowest first here
+    assert all(enc.encode_single_token(m.replace("Ġ", " ").replace(" + ", "").encode())
+               == r for m, r in zip((r[3] for r in steps), ranks))
+
+
+def test_hidden_replay_builds_nothing_and_a_newer_tokenizer_supersedes(pane, qtbot, data_dir,
+                                                                      no_merge_list):
+    gpt2 = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
+    cl100k = data_dir / "tokenizers" / "cl100k_base" / "cl100k_base.tiktoken"
+    pane.show()
+    pane.set_tokenizer(load(cl100k), str(cl100k))
+    assert not pane.runner.busy  # the BPE training tab is shown: no replay table is built
+    loaded = []
+    pane.sig_replay_loaded.connect(loaded.append)
+    pane.tabs.setCurrentWidget(pane.replay_view)
+    assert pane.runner.busy  # the cl100k table is being built ...
+    with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000):
+        pane.set_tokenizer(load(gpt2), str(gpt2))  # ... and is superseded by GPT-2's
+    qtbot.waitUntil(lambda: pane.runner.running == 0, timeout=20000)
+    assert loaded == [str(gpt2)] and pane.replay_view.table.n_merges == 50_000
+
+
+def test_replay_text_is_bounded(pane):
+    from app.panes.merges.replay import REPLAY_MAX_CHARS
+
+    pane.replay_view.text_edit.setText("\N{GRINNING FACE}" * 1000)  # 2 UTF-16 units each
+    assert pane.replay_view.text_edit.text() == "\N{GRINNING FACE}" * (REPLAY_MAX_CHARS // 2)

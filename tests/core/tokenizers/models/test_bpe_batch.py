@@ -1,0 +1,97 @@
+"""Round merging (every occurrence of the lowest-ranked pair per numpy pass) equals the
+one-at-a-time heap merge, by merge list and by token rank, on random vocabularies and
+repetitive words; it hands the word back whenever a round could differ."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from core.tokenizers.models import bpe as bpe_module
+from core.tokenizers.models import bpe_batch
+from core.tokenizers.models.bpe import BPE
+from core.tokenizers.models.bpe_batch import batch_merge
+from core.tokenizers.models.bpe_merge import heap_merge
+
+ALPHABET = "abc"
+EVERY_ROUND = 1 << 40  # min_share: every round runs, however few pairs it merges
+
+
+@st.composite
+def merge_lists(draw):
+    """A random merge list over ``ALPHABET``: each merge joins two symbols that exist."""
+    symbols, merges = list(ALPHABET), []
+    for _ in range(draw(st.integers(0, 12))):
+        a, b = draw(st.sampled_from(symbols)), draw(st.sampled_from(symbols))
+        if (a, b) not in merges and len(a + b) <= 8:
+            merges.append((a, b))
+            if a + b not in symbols:
+                symbols.append(a + b)
+    return symbols, merges
+
+
+def finish(model: BPE, ids: np.ndarray, by_rank: bool) -> list[str]:
+    out, done = batch_merge(ids, model._pair_lookup, min_share=EVERY_ROUND)
+    parts = [model._vocab_r[i] for i in out.tolist()]
+    if done:
+        return parts
+    return heap_merge(parts, model._vocab) if by_rank else heap_merge(
+        parts, model._pair_rank, model._pair_new)
+
+
+words = st.lists(st.text(ALPHABET, min_size=1, max_size=6), min_size=1, max_size=40).map(
+    "".join)  # runs of short repeated pieces: "ab" * k, "aaa…", mixtures
+
+
+@settings(max_examples=300, deadline=None)
+@given(merge_lists(), words, st.integers(1, 6))
+def test_rounds_equal_heap_merge_by_merge_list(table, piece, repeat):
+    symbols, merges = table
+    model = BPE({s: i for i, s in enumerate(symbols)}, merges)
+    word = piece * repeat
+    ids = np.array([model._vocab[c] for c in word], np.int64)
+    assert finish(model, ids, False) == heap_merge(list(word), model._pair_rank,
+                                                   model._pair_new)
+
+
+@settings(max_examples=300, deadline=None)
+@given(merge_lists(), words, st.integers(1, 6), st.randoms(use_true_random=False))
+def test_rounds_equal_heap_merge_by_token_rank(table, piece, repeat, rnd):
+    symbols, _ = table
+    ranked = symbols[:len(ALPHABET)] + rnd.sample(symbols[len(ALPHABET):],
+                                                  len(symbols) - len(ALPHABET))
+    vocab = {s: i for i, s in enumerate(ranked)}  # shuffled ranks: a token may outrank its parts
+    model = BPE(vocab, [])
+    model._by_rank = True
+    word = piece * repeat
+    ids = np.array([vocab[c] for c in word], np.int64)
+    assert finish(model, ids, True) == heap_merge(list(word), vocab)
+
+
+def test_a_round_that_would_form_a_lower_pair_is_handed_back():
+    # b c c c c: ("c", "c") twice in one round, then ("b", "cc"): every formed pair ranks higher
+    model = BPE({"a": 0, "b": 1, "c": 2, "cc": 3, "bcc": 4},
+                [("c", "c"), ("b", "cc")])
+    ids = np.array([1, 2, 2, 2, 2], np.int64)  # b c c c c
+    out, done = batch_merge(ids, model._pair_lookup)
+    assert done and [model._vocab_r[i] for i in out.tolist()] == ["bcc", "cc"]
+    model = BPE({"b": 0, "c": 1, "cc": 2, "ccc": 3}, [("cc", "c"), ("c", "c")])
+    out, done = batch_merge(np.array([1, 1, 1, 1], np.int64), model._pair_lookup)
+    # c c|c c: after the first merge ("cc", "c") ranks 0, below ("c", "c"): handed back untouched
+    assert not done and out.tolist() == [1, 1, 1, 1]
+    assert heap_merge(["c"] * 4, model._pair_rank, model._pair_new) == ["ccc", "c"]
+
+
+def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):
+    model = BPE({"a": 0, "b": 1, "aa": 2, "ab": 3, "aaaa": 4, "abab": 5},
+                [("a", "a"), ("a", "b"), ("aa", "aa"), ("ab", "ab")])
+    word = "a" * 5001 + "ab" * 3000
+    got = model.tokenize(word)
+    used = []
+    monkeypatch.setattr(bpe_module, "batch_merge",
+                        lambda *a: used.append(1) or bpe_batch.batch_merge(*a))
+    model._cache.clear()
+    assert model.tokenize(word) == got and used
+    monkeypatch.setattr(bpe_module, "BATCH_WORD", 1 << 40)  # the plain heap loop
+    model._cache.clear()
+    assert model.tokenize(word) == got
