@@ -1,14 +1,28 @@
-"""``python -m app`` / ``subwordscope``: start the app, or render a screenshot and exit."""
+"""``python -m app`` / ``subwordscope``: start the app, or render a screenshot and exit.
+
+Exit codes: 0 done; 1 the screenshot could not be written; 2 bad input — a bad argument
+(argparse), a ``--text-file`` that is not a readable UTF-8 text file, or (with
+``--screenshot``) a ``--tokenizer`` that does not load. Bad input is reported as one line on
+stderr (``subwordscope: <the typed error>``), never a traceback; with ``--screenshot`` the
+picture is still written, showing the error banner. Without ``--screenshot`` a tokenizer that
+does not load leaves the window running with the banner.
+"""
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
 from PySide6.QtWidgets import QApplication
 
 from app.main_window import PANES, MainWindow
+from core.errors import SubwordScopeError
+from core.text.files import read_text_file
+
+BAD_INPUT = 2
+"""Exit code for input the user can fix (as argparse uses for bad arguments)."""
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -31,7 +45,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
     args = p.parse_args(argv)
-    if args.text_file and not os.path.isfile(args.text_file):
+    if args.text_file and not os.path.lexists(args.text_file):
         p.error(f"--text-file: no such file: {args.text_file}")
     if args.screenshot:
         folder = os.path.dirname(os.path.abspath(args.screenshot))
@@ -40,23 +54,35 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _read_text(path: str) -> str:
-    with open(path, "rb") as fh:
-        return fh.read().decode("utf-8", errors="replace")
+def _bad_input(what: str, exc: BaseException) -> int:
+    message = " ".join(str(exc).split())  # one line, whatever the message holds
+    print(f"subwordscope: {what}: {message}", file=sys.stderr)
+    return BAD_INPUT
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
+    text = None
+    if args.text_file:
+        try:  # refuses FIFOs, devices, folders, huge and non-UTF-8 files before reading
+            text = read_text_file(args.text_file)
+        except SubwordScopeError as exc:
+            return _bad_input("--text-file", exc)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")
     window = MainWindow()
-    if args.text_file:
-        window.set_text(_read_text(args.text_file))
+    # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
+    # cyclic garbage collector from re-scanning them, so a full collection triggered in a
+    # worker (which holds the interpreter lock) stays short instead of stalling the GUI.
+    gc.freeze()
+    if text is not None:
+        window.set_text(text)
+    failed = None
     if args.tokenizer:
-        window.load_tokenizer(args.tokenizer, wait=bool(args.screenshot))
+        failed = window.load_tokenizer(args.tokenizer, wait=bool(args.screenshot))
     if args.pane:
         window.show_pane(args.pane)
     if args.screenshot:
@@ -64,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         window.show()
         ok = window.save_screenshot(args.screenshot)
         window.shutdown()
+        if failed is not None:
+            return _bad_input("--tokenizer", failed)
         if not ok:
             print(f"subwordscope: could not write {args.screenshot}", file=sys.stderr)
         return 0 if ok else 1

@@ -32,3 +32,39 @@ class Cancelled(Exception):
     ``should_stop: Callable[[], bool] | None`` raise it, and the app's worker treats it as a
     cancelled (not a failed) task. Not a :class:`SubwordScopeError`: it is not about bad input.
     """
+
+
+class TokenizerFieldError(TokenizerLoadError):
+    """A field of a tokenizer file holds a value the format does not allow.
+
+    Raised for out-of-range ids, non-finite numbers, a flag that is not ``true``/``false``, a
+    value outside its set of choices or JSON nested too deep; the message starts with the
+    field's JSON path (``model.vocab["x"]``, ``normalizer.normalizers[1].lowercase``).
+
+    Attributes
+    ----------
+    field : str
+        The JSON path of the field (``""`` for the whole document).
+    path : str | None
+        The file, when known.
+    """
+
+    def __init__(self, field: str, message: str, path: str | None = None):
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message, path)
+
+
+class PatternTimeoutError(SubwordScopeError, TimeoutError):
+    """A regex that came from a file ran past its time budget (it backtracks catastrophically).
+
+    Attributes
+    ----------
+    pattern : str
+        The whole pattern (the message shows it truncated).
+    budget_s : float
+        The budget that was exceeded, in seconds.
+    """
+
+    def __init__(self, message: str, pattern: str, budget_s: float):
+        self.pattern, self.budget_s = pattern, budget_s
+        super().__init__(message)

@@ -1,11 +1,12 @@
 """Shared helpers of the component registries: build a pipeline component from its
-``tokenizer.json`` object, and read a component's boolean settings."""
+``tokenizer.json`` object, read a component's boolean settings, and run a regex that came
+from a file under a time budget (:func:`finditer_budgeted`)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-from core.errors import TokenizerLoadError
+from core.errors import PatternTimeoutError, TokenizerLoadError
 
 
 def build_component(kind: str, cfg: Any, registry: dict[str, Callable[[dict], Any]]) -> Any:
@@ -34,11 +35,55 @@ def config_flag(cfg: dict, key: str, default: bool) -> bool:
 
     Raises
     ------
-    TypeError
-        If the value is not ``true``/``false`` (the loader turns it into a
-        ``TokenizerLoadError`` naming the section).
+    TokenizerLoadError
+        If the value is not ``true``/``false``.
     """
     value = cfg.get(key, default)
     if not isinstance(value, bool):
-        raise TypeError(f"{key} must be true or false, not {value!r}")
+        raise TokenizerLoadError(f"{key} must be true or false, not {value!r}")
     return value
+
+
+# Regexes that come from a file ---------------------------------------------------------------
+
+REGEX_BUDGET_S = 0.25
+"""Fixed part of the time a regex from a file may take on one text, in seconds."""
+
+REGEX_BUDGET_PER_CHAR_S = 5e-6
+"""Further time per code point of the text, in seconds (the published split patterns need
+about 1e-6 s per code point with the budget's bookkeeping, so honest patterns keep a wide
+margin; 1,000,000 code points get 5.25 s)."""
+
+
+def regex_budget(text: str) -> float:
+    """The time budget, in seconds, of a regex from a file on ``text``."""
+    return REGEX_BUDGET_S + REGEX_BUDGET_PER_CHAR_S * len(text)
+
+
+def finditer_budgeted(compiled: Any, text: str, pattern: str, where: str) -> Iterator[Any]:
+    """``compiled.finditer(text)`` under :func:`regex_budget` (the ``regex`` module's
+    ``timeout=``; the budget covers the whole iteration).
+
+    Parameters
+    ----------
+    compiled : regex.Pattern
+    text : str
+    pattern : str
+        The pattern as written in the file (shown, truncated, in the error).
+    where : str
+        The component it belongs to, e.g. ``"Split pre-tokenizer"``.
+
+    Raises
+    ------
+    PatternTimeoutError
+        The budget ran out: the pattern backtracks catastrophically on this text.
+    """
+    budget = regex_budget(text)
+    try:
+        yield from compiled.finditer(text, timeout=budget)
+    except TimeoutError:
+        shown = pattern if len(pattern) <= 60 else pattern[:59] + "…"
+        raise PatternTimeoutError(
+            f"the {where} regex {shown!r} took longer than its time budget of {budget:.2f} s "
+            f"on {len(text):,} characters: it backtracks catastrophically (a ReDoS pattern); "
+            "fix the pattern in the tokenizer file", pattern, budget) from None

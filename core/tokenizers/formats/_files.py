@@ -1,24 +1,47 @@
-"""Shared helpers of the loaders: read a text tokenizer file, name a tokenizer after its file."""
+"""Shared helpers of the loaders: read a tokenizer file safely, name a tokenizer after its file.
+
+Every loader reads through :func:`read_bytes` (or :func:`read_text`), which refuses, before
+reading, anything that is not a regular file (a FIFO, ``/dev/zero`` or a symlink to it, a
+folder) and any file larger than :data:`MAX_TOKENIZER_FILE_BYTES`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from core.errors import TokenizerLoadError
+from core.text.files import TextFileError, read_file_bytes
+
+MAX_TOKENIZER_FILE_BYTES = 512 * 2**20
+"""Largest tokenizer file any loader reads: 512 MiB (the largest published ``tokenizer.json``
+files are a few tens of MB)."""
 
 
-def read_text(path: Path) -> str:
-    """The file as UTF-8 text.
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, after checking it is a regular file of at most
+    :data:`MAX_TOKENIZER_FILE_BYTES` (symlinks followed; nothing is read otherwise).
 
     Raises
     ------
     TokenizerLoadError
-        If it cannot be read, is empty, holds NUL bytes (binary) or is not UTF-8.
+        Missing, unreadable, not a regular file (the kind is named) or too large (the size
+        and the cap are given).
     """
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerLoadError(f"cannot read the file ({exc.strerror or exc})", str(path)) from exc
+        return read_file_bytes(path, MAX_TOKENIZER_FILE_BYTES)
+    except TextFileError as exc:
+        raise TokenizerLoadError(str(exc).removeprefix(f"{exc.path}: "), str(path)) from None
+
+
+def read_text(path: Path) -> str:
+    """The file as UTF-8 text (a byte-order mark is dropped).
+
+    Raises
+    ------
+    TokenizerLoadError
+        As :func:`read_bytes`, or it is empty, holds NUL bytes (binary) or is not UTF-8.
+    """
+    data = read_bytes(path)
     if not data.strip():
         raise TokenizerLoadError("the file is empty", str(path))
     if b"\x00" in data:
@@ -27,7 +50,7 @@ def read_text(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TokenizerLoadError(
-            f"the file is not UTF-8 text (bad byte at position {exc.start})", str(path)) from exc
+            f"the file is not UTF-8 text (bad byte at position {exc.start})", str(path)) from None
 
 
 def display_name(path: Path) -> str:

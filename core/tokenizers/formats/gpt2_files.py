@@ -13,12 +13,12 @@ model), :func:`load_gpt2` (the tokenizer).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from core.errors import TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
-from core.tokenizers.formats._files import display_name
+from core.tokenizers.formats._files import display_name, read_bytes
+from core.tokenizers.formats._json import check_id, key_path, parse_json
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_build import MergeError, check_vocab
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
@@ -28,10 +28,7 @@ from core.tokenizers.tokenizer import Tokenizer
 
 def _read_text(path: Path) -> str:
     """The file's text (strict UTF-8); errors name the line of a bad byte."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerLoadError(f"cannot read the file: {exc.strerror or exc}", path) from None
+    data = read_bytes(path)
     if not data.strip():
         raise TokenizerLoadError("the file is empty", path)
     try:
@@ -49,16 +46,17 @@ def read_vocab_json(path: str | Path) -> dict[str, int]:
     Raises
     ------
     TokenizerLoadError
-        Unreadable, empty, not UTF-8, not JSON (with line and column), not an object, or an
-        entry that is not ``"token": non-negative integer``.
+        Not a regular file or too large (checked before reading), unreadable, empty, not
+        UTF-8, not JSON (with line and column), nested too deep, not an object.
+    TokenizerFieldError
+        An entry whose id is not an integer from 0 to ``MAX_ID`` or not finite (its path,
+        ``["token"]``, and value are named).
     """
     path = Path(path)
-    text = _read_text(path)
-    try:
-        vocab = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TokenizerLoadError(f"line {exc.lineno}, column {exc.colno}: not valid JSON "
-                                 f"({exc.msg})", path) from None
+    vocab = parse_json(_read_text(path), str(path), token_map=True)
+    if isinstance(vocab, dict):
+        for token, i in vocab.items():
+            check_id(i, key_path("", token), str(path))
     return check_vocab(vocab, str(path))
 
 

@@ -1,15 +1,18 @@
 """Hugging Face ``tokenizer.json``: build a :class:`Tokenizer` from the document.
 
-Each section is built through its registry (:data:`MODELS` here, ``NORMALIZERS``,
-``PRE_TOKENIZERS``, ``POST_PROCESSORS`` in their packages' ``__init__``); a missing key or a
-value of the wrong type anywhere becomes a :class:`TokenizerLoadError` naming the section.
+The text is parsed with :func:`~core.tokenizers.formats._json.parse_json` (depth limit, no
+non-finite numbers), every field is checked by
+:func:`~core.tokenizers.formats.hf_schema.check_document` (ids, flags, ranges, choices, by
+JSON path), then each section is built through its registry (:data:`MODELS` here,
+``NORMALIZERS``, ``PRE_TOKENIZERS``, ``POST_PROCESSORS`` in their packages' ``__init__``); a
+missing key or a value of the wrong shape anywhere becomes a :class:`TokenizerLoadError`
+naming the section (never a Python exception's own text).
 
 Public names: :data:`MODELS`, :func:`build_tokenizer_json`, :func:`load_tokenizer_json`.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,6 +20,8 @@ from core.errors import TokenizerLoadError
 from core.tokenizers._components import build_component
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.formats._files import display_name, read_text
+from core.tokenizers.formats._json import parse_json
+from core.tokenizers.formats.hf_schema import check_document, guess_model_type
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.unigram import Unigram
 from core.tokenizers.models.wordlevel import WordLevel
@@ -65,41 +70,39 @@ def _section(doc: dict, key: str, build: Callable[[Any], Any]) -> Any:
         return build(doc.get(key))
     except TokenizerLoadError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise TokenizerLoadError(f"malformed {key} section: {what}") from exc
+    except KeyError as exc:
+        raise TokenizerLoadError(f"malformed {key} section: missing field "
+                                 f"{_quoted(exc.args[0] if exc.args else '')}") from None
+    except (TypeError, ValueError, AttributeError, IndexError):
+        # a Python message ("list index out of range") would say nothing to the user
+        raise TokenizerLoadError(f"malformed {key} section: a field has the wrong shape or "
+                                 "type (compare it with a tokenizer.json saved by the "
+                                 "tokenizers library)") from None
+
+
+def _quoted(key: object) -> str:
+    return f"'{key}'" if isinstance(key, str) else "(a list position or a non-text key)"
 
 
 def _model(cfg: Any) -> Any:
     if isinstance(cfg, dict) and "type" not in cfg and "vocab" in cfg:
-        cfg = dict(cfg, type=_guess_model_type(cfg))
+        cfg = dict(cfg, type=guess_model_type(cfg))
     if cfg is None:
         raise TokenizerLoadError("the file has no model section")
     return build_component("model", cfg, MODELS)
-
-
-def _guess_model_type(cfg: dict) -> str | None:
-    """Older files omit the model type; tell it from the keys, as the reference does."""
-    if "merges" in cfg:
-        return "BPE"
-    if "max_input_chars_per_word" in cfg:
-        return "WordPiece"
-    if isinstance(cfg.get("vocab"), list):
-        return "Unigram"
-    return "WordLevel" if "unk_token" in cfg else None
 
 
 def _added(cfg: Any) -> list[AddedToken]:
     if cfg is None:
         return []
     if not isinstance(cfg, list):
-        raise TypeError("added_tokens must be a list")
+        raise TokenizerLoadError(f"added_tokens must be a list, not {type(cfg).__name__}")
     return [AddedToken.from_config(t) for t in cfg]
 
 
 def _shown(cfg: Any) -> Any:
     if cfg is not None and not isinstance(cfg, dict):
-        raise TypeError(f"expected an object or null, not {type(cfg).__name__}")
+        raise TokenizerLoadError(f"expected an object or null, not {type(cfg).__name__}")
     return cfg
 
 
@@ -111,11 +114,14 @@ def build_tokenizer_json(doc: Any, name: str, path: str) -> Tokenizer:
     TokenizerLoadError
         If the document is not an object, a section is malformed, or a component type is
         not supported (the message names it).
+    TokenizerFieldError
+        A field of the wrong type or out of range (the message starts with its JSON path).
     """
     if not isinstance(doc, dict):
         raise TokenizerLoadError(f"expected a JSON object at the top, found {type(doc).__name__}")
     if "model" not in doc:
         raise TokenizerLoadError("not a tokenizer.json: it has no 'model' section")
+    check_document(doc)
     return Tokenizer(
         name=name,
         model=_section(doc, "model", _model),
@@ -136,19 +142,16 @@ def load_tokenizer_json(path: Path, **options: Any) -> Tokenizer:
     Raises
     ------
     TokenizerLoadError
-        If the file cannot be read, is not JSON, or :func:`build_tokenizer_json` refuses it
-        (the message names the file).
+        If the file is not a regular file or too large (checked before reading), cannot be
+        read, is not JSON, is nested too deep or holds non-finite numbers, or
+        :func:`build_tokenizer_json` refuses it (the message names the file).
     """
-    text = read_text(path)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TokenizerLoadError(
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg} "
-            "(is the file truncated?)", str(path)) from exc
+    doc = parse_json(read_text(path), str(path))
     try:
         return build_tokenizer_json(doc, display_name(path), str(path))
     except TokenizerLoadError as exc:
         if exc.path:
             raise
-        raise TokenizerLoadError(str(exc), str(path)) from exc
+        exc.path = str(path)  # keep the class (a TokenizerFieldError keeps its field)
+        exc.args = (f"{path}: {exc}",)
+        raise

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from core.errors import SubwordScopeError, TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
-from core.tokenizers.formats._files import display_name
+from core.tokenizers.formats._files import display_name, read_bytes
+from core.tokenizers.formats._json import MAX_ID
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
 from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS, compile_pattern
@@ -88,11 +89,11 @@ def _parse_line(line: bytes, n: int, path: Path) -> tuple[bytes, int]:
             raise ValueError
         token = base64.b64decode(fields[0], validate=True)
         rank = int(fields[1])
-        if rank < 0 or not fields[1].isdigit():
+        if not fields[1].isdigit() or rank > MAX_ID:
             raise ValueError
     except (ValueError, binascii.Error):
         raise TokenizerLoadError(
-            f"line {n}: expected a base64 token, one space and a rank, found "
+            f"line {n}: expected a base64 token, one space and a rank from 0 to {MAX_ID:,}, found "
             f"{line[:60].decode('utf-8', 'replace')!r}", path) from None
     return token, rank
 
@@ -103,20 +104,17 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
     Raises
     ------
     TokenizerLoadError
-        Unreadable or empty file, a line that is not base64 + integer, or a token or rank
-        given twice (tiktoken refuses duplicate ranks too) — the message names the line.
+        Not a regular file or too large (checked before reading), unreadable or empty, a line
+        that is not base64 + an integer from 0 to ``MAX_ID``, or a token or rank given twice (tiktoken refuses duplicate ranks too) — the message names the line.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerLoadError(f"cannot read the file: {exc.strerror or exc}", path) from None
+    data = read_bytes(path)
     lines = data.split(b"\n")
     try:  # fast path; any problem is located by the line-by-line pass below
         pairs = [line.split() for line in lines if line.strip()]
         ranks = {base64.b64decode(t, validate=True): int(r) for t, r in pairs}
         unique = len(ranks) == len(pairs) == len(set(ranks.values()))
-        if ranks and unique and all(r.isdigit() for _, r in pairs):
+        if ranks and unique and all(r.isdigit() for _, r in pairs) and max(ranks.values()) <= MAX_ID:
             return ranks
     except (ValueError, binascii.Error):
         pass

@@ -13,6 +13,7 @@ import regex
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
 from core.tokenizers import chars
+from core.tokenizers._components import finditer_budgeted
 from core.tokenizers.normalizers.base import Normalizer
 
 
@@ -43,10 +44,14 @@ class Replace(Normalizer):
     """Replaces every match of a string or regex; new characters take the span of the
     last matched character, as the reference's ``replace`` does.
 
+    A regex runs under a time budget (:func:`core.tokenizers._components.finditer_budgeted`).
+
     Raises
     ------
     TokenizerLoadError
         If the pattern or content is not a string, or the regex does not compile.
+    PatternTimeoutError
+        From :meth:`normalize`, when the regex runs past its time budget.
     """
 
     type_name = "Replace"
@@ -74,7 +79,9 @@ class Replace(Normalizer):
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         text, pieces, starts, ends, pos = nt.text, [], [], [], 0
-        for m in self._re.finditer(text):
+        matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
+                   if self.is_regex else self._re.finditer(text))
+        for m in matches:
             a, b = m.span()
             if a == b:
                 continue

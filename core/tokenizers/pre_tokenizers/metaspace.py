@@ -60,7 +60,7 @@ class Metaspace(PreTokenizer):
             scheme = "always" if cfg.get("add_prefix_space", True) else "never"
         split = cfg.get("split", True)
         if not isinstance(split, bool):
-            raise TypeError(f"split must be true or false, not {split!r}")
+            raise TokenizerLoadError(f"split must be true or false, not {split!r}")
         return cls(cfg.get("replacement", "\u2581"), str(scheme).lower(), split)
 
     def settings(self) -> dict[str, Any]:

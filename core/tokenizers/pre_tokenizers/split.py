@@ -6,8 +6,14 @@ behaviour decides what happens to the matches — ``Removed`` drops them, ``Isol
 them as words, ``MergedWithPrevious`` / ``MergedWithNext`` glue a match to the non-match
 piece before / after it (a match right after another match stays alone), ``Contiguous``
 joins runs of adjacent matches. Empty pieces are dropped. Regexes run on the ``regex``
-module (the reference uses Oniguruma; the usual classes agree). Spans are code points of
-the normalized text.
+module (the reference uses Oniguruma; the usual classes agree). Spans are code points of the
+normalized text.
+
+A regex from a file runs under a time budget
+(:func:`core.tokenizers._components.finditer_budgeted`): a pattern that backtracks
+catastrophically raises :class:`~core.errors.PatternTimeoutError` instead of freezing the
+caller. The published split patterns (:data:`.split_patterns.PATTERNS`, linear by
+construction) and plain strings run without the budget's per-match bookkeeping.
 """
 
 from __future__ import annotations
@@ -17,19 +23,32 @@ from typing import Any
 import regex
 
 from core.errors import TokenizerLoadError
+from core.tokenizers._components import finditer_budgeted
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
+from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS
 
 Piece = tuple[int, int, bool]
 
 
-def find_pieces(pattern: "regex.Pattern[str]", text: str) -> list[Piece]:
+_TRUSTED = frozenset(PATTERNS.values())
+
+
+def find_pieces(pattern: "regex.Pattern[str]", text: str, budgeted: bool = False) -> list[Piece]:
     """``(start, end, is_match)`` pieces covering ``text``, as the reference's
-    ``find_matches`` (empty matches included)."""
+    ``find_matches`` (empty matches included). O(len(text)) plus the regex's own cost.
+
+    Raises
+    ------
+    PatternTimeoutError
+        With ``budgeted``, when the regex runs past its time budget.
+    """
     if not text:
         return [(0, 0, False)]
     out: list[Piece] = []
     prev = 0
-    for m in pattern.finditer(text):
+    matches = (finditer_budgeted(pattern, text, pattern.pattern, "Split pre-tokenizer")
+               if budgeted else pattern.finditer(text))
+    for m in matches:
         a, b = m.span()
         if a != prev:
             out.append((prev, a, False))
@@ -83,6 +102,8 @@ class Split(PreTokenizer):
     ------
     TokenizerLoadError
         For a pattern that does not compile or an unknown behaviour.
+    PatternTimeoutError
+        From :meth:`split`, when a regex from the file runs past its time budget.
     """
 
     type_name = "Split"
@@ -98,6 +119,7 @@ class Split(PreTokenizer):
             self._re = regex.compile(pattern if is_regex else regex.escape(pattern))
         except regex.error as exc:
             raise TokenizerLoadError(f"Split has an invalid regex {pattern!r}: {exc}") from None
+        self._budgeted = self.is_regex and pattern not in _TRUSTED
 
     @classmethod
     def from_config(cls, cfg: dict) -> "Split":
@@ -114,7 +136,7 @@ class Split(PreTokenizer):
         if self.is_regex and not self.pattern or not self.is_regex and not self.pattern:
             pieces = [(0, len(text), False)]
         else:
-            pieces = find_pieces(self._re, text)
+            pieces = find_pieces(self._re, text, self._budgeted)
         if self.invert:
             pieces = [(a, b, not m) for a, b, m in pieces]
         spans = apply_behavior(pieces, self.behavior)

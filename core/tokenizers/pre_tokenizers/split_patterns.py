@@ -18,6 +18,7 @@ from functools import lru_cache
 import regex
 
 from core.text.byte_alphabet import ByteLevelError
+from core.tokenizers._components import finditer_budgeted
 from core.tokenizers._unicode_compat import NEWER_THAN_REFERENCE, regex_ranges
 
 
@@ -58,6 +59,7 @@ PATTERNS: dict[str, str] = {
 }
 
 
+_TRUSTED = frozenset(PATTERNS.values())
 _NEWER_SET = regex_ranges(NEWER_THAN_REFERENCE)
 _HAS_NEWER = regex.compile(f"[{_NEWER_SET}]")
 _LETTER_OR_NUMBER = regex.compile(r"\\p\{(?:L[ultmo]?|N[dlo]?)\}")
@@ -118,14 +120,25 @@ def pre_split(text: str, pattern: str) -> list[tuple[str, int, int]]:
     the reference libraries' Unicode tables are treated as they treat them (see
     :func:`pattern_for_text`).
 
+    A pattern that is not one of :data:`PATTERNS` (a regex the user or a file gave) runs under
+    a time budget (:func:`core.tokenizers._components.finditer_budgeted`).
+
     Returns
     -------
     list of (piece, start, end)
         ``piece == text[start:end]``; spans are code points, contiguous and covering ``text``.
+
+    Raises
+    ------
+    PatternTimeoutError
+        A pattern not in :data:`PATTERNS` ran past its time budget.
     """
     out: list[tuple[str, int, int]] = []
     last = 0
-    for m in pattern_for_text(text, pattern).finditer(text):
+    compiled = pattern_for_text(text, pattern)
+    matches = (compiled.finditer(text) if pattern in _TRUSTED
+               else finditer_budgeted(compiled, text, pattern, "split pattern"))
+    for m in matches:
         s, e = m.span()
         if s == e:
             continue

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import SubwordScopeError
-from core.text.files import MAX_CONTROL_SHARE, NotTextError, TextFileError, read_text_file
+from core.text.files import (
+    MAX_CONTROL_SHARE, MAX_TEXT_FILE_BYTES, FileTooLargeError, NotRegularFileError, NotTextError,
+    TextFileError, check_regular_file, read_file_bytes, read_text_file)
 
 
 def test_reads_utf8_and_drops_a_bom(tmp_path):
@@ -42,8 +46,38 @@ def test_missing_file_and_folder(tmp_path):
     with pytest.raises(TextFileError, match="cannot read") as info:
         read_text_file(tmp_path / "missing.txt")
     assert not isinstance(info.value, NotTextError)
-    with pytest.raises(TextFileError, match="cannot read"):
+    with pytest.raises(NotRegularFileError, match="this is a folder, not a regular file"):
         read_text_file(tmp_path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)  # opening it for reading would block: no writer ever comes
+    with pytest.raises(NotRegularFileError, match=r"a FIFO \(named pipe\), not a regular file"):
+        read_text_file(fifo)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_symlink_to_dev_zero_is_refused_before_reading(tmp_path):
+    link = tmp_path / "corpus.txt"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(NotRegularFileError, match="a character device") as info:
+        read_text_file(link)
+    assert info.value.path == str(link)
+
+
+def test_size_cap_is_checked_before_reading(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"x" * 101)
+    assert check_regular_file(path, 101) == 101
+    assert read_file_bytes(path, 101) == b"x" * 101
+    with pytest.raises(FileTooLargeError, match="the file is 101 bytes, larger than the "
+                                                "100-byte limit"):
+        read_file_bytes(path, 100)
+    assert MAX_TEXT_FILE_BYTES == 256 * 2**20
+    assert issubclass(FileTooLargeError, TextFileError)
+    assert issubclass(NotRegularFileError, TextFileError)
 
 
 def test_control_share_threshold(tmp_path):

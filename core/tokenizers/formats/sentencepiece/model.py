@@ -44,6 +44,7 @@ from typing import Any
 
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
+from core.tokenizers.formats._files import read_bytes
 from core.tokenizers.formats.sentencepiece.proto import ModelProto, parse_model_proto
 from core.tokenizers.models.sentencepiece import (
     BPE, BYTE, MODEL_TYPES, NORMAL, UNIGRAM, UNKNOWN, UNUSED, USER_DEFINED, bpe_path,
@@ -309,14 +310,12 @@ def load_sentencepiece_model(path: str | Path) -> SentencePieceModel:
     Raises
     ------
     TokenizerLoadError
-        If the file cannot be read or is not a valid SentencePiece model (the message
-        names the file).
+        If the file cannot be read, is not a regular file or is larger than
+        :data:`~core.tokenizers.formats._files.MAX_TOKENIZER_FILE_BYTES` (checked before
+        reading), or is not a valid SentencePiece model (the message names the file).
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerLoadError(f"cannot read the file ({exc.strerror or exc})", str(path)) from None
+    data = read_bytes(path)
     try:
         return SentencePieceModel.from_bytes(data, name=path.name)
     except TokenizerLoadError as exc:

@@ -12,6 +12,7 @@ constants are :mod:`core.tokenizers.models.sentencepiece`'s.
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -125,7 +126,7 @@ def parse_model_proto(data: bytes) -> ModelProto:
     ------
     TokenizerLoadError
         On truncated or malformed protobuf, a field of the wrong wire type, invalid UTF-8
-        in a piece, an unknown piece type, no pieces at all, or a missing
+        in a piece, an unknown piece type, a NaN or infinite score, no pieces at all, or a missing
         ``trainer_spec``/``normalizer_spec`` (always written by the trainer: a file cut
         between two fields would otherwise pass as a model with default settings).
     """
@@ -153,9 +154,12 @@ def parse_model_proto(data: bytes) -> ModelProto:
         # The trainer always writes both; without them the file was cut between fields.
         raise TokenizerLoadError("the SentencePiece model looks truncated: "
                                  "trainer_spec or normalizer_spec is missing")
-    for i, (_, _, kind) in enumerate(pieces):
+    for i, (piece, score, kind) in enumerate(pieces):
         if kind not in (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE):
             raise TokenizerLoadError(f"piece {i} has unknown type {kind}")
+        if not math.isfinite(score):
+            raise TokenizerLoadError(f"pieces[{i}].score: piece {piece[:40]!r} has the score "
+                                     f"{score}; scores must be finite numbers")
     return ModelProto(
         pieces=tuple(pieces), model_type=trainer.get("model_type", UNIGRAM),
         byte_fallback=trainer.get("byte_fallback", False),

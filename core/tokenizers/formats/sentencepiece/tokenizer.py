@@ -16,7 +16,7 @@ with its ``add_bos``/``add_eos`` flags — off by default, like there. They get 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
@@ -26,7 +26,7 @@ from core.tokenizers.formats._files import display_name
 from core.tokenizers.formats.sentencepiece.model import (
     SPACE, SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.models.sentencepiece import CONTROL
-from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.tokenizer import Tokenizer, check_stop
 
 
 class SentencePieceTokenizer(Tokenizer):
@@ -77,17 +77,23 @@ class SentencePieceTokenizer(Tokenizer):
                 start = k
         return out
 
-    def encode(self, text: str, *, add_special_tokens: bool = False) -> Encoding:
-        """Pieces, ids and original code-point spans, as ``SentencePieceProcessor.encode``.
+    def encode(self, text: str, *, add_special_tokens: bool = False,
+               should_stop: Callable[[], bool] | None = None) -> Encoding:
+        """Pieces, ids and original code-point spans, as ``SentencePieceProcessor.encode``;
+        ``should_stop`` is asked before and after the model segments the text.
 
         Raises
         ------
         TypeError
             If ``text`` is not a ``str``.
+        core.errors.Cancelled
+            If ``should_stop()`` returned True.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        check_stop(should_stop)
         pieces = self.model.encode(text)
+        check_stop(should_stop)
         tokens = [p.piece for p in pieces]
         ids = [p.id for p in pieces]
         offsets = [(p.start, p.end) for p in pieces]

@@ -56,8 +56,8 @@ def test_malformed_merges(tmp_path, content, fragment):
     ("", "the file is empty"),
     ('["a", "b"]', "not a list"),
     ('{"a": 0,\n "b": }', "line 2, column"),
-    ('{"a": "zero"}', "'a': 'zero'"),
-    ('{"a": 1.5}', "'a': 1.5"),
+    ('{"a": "zero"}', '["a"]: an id must be a whole number from 0 to 2,147,483,647, not "zero"'),
+    ('{"a": 1.5}', '["a"]: an id must be a whole number from 0 to 2,147,483,647, not 1.5'),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "byte 0x89 is not valid UTF-8"),
 ])
 def test_malformed_vocab_json(tmp_path, content, fragment):

@@ -1,0 +1,207 @@
+"""Parsing tokenizer JSON safely: a depth limit checked before parsing, no non-finite numbers,
+ids in range, and JSON paths for every complaint.
+
+Python's ``json`` accepts ``NaN``/``Infinity``/``-Infinity`` (and turns ``1e400`` into
+infinity) and recurses once per nesting level, so a document nested ~100,000 deep raises
+``RecursionError``. :func:`parse_json` first measures the nesting depth of the raw text
+without recursion (brackets outside strings) and refuses more than :data:`MAX_JSON_DEPTH`
+— the limit of the reference library's JSON reader — then parses with a hook that marks the
+``NaN``/``Infinity`` literals, and names the first one by its JSON path. A float that
+overflows (``1e400``) becomes infinity, which every numeric field check refuses
+(:mod:`.hf_schema`: ids and counts must be integers, scores finite, dropout in [0, 1]).
+
+Paths read like ``model.vocab["x"]``, ``normalizer.normalizers[1].lowercase``: field names
+after dots, object keys chosen by the file (token strings) in ``["…"]``, list indices in
+``[i]`` (see :func:`key_path`, :func:`index_path`).
+
+Public names: :data:`MAX_JSON_DEPTH`, :data:`MAX_ID`, :func:`parse_json`, :func:`key_path`,
+:func:`field_path`, :func:`index_path`, :func:`shown`, :func:`check_id`, :func:`nesting_depth`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import regex
+
+from core.errors import TokenizerFieldError, TokenizerLoadError
+
+MAX_JSON_DEPTH = 128
+"""Deepest nesting of arrays and objects accepted (the reference's serde_json limit)."""
+
+MAX_ID = 2**31 - 1
+"""Largest token id accepted (ids index int32 arrays; the reference's limit is 2**32 - 1)."""
+
+_CHUNK = 1 << 24  # bytes per step of the depth scan (bounds its numpy temporaries)
+_BRACKET_STEP = np.zeros(256, dtype=np.int8)
+_BRACKET_STEP[[0x5B, 0x7B]] = 1  # [ {
+_BRACKET_STEP[[0x5D, 0x7D]] = -1  # ] }
+_TOKEN = regex.compile(r'("(?:[^"\\]|\\.)*+")\s*+(:?)|[\[\]{},]', regex.DOTALL)
+
+
+class _NonFinite(float):
+    """A number JSON cannot hold, kept with its spelling until its path is found."""
+
+    def __new__(cls, spelling: str):
+        out = super().__new__(cls, "nan")
+        out.spelling = spelling
+        return out
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON (``"yes"``, ``-3``, ``null``), cut to ``limit`` characters."""
+    if isinstance(value, _NonFinite):
+        return value.spelling
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def key_path(parent: str, key: str) -> str:
+    """The path of an object entry chosen by the file: ``parent["key"]``."""
+    return f"{parent}[{shown(key)}]"
+
+
+def field_path(parent: str, name: str) -> str:
+    """The path of a named field: ``parent.name`` (``name`` at the top)."""
+    if not name.isidentifier():
+        return key_path(parent, name)
+    return f"{parent}.{name}" if parent else name
+
+
+def index_path(parent: str, index: int) -> str:
+    """The path of a list item: ``parent[index]``."""
+    return f"{parent}[{index}]"
+
+
+def check_id(value: Any, field: str, source: str | None = None) -> int:
+    """``value`` as a token id: a JSON integer from 0 to :data:`MAX_ID`.
+
+    Raises
+    ------
+    TokenizerFieldError
+        Naming ``field`` and the value.
+    """
+    if type(value) is not int or not 0 <= value <= MAX_ID:
+        raise TokenizerFieldError(field, f"an id must be a whole number from 0 to {MAX_ID:,}, "
+                                         f"not {shown(value)}", source)
+    return value
+
+
+def nesting_depth(text: str) -> int:
+    """Deepest nesting of ``[``/``{`` in JSON text, brackets inside strings ignored.
+
+    O(n) in the text length with no recursion: escaped backslashes and quotes are dropped,
+    a bracket is inside a string when an odd number of quotes precede it, and the depth is
+    a cumulative sum — all in numpy, :data:`_CHUNK` bytes at a time.
+    """
+    data = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    depth = quotes_before = deepest = 0
+    for start in range(0, len(data), _CHUNK):
+        codes = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
+        quotes = np.flatnonzero(codes == 0x22)
+        steps = _BRACKET_STEP[codes]
+        at = np.flatnonzero(steps)
+        outside = (np.searchsorted(quotes, at) + quotes_before) % 2 == 0
+        running = np.cumsum(steps[at][outside], dtype=np.int64) + depth
+        if len(running):
+            deepest, depth = max(deepest, int(running.max())), int(running[-1])
+        quotes_before += len(quotes)
+    return deepest
+
+
+def _deep_path(text: str, limit: int) -> tuple[str, int]:
+    """The path (shortened in the middle) and line where nesting first exceeds ``limit``."""
+    stack: list[list[Any]] = []  # [kind, key or index]
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok[0] == '"':
+            if m.group(2) and stack and stack[-1][0] == "{":
+                stack[-1][1] = _key(m.group(1))
+        elif tok in "[{":
+            stack.append([tok, 0 if tok == "[" else None])
+            if len(stack) > limit:
+                return _path_of(stack[:-1]), text.count("\n", 0, m.start()) + 1
+        elif tok in "]}":
+            if stack:
+                stack.pop()
+        elif tok == "," and stack and stack[-1][0] == "[":
+            stack[-1][1] += 1
+    return "", 1
+
+
+def _key(quoted: str) -> str:
+    try:
+        return json.loads(quoted)
+    except ValueError:
+        return quoted[1:-1]
+
+
+def _path_of(stack: list[list[Any]]) -> str:
+    parts = [f"[{key}]" if kind == "[" else field_path("_", key)[1:]
+             for kind, key in stack if kind == "[" or isinstance(key, str)]
+    if len(parts) > 12:
+        parts = parts[:6] + [f"…({len(parts) - 12} more levels)…"] + parts[-6:]
+    return "".join(parts).lstrip(".")
+
+
+def parse_json(text: str, source: str | None = None, *, token_map: bool = False) -> Any:
+    """Parse JSON text with the limits of this module.
+
+    ``token_map``: the top-level object maps tokens to values (``vocab.json``), so its keys
+    are shown as ``["token"]`` in paths.
+
+    Raises
+    ------
+    TokenizerFieldError
+        Nesting deeper than :data:`MAX_JSON_DEPTH` (with the path where it happens), or a
+        ``NaN``/``Infinity``/out-of-range number (with its path).
+    TokenizerLoadError
+        Not JSON (line and column given), or an integer too long to convert.
+    """
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        field, line = _deep_path(text, MAX_JSON_DEPTH)
+        raise TokenizerFieldError(field, f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
+                                         f"(line {line}); is this really a tokenizer file?", source)
+    flagged: list[bool] = []
+
+    def non_finite(spelling: str) -> float:
+        flagged.append(True)
+        return _NonFinite(spelling)
+
+    try:
+        doc = json.loads(text, parse_constant=non_finite)
+    except json.JSONDecodeError as exc:
+        raise TokenizerLoadError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
+                                 f"{exc.msg} (is the file truncated?)", source) from None
+    except (ValueError, RecursionError):  # an integer of more than 4,300 digits
+        raise TokenizerLoadError("the JSON holds a whole number too long to read (more than "
+                                 "4,300 digits)", source) from None
+    if flagged:
+        field, value = _find_non_finite(doc, token_map)
+        raise TokenizerFieldError(field, f"{value.spelling} is not a finite number (JSON has no "
+                                         "NaN or infinity)", source)
+    return doc
+
+
+_TOKEN_MAPS = ("vocab", "special_tokens")
+
+
+def _find_non_finite(doc: Any, token_map: bool) -> tuple[str, _NonFinite]:
+    """The path and value of the first :class:`_NonFinite` in ``doc`` (iterative walk)."""
+    todo: list[tuple[str, Any]] = [("", doc)]
+    while todo:
+        path, node = todo.pop()
+        if isinstance(node, _NonFinite):
+            return path or "(the document)", node
+        if isinstance(node, dict):
+            keyed = path.endswith(_TOKEN_MAPS) or (token_map and not path)
+            todo.extend((key_path(path, k) if keyed else field_path(path, k), v)
+                        for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            todo.extend((index_path(path, i), v) for i, v in reversed(list(enumerate(node))))
+    raise AssertionError("a flagged number was not found")  # pragma: no cover
