@@ -1,18 +1,40 @@
-"""Where the app remembers things between runs (an INI file in the user's config dir).
+"""Where the app remembers things between runs, checked on the way in and written safely.
 
-``$SUBWORDSCOPE_CONFIG_DIR`` overrides the folder (tests point it at a temporary one). The
-panes' state modules read their stored values back with :mod:`app.panes.stored` (no Qt).
+Two files in :func:`config_dir` (``$SUBWORDSCOPE_CONFIG_DIR`` overrides it; tests point it at a
+temporary folder):
+
+- ``settings.ini`` (QSettings): small values — window, tokenizer paths, the panes' options.
+  QSettings writes it atomically (Qt's ``QSaveFile``: a temporary file, ``fdatasync``, then a
+  rename; :meth:`QSettings.isAtomicSyncRequired` is on by default) from the event loop soon
+  after each ``setValue``. Every stored value is checked when the window opens
+  (:func:`drop_invalid`): one of the wrong type, out of range or unparsable is removed, and its
+  key named once in the status bar, so no value in the file can stop the app from starting.
+- ``state.json``: the panes' typed state (the alignment pane's text can be 2,000,000
+  characters). :func:`write_state` hands a snapshot to a writer thread that writes a temporary
+  file in the same folder, fsyncs it and ``os.replace``\\ s it over the old one, so a kill at any
+  moment leaves either the old or the new file, never a torn one; the GUI thread only copies a
+  dict. :func:`read_state` reads it back (falling back to the same key in ``settings.ini``,
+  where older versions kept it).
+
+The panes' state modules rebuild their dataclasses with :mod:`app.panes.stored` (no Qt).
 """
 
 from __future__ import annotations
 
+import atexit
+import dataclasses
 import json
 import os
+import tempfile
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 import platformdirs
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QByteArray, QSettings
+
+STATE_FILE = "state.json"
+Check = Callable[[Any], bool]
 
 
 def config_dir() -> Path:
@@ -27,13 +49,24 @@ def open_settings() -> QSettings:
     return QSettings(str(path), QSettings.Format.IniFormat)
 
 
+def parse_json(raw: Any) -> Any:
+    """A stored JSON string parsed; raises ValueError for anything else (not a string, not
+    JSON, nested too deep for the parser)."""
+    if not isinstance(raw, str):
+        raise ValueError("not a JSON string")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
+
+
 def get_json(settings: QSettings, key: str, default: Any) -> Any:
     """Read a JSON value stored under ``key``; ``default`` when absent or unreadable."""
     raw = settings.value(key)
     if raw is None:
         return default
     try:
-        return json.loads(str(raw))
+        return parse_json(raw)
     except ValueError:
         return default
 
@@ -41,3 +74,273 @@ def get_json(settings: QSettings, key: str, default: Any) -> Any:
 def set_json(settings: QSettings, key: str, value: Any) -> None:
     """Store ``value`` as JSON (keeps types and unicode exact across INI round trips)."""
     settings.setValue(key, json.dumps(value, ensure_ascii=True))
+
+
+# -- checks on read -----------------------------------------------------------------------
+def is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def is_flag(value: Any) -> bool:
+    """A stored bool: INI files hold ``true`` / ``false``."""
+    return isinstance(value, bool) or (isinstance(value, str) and value.lower() in ("true", "false"))
+
+
+def is_index(limit: int) -> Check:
+    """A non-negative integer below ``limit`` (INI files hold it as digits)."""
+    def check(value: Any) -> bool:
+        text = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+        return text.isascii() and text.isdigit() and int(text) < limit
+    return check
+
+
+def is_json(shape: Check) -> Check:
+    """A JSON string whose parsed value passes ``shape``."""
+    def check(value: Any) -> bool:
+        try:
+            return shape(parse_json(value))
+        except ValueError:
+            return False
+    return check
+
+
+def list_of_text(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def list_of_pairs(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v) for v in value)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e12
+
+
+def sampling_inputs(value: Any) -> bool:
+    """The Compare pane's sampling inputs: ``[sizes text, temperature, draws]``."""
+    return (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
+            and _number(value[1]) and _number(value[2]) and value[1] > 0 and value[2] >= 0)
+
+
+CHECKS: dict[str, Check] = {
+    "window/geometry": lambda v: isinstance(v, (QByteArray, bytes)),
+    "window/tab": is_index(64),
+    "tokenizer/current": is_text,
+    "tokenizer/last_dir": is_text,
+    "tokenizer/tiktoken_special": is_flag,
+    "tokenizer/recent": is_json(list_of_text),
+    "compare/corpus_folder": is_text,
+    "compare/tokenizer_paths": is_json(list_of_pairs),
+    "compare/metric": is_text,
+    "compare/reference": is_text,
+    "compare/damage_form": is_text,
+    "compare/sampling": is_json(sampling_inputs),
+    "compare/last_dir": is_text,
+}
+"""Every ``settings.ini`` key the app reads, and what a readable value looks like. The
+panes' ``<pane>/state`` objects are checked field by field by their state classes."""
+
+StateReader = Callable[[Any], Any]
+
+
+def drop_invalid(settings: QSettings, state_readers: Mapping[str, StateReader] | None = None,
+                 checks: Mapping[str, Check] = CHECKS) -> list[str]:
+    """Remove every stored value that fails its check; return the names dropped.
+
+    ``state_readers`` maps a JSON state key (``"alignment/state"``) to the function that
+    rebuilds the pane's state from the parsed object (``AlignmentState.from_json``): a value
+    that is not a JSON object is removed; a field the reader does not keep as stored is
+    removed from the object and named ``key.field``. The same keys in ``state.json`` are
+    checked too (its readers keep the defaults of bad fields; ``state.json`` itself is named
+    when it is not a JSON object). O(size of the settings files).
+    """
+    dropped: list[str] = []
+    for key in settings.allKeys():
+        value = settings.value(key)
+        if key in checks and not checks[key](value):
+            settings.remove(key)
+            dropped.append(key)
+        elif state_readers and key in state_readers:
+            dropped.extend(_drop_bad_fields(settings, key, value, state_readers[key]))
+    store = state_file(settings)
+    if store.unreadable:
+        dropped.append(STATE_FILE)
+    for key, reader in (state_readers or {}).items():
+        if store.has(key):
+            data = store.get(key)
+            bad = bad_fields(data, reader) if isinstance(data, dict) else None
+            dropped.extend([f"{STATE_FILE}: {key}"] if bad is None else [f"{key}.{b}" for b in bad])
+    return dropped
+
+
+def _drop_bad_fields(settings: QSettings, key: str, raw: Any, reader: StateReader) -> list[str]:
+    try:
+        data = parse_json(raw)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        settings.remove(key)
+        return [key]
+    bad = bad_fields(data, reader)
+    if bad:
+        set_json(settings, key, {k: v for k, v in data.items() if k not in bad})
+    return [f"{key}.{name}" for name in bad]
+
+
+def bad_fields(data: dict, reader: StateReader) -> list[str]:
+    """The fields of stored object ``data`` that ``reader`` (a state class's ``from_dict``)
+    does not keep: wrong type, out of range, unknown value. Values are compared as JSON."""
+    try:
+        state = reader(data)
+    except (TypeError, ValueError, AttributeError):  # a reader that cannot cope: all of it
+        return sorted(data)
+    names = {f.name for f in dataclasses.fields(state)} if dataclasses.is_dataclass(state) else set()
+    out = []
+    for name, value in data.items():
+        if name not in names:
+            continue
+        try:
+            kept = json.loads(json.dumps(getattr(state, name)))
+        except (TypeError, ValueError):
+            kept = getattr(state, name)
+        if kept != value:
+            out.append(name)
+    return out
+
+
+# -- the pane state file --------------------------------------------------------------------
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, flushed
+    and fsynced, then ``os.replace``; the folder is fsynced so the rename itself survives a
+    power cut. A crash leaves the old file (and perhaps a stray ``*.tmp``), never a torn one.
+
+    Raises
+    ------
+    OSError
+        If the folder is not writable or the disk is full (the old file is kept).
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+class StateFile:
+    """``state.json``: one JSON object of pane states, written by a background thread.
+
+    :meth:`put` replaces one entry and wakes the writer, which serializes the latest
+    snapshot and writes it with :func:`atomic_write`; puts that arrive while it writes are
+    merged into the next write (latest wins). :meth:`flush` waits until everything put has
+    been written (on close, and at interpreter exit).
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.errors: list[str] = []  # why writes failed (disk full, folder gone), newest last
+        self.unreadable = False  # the file exists but is not a JSON object
+        self._data: dict[str, Any] = self._load()
+        self._lock = threading.Condition()
+        self._version = 0  # bumped by every put
+        self._written = 0  # the version on disk
+        self._thread: threading.Thread | None = None
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON
+            data = None
+        self.unreadable = not isinstance(data, dict)
+        return data if isinstance(data, dict) else {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        with self._lock:
+            return self._data.get(key, default)
+
+    def has(self, key: str) -> bool:
+        with self._lock:
+            return key in self._data
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (JSON-serializable; not mutated afterwards by the caller) under
+        ``key`` and schedule a write. O(1) on the calling thread."""
+        with self._lock:
+            self._data[key] = value
+            self._version += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="state-writer", daemon=True)
+                self._thread.start()
+            self._lock.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait (at most ``timeout`` seconds) until the last put is on disk."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._written >= self._version, timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if self._written >= self._version:
+                    self._thread = None
+                    return
+                version, snapshot = self._version, dict(self._data)
+            try:
+                data = json.dumps(snapshot, ensure_ascii=False).encode("utf-8", "surrogatepass")
+                atomic_write(self.path, data)
+            except (OSError, TypeError, ValueError) as exc:
+                self.errors.append(f"could not save {self.path}: {exc}")
+            with self._lock:
+                self._written = version
+                self._lock.notify_all()
+
+
+_FILES: dict[Path, StateFile] = {}
+_FILES_LOCK = threading.Lock()
+
+
+def state_file(settings: QSettings) -> StateFile:
+    """The :class:`StateFile` beside ``settings``' file (one per folder and process)."""
+    path = Path(settings.fileName()).with_name(STATE_FILE)
+    with _FILES_LOCK:
+        if path not in _FILES:
+            _FILES[path] = StateFile(path)
+        return _FILES[path]
+
+
+def read_state(settings: QSettings, key: str, default: Any = None) -> Any:
+    """A pane's state object from ``state.json``; else (older versions) the JSON under
+    ``key`` in ``settings.ini``; else ``default``."""
+    store = state_file(settings)
+    if store.has(key):
+        return store.get(key, default)
+    return get_json(settings, key, default)
+
+
+def write_state(settings: QSettings, key: str, value: Any) -> None:
+    """Save a pane's state object to ``state.json`` atomically, off the GUI thread."""
+    state_file(settings).put(key, value)
+    if settings.contains(key):  # moved out of settings.ini: keep one copy only
+        settings.remove(key)
+
+
+def flush_states(timeout: float = 10.0) -> bool:
+    """Wait for every pending ``state.json`` write (at close and at interpreter exit)."""
+    with _FILES_LOCK:
+        files = list(_FILES.values())
+    return all(f.flush(timeout) for f in files)
+
+
+atexit.register(flush_states)

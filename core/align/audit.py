@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
-from core.errors import OffsetError
+from core.errors import Cancelled, OffsetError
 from core.text.graphemes import grapheme_bounds
 from core.text.offsets import offset_arrays
 
@@ -179,6 +179,12 @@ class Audit:
         return np.flatnonzero(self.cover > 1).tolist()
 
 
+def check_stop(should_stop: Callable[[], bool] | None) -> None:
+    """Raise :class:`~core.errors.Cancelled` when ``should_stop`` is given and returns True."""
+    if should_stop is not None and should_stop():
+        raise Cancelled("cancelled")
+
+
 def _partial(text: str, starts8: np.ndarray, s: int, e: int, b0: int, b1: int) -> tuple[str, ...]:
     notes = []
     for i in range(s, e):
@@ -191,13 +197,14 @@ def _partial(text: str, starts8: np.ndarray, s: int, e: int, b0: int, b1: int) -
     return tuple(notes)
 
 
-def _byte_ranges(starts8, starts, ends, lengths, sequential):
+def _byte_ranges(starts8, starts, ends, lengths, sequential, should_stop=None):
     """Assign each token a UTF-8 byte range inside its span, in order.
 
     A token that starts in the same character where the previous token (with bytes) stopped
     mid-way continues from that token's last byte. Only tokens in ``sequential`` (those
     overlapping another token) can continue; their ranges are updated together until they
-    settle, one round per token in the longest run of pieces of one character.
+    settle, one round per token in the longest run of pieces of one character: O(R · T) for
+    R rounds, each vectorized; ``should_stop`` is polled every round.
     """
     lo, hi = starts8[starts], starts8[ends]
     b0 = lo
@@ -211,6 +218,7 @@ def _byte_ranges(starts8, starts, ends, lengths, sequential):
     t_lo, t_hi, t_n = lo[todo], hi[todo], lengths[todo]
     b0, b1 = b0.copy(), b1.copy()
     for _ in range(len(todo) + 1):
+        check_stop(should_stop)
         prev_end = np.where(prev >= 0, b1[np.maximum(prev, 0)], 0)
         new0 = np.where((t_lo < prev_end) & (prev_end < t_hi), prev_end, t_lo)
         new1 = np.where(t_n > 0, np.minimum(new0 + t_n, t_hi), new0)
@@ -246,6 +254,7 @@ def audit(
     special_tokens_mask: Sequence[int] | None = None,
     graphemes: Sequence[int] | None = None,
     derived_offsets: Sequence[tuple[int, int]] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Audit:
     """Flag the misleading parts of an encoding's offsets (SPEC §8).
 
@@ -265,12 +274,17 @@ def audit(
     derived_offsets : sequence of (int, int), optional
         Each token's derived span (``Encoding.derived_offsets``); a token whose span
         differs is flagged :attr:`TokenFlags.misleading` (special tokens never are).
+    should_stop : callable, optional
+        Polled between the steps (each vectorized, O(T + N)) and in every round of the byte
+        ranges; True raises :class:`~core.errors.Cancelled`.
 
     Raises
     ------
     OffsetError
         If a span (given or derived) is out of bounds or reversed, or the lists differ in
         length.
+    Cancelled
+        If ``should_stop()`` returned True.
     """
     n, t = len(text), len(offsets)
     starts, ends = _pairs(offsets, t, n, "offsets")
@@ -282,6 +296,7 @@ def audit(
     cover = np.cumsum(delta[:n]).astype(np.int32)
     many = np.concatenate(([0], np.cumsum(cover > 1)))
     nonempty = ends > starts
+    check_stop(should_stop)
     boundary = np.zeros(n + 1, bool)
     boundary[np.asarray(grapheme_bounds(text) if graphemes is None else graphemes, np.int64)] = True
     cuts = counted & nonempty & ~(boundary[starts] & boundary[ends])
@@ -290,7 +305,8 @@ def audit(
     partial = np.zeros(t, bool)
     if lengths is not None:
         starts8 = offset_arrays(text)[1]
-        b0, b1 = _byte_ranges(starts8, starts, ends, lengths, shares | (special & nonempty))
+        check_stop(should_stop)
+        b0, b1 = _byte_ranges(starts8, starts, ends, lengths, shares | (special & nonempty), should_stop)
         is_start = np.zeros(int(starts8[-1]) + 1, bool)
         is_start[starts8] = True
         partial = counted & (b1 > b0) & ~(is_start[b0] & is_start[b1])

@@ -16,9 +16,12 @@ from typing import Callable, Sequence
 
 import regex
 
+from core.align.unknown import Failure, walk
 from core.errors import SubwordScopeError
 from core.text.byte_alphabet import to_byte_level
 from core.text.normalize import NormalizedText, normalize
+from core.tokenizers import chars
+from core.tokenizers.normalizers import BertNormalizer, Compose
 
 SCHEMES = ("wordpiece", "sentencepiece", "bytelevel", "surface")
 METASPACE = "\u2581"
@@ -26,7 +29,6 @@ UNK_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>", "[unk]"})
 """Token strings that stand for "whatever pre-tokenized unit is at the cursor"."""
 
 _SPECIAL = regex.compile(r"\[[A-Z_]+\]|<\|[^|\s]+\|>|</?s>|<(?:pad|mask|bos|eos|cls|sep)>")
-_UNIT = regex.compile(r"\w+|[^\w\s]")
 _CONTEXT = 12  # characters of normalized text quoted in an error
 
 
@@ -118,10 +120,6 @@ def _is_special(token: str) -> bool:
 
 def _match(text: str, cur: int, token: str, scheme: str) -> tuple[int, int] | None:
     """Return the normalized span ``token`` covers at ``cur``, or None when it does not fit."""
-    if token in UNK_TOKENS:
-        start = _skip_spaces(text, cur)
-        m = _UNIT.match(text, start)
-        return (start, m.end()) if m else None
     if scheme == "bytelevel":
         return (cur, cur + len(token)) if token and text.startswith(token, cur) else None
     if scheme == "wordpiece" and token.startswith("##") and len(token) > 2:
@@ -194,29 +192,83 @@ def detect_scheme(tokens: Sequence[str]) -> str:
     return "surface"
 
 
-def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str,
-          lowercase: str | None = None) -> list[tuple[int, int]]:
+def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str | None = None,
+          should_stop: Callable[[], bool] | None = None) -> list[tuple[int, int]]:
+    """Match every token at the cursor, searching unknown tokens' ends (:mod:`.unknown`).
+    O(T + N) for T tokens and N normalized code points on real token lists."""
     text = nt.text
     lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
-    spans: list[tuple[int, int]] = []
-    cur = 0
     for i, token in enumerate(tokens):
-        if not isinstance(token, str):
-            raise AlignmentError(i, repr(token), cur, nt.to_original(cur, cur)[0], text[cur : cur + _CONTEXT])
-        if scheme == "sentencepiece" and token not in UNK_TOKENS and not _is_special(token):
+        if not isinstance(token, str):  # before any search: a malformed list is not text
+            raise AlignmentError(i, repr(token), 0, 0, text[:_CONTEXT])
+
+    def match(i: int, cur: int) -> tuple[int, int] | None:
+        token = tokens[i]
+        if scheme == "sentencepiece" and not _is_special(token):
             span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
         else:
             span = _match(text, cur, token, scheme)
-        if span is None and _is_special(token):
-            span = (cur, cur)
-        if span is None:
-            no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
-            at = cur if no_skip else _skip_spaces(text, cur)
-            pos = nt.to_original(at, at)[0]
-            raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
-        spans.append(nt.to_original(*span))
-        cur = span[1]
-    return spans
+        return (cur, cur) if span is None and _is_special(token) else span
+
+    found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens],
+                 should_stop=should_stop)
+    if isinstance(found, Failure):
+        i, cur, token = found.token_index, found.cursor, tokens[found.token_index]
+        no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
+        at = cur if no_skip and token not in UNK_TOKENS else _skip_spaces(text, cur)
+        pos = nt.to_original(at, at)[0]
+        raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
+    return [nt.to_original(*span) for span in found]
+
+
+def _clean(c: str) -> str:
+    return "" if chars.is_control(c) else c
+
+
+def _compatibility(original: str) -> NormalizedText:
+    """NFKC with control and format characters removed (what SentencePiece's ``nmt_nfkc``
+    rules and BERT's clean-text step do); O(N)."""
+    return _NFKC.normalize(NormalizedText.identity(original).map_chars(_clean))
+
+
+def _bert(original: str) -> NormalizedText:
+    """BERT's normalizer without CJK spacing (clean text, NFD accent stripping, lowercase)."""
+    return _BERT.normalize(NormalizedText.identity(original))
+
+
+_NFKC = Compose("NFKC")
+_BERT = BertNormalizer(handle_chinese_chars=False)
+Attempt = tuple[Callable[[str], NormalizedText], Callable[[str], NormalizedText] | None]
+
+
+def _attempts(scheme: str) -> tuple[Attempt, ...]:
+    """``(text normalizer, token normalizer)`` pairs tried in order when the caller gives
+    no normalizer: the scheme's default on the text alone (the teaching normalizer for
+    WordPiece, none otherwise), then the normalization the tokenizers of that family use
+    (BERT's; NFKC without control characters) on the text *and* on every token, since a
+    tokenizer's pieces come in its own normalization form. Byte-level pieces are never
+    normalized (their alphabet is not text)."""
+    if scheme == "wordpiece":
+        return ((normalize, None), (_bert, _bert))
+    if scheme == "bytelevel":
+        return ((NormalizedText.identity, None), (_compatibility, None))
+    return ((NormalizedText.identity, None), (_compatibility, _compatibility))
+
+
+def _normalize_tokens(tokens: Sequence[str], fn: Callable[[str], NormalizedText]) -> list:
+    """Each token in ``fn``'s normalization (a ``##`` prefix, unknown and special tokens
+    kept as they are); O(total token length), each distinct token normalized once."""
+    seen: dict[str, str] = {}
+    out: list = []
+    for token in tokens:
+        if not isinstance(token, str) or token in UNK_TOKENS or _is_special(token):
+            out.append(token)
+            continue
+        if token not in seen:
+            head = "##" if token.startswith("##") and len(token) > 2 else ""
+            seen[token] = head + fn(token[len(head):]).text if token else token
+        out.append(seen[token])
+    return out
 
 
 def align(
@@ -226,6 +278,7 @@ def align(
     scheme: str | None = None,
     normalizer: Callable[[str], NormalizedText] | None = None,
     lowercase: str | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[int, int]]:
     """Map each token to its half-open code-point span in ``original`` (SPEC §2).
 
@@ -277,23 +330,28 @@ def align(
     if scheme is None:
         detected = detect_scheme(tokens)
         if detected != "surface":
-            return align(original, tokens, scheme=detected, normalizer=normalizer, lowercase=lowercase)
+            return align(original, tokens, scheme=detected, normalizer=normalizer, lowercase=lowercase,
+                         should_stop=should_stop)
         try:
-            return align(original, tokens, scheme="surface", normalizer=normalizer, lowercase=lowercase)
+            return align(original, tokens, scheme="surface", normalizer=normalizer, lowercase=lowercase,
+                         should_stop=should_stop)
         except AlignmentError as surface_error:
             try:
                 return align(original, tokens, scheme="wordpiece", normalizer=normalizer,
-                             lowercase=lowercase)
+                             lowercase=lowercase, should_stop=should_stop)
             except AlignmentError as wordpiece_error:
                 raise max(surface_error, wordpiece_error, key=lambda e: e.token_index) from None
     if scheme not in SCHEMES:
         raise SubwordScopeError(f"unknown alignment scheme {scheme!r}; use one of {SCHEMES}")
-    if normalizer is not None:
-        nt = normalizer(original)
-    elif scheme == "wordpiece":
-        nt = normalize(original)
-    else:
-        nt = NormalizedText.identity(original)
-    if scheme == "bytelevel":
-        nt = _byte_level_text(nt)
-    return _walk(nt, tokens, scheme, lowercase)
+    attempts: tuple[Attempt, ...] = ((normalizer, None),) if normalizer is not None else _attempts(scheme)
+    errors = []
+    for text_fn, token_fn in attempts:
+        nt = text_fn(original)
+        if scheme == "bytelevel":
+            nt = _byte_level_text(nt)
+        try:
+            return _walk(nt, tokens if token_fn is None else _normalize_tokens(tokens, token_fn),
+                         scheme, lowercase, should_stop)
+        except AlignmentError as exc:
+            errors.append(exc)
+    raise max(errors, key=lambda e: e.token_index)  # the first of the attempts that got furthest

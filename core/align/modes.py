@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, Callable
 
 from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
 from core.align.entities import LabelError, entities
@@ -65,13 +65,14 @@ def parse_list(raw: str, what: str) -> list[str]:
     return items
 
 
-def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
-    """Encode ``text`` (without special tokens); the demo honours the normalizer options."""
+def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool,
+             should_stop: Callable[[], bool] | None = None) -> dict:
+    """Encode ``text`` (without special tokens); the demo honours the normalizer options.
+    ``should_stop`` is handed to the tokenizer's ``encode`` (it raises ``Cancelled``)."""
     try:
         if is_demo:
-            enc = _demo_encode(tokenizer, text, options)
-        else:
-            enc = tokenizer.encode(text, add_special_tokens=False)
+            tokenizer = _with_teaching(tokenizer, options)
+        enc = tokenizer.encode(text, add_special_tokens=False, should_stop=should_stop)
     except SubwordScopeError as exc:
         return {"error": f"The tokenizer could not encode this text: {exc}"}
     return {
@@ -88,7 +89,7 @@ def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool) -> dict:
 
 
 def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "auto",
-                 normalize_all: bool = False) -> dict:
+                 normalize_all: bool = False, should_stop: Callable[[], bool] | None = None) -> dict:
     """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit.
 
     ``scheme`` is ``"auto"`` or one of :data:`core.align.SCHEMES`. Auto follows
@@ -98,6 +99,7 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
     normalizer's text (pieces given lowercased or without accents), as surface strings are
     tried before WordPiece. The teaching normalizer with ``options`` is used for WordPiece,
     and for every scheme when ``normalize_all`` (the user changed the options).
+    ``should_stop`` is polled inside the cursor walk (``Cancelled`` is raised).
     """
     try:
         tokens = parse_list(tokens_text, "tokens")
@@ -112,7 +114,8 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
         nt = normalize(text, **options) if normalized else NormalizedText.identity(text)
         lowercase = _lowercase_state(options, normalized)
         try:
-            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt, lowercase=lowercase)
+            spans = align(text, tokens, scheme=name, normalizer=lambda _, nt=nt: nt, lowercase=lowercase,
+                          should_stop=should_stop)
         except AlignmentError as exc:
             errors.append((exc.token_index, name, nt, exc))
             continue
@@ -120,7 +123,8 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
                 "scheme": name, "unknown": unknown,
                 "scheme_normalized": normalized and scheme == "auto" and name != "wordpiece"}
     _, name, nt, exc = max(errors, key=lambda e: e[0])  # the attempt that got furthest
-    good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt)
+    good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt,
+                 should_stop=should_stop)
     message = str(exc).replace(f" — {exc.hint}", "") if exc.hint else str(exc)
     return {
         "tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "scheme": name,
@@ -172,8 +176,8 @@ def label_entities(text: str, tokens: list[str], spans: list, labels_text: str, 
     return {"labels": labels, "entities": found}
 
 
-def _demo_encode(tokenizer: Any, text: str, options: dict) -> Any:
-    """Encode with the demo tokenizer, its teaching normalizer's steps set from ``options``."""
+def _with_teaching(tokenizer: Any, options: dict) -> Any:
+    """A copy of the demo tokenizer with its teaching normalizer's steps set from ``options``."""
     tokenizer = copy.copy(tokenizer)
     tokenizer.normalizer = Teaching(**options)
-    return tokenizer.encode(text, add_special_tokens=False)
+    return tokenizer

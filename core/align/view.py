@@ -18,11 +18,11 @@ import bisect
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from core.align.audit import Audit, audit
+from core.align.audit import Audit, audit, check_stop
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
 from core.text.graphemes import GraphemeBounds
@@ -160,14 +160,15 @@ def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.nd
     return flat[:, 0], flat[:, 1], missing
 
 
-def audit_spans(text: str, spans, token_bytes, special, graphemes=None, derived=None) -> Audit:
+def audit_spans(text: str, spans, token_bytes, special, graphemes=None, derived=None,
+                should_stop: Callable[[], bool] | None = None) -> Audit:
     """:func:`core.align.audit.audit` of the leading tokens that have a span (a pasted list
     stops having spans at its first mismatch); ``derived``: the derived spans, if known."""
     k = spans.index(None) if None in spans else len(spans)
     lengths = None if token_bytes is None else [len(b) for b in token_bytes[:k]]
     mask = None if special is None else special[:k]
     return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes,
-                 derived_offsets=None if derived is None else derived[:k])
+                 derived_offsets=None if derived is None else derived[:k], should_stop=should_stop)
 
 
 def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
@@ -208,6 +209,7 @@ def alignment_view(
     repair: bool = True,
     tokenizer_is_demo: bool = False,
     graphemes: GraphemeBounds | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> AlignmentView:
     """Tokenize / align / label ``text`` and derive everything the alignment pane shows.
 
@@ -231,11 +233,18 @@ def alignment_view(
         Repair ill-formed BIO sequences instead of reporting them (labels mode).
     graphemes : GraphemeBounds, optional
         A cache of grapheme boundaries kept across calls (keystrokes); a fresh one otherwise.
+    should_stop : callable, optional
+        Polled in the tokenizer's and the cursor walk's loops and between the steps below.
 
     Returns
     -------
     AlignmentView
         Never raises on bad input: see ``error`` and ``notice``. O(n + tokens · log n).
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True (a superseded request).
     """
     base = AlignmentView(text=text, mode=mode)
     if not text.strip():
@@ -245,14 +254,18 @@ def alignment_view(
                        f"tokenizes at most {MAX_CHARS:,}. Shorten it to see tokens.")
     options = normalizer_options or {}
     if mode == "align":
-        partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all)
+        partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,
+                               should_stop=should_stop)
     else:
-        partial = tokenize(tokenizer, text, options, tokenizer_is_demo)
+        partial = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop)
     result = replace(base, **partial)
+    check_stop(should_stop)
     utf16, utf8 = offset_arrays(text)
     bounds = (graphemes or GraphemeBounds()).bounds(text)
+    check_stop(should_stop)
     flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds,
-                        result.derived_spans)
+                        result.derived_spans, should_stop)
+    check_stop(should_stop)
     starts = np.zeros(len(text) + 1, bool)
     starts[bounds] = True
     result = replace(

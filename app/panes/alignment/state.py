@@ -3,22 +3,25 @@
 :class:`AlignmentState` is what the user chose (text, mode, pasted tokens and labels,
 normalizer options); :func:`compute` hands a frozen :class:`Request` to
 :func:`core.align.view.alignment_view`, which returns everything the pane renders (an
-:class:`~core.align.view.AlignmentView`). ``compute`` runs on a worker thread for long texts.
+:class:`~core.align.view.AlignmentView`). ``compute`` runs on a worker thread, always.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
 from core.text.graphemes import GraphemeBounds
+from core.text.offsets import utf16_table
+from core.tokenizers.tokenizer import check_stop
 
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
 DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
+FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")  # the normalizer's form choices
 
 
 @dataclass
@@ -68,6 +71,8 @@ class AlignmentState:
             state.mode = "tokenize"
         if state.scheme not in ("auto", *SCHEMES):
             state.scheme = "auto"
+        if state.form not in FORMS:
+            state.form = "NFKD"
         return state
 
 
@@ -86,11 +91,18 @@ class Request:
     graphemes: GraphemeBounds = field(default_factory=GraphemeBounds, compare=False)
 
 
-def compute(request: Request) -> AlignmentView:
+def compute(request: Request, should_stop: Callable[[], bool] | None = None) -> AlignmentView:
     """Tokenize / align / label the request's text (:func:`core.align.view.alignment_view`);
-    never raises on bad input: errors a user can fix come back in ``error`` / ``notice``."""
+    never raises on bad input: errors a user can fix come back in ``error`` / ``notice``.
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True (the pane superseded or cancelled the request).
+    """
     state = request.state
-    return alignment_view(
+    check_stop(should_stop)
+    result = alignment_view(
         state.text,
         request.tokenizer,
         mode=state.mode,
@@ -102,4 +114,47 @@ def compute(request: Request) -> AlignmentView:
         repair=state.repair,
         tokenizer_is_demo=request.tokenizer_is_demo,
         graphemes=request.graphemes,
+        should_stop=should_stop,
     )
+    check_stop(should_stop)
+    _warm(result)
+    return result
+
+
+def _warm(result: AlignmentView) -> None:
+    """Compute here, on the worker, what the pane would otherwise compute on the GUI thread
+    the first time it draws or hovers: the views' lazily built per-token lists (O(tokens))."""
+    result.marked, result.unknown_summary  # noqa: B018 - cached properties, filled now
+    result.tokens_at(0), result.tokens_at_normalized(0)
+    if result.misleading:
+        result.derived_view.tokens_at(0)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A result with what drawing it needs that grows with the text, computed on the worker
+    so the GUI thread does not: the distinct characters of the original and normalized
+    texts (for the missing-font check), the normalized text's UTF-16 table, and (set by the
+    pane, which knows its widgets) the token table's per-row arrays and the original span
+    view's marks (for ``marks_derived``: drawn with derived spans or not)."""
+
+    view: AlignmentView
+    chars: frozenset[str]
+    norm_chars: frozenset[str]
+    norm_utf16: list[int]
+    rows: Any = None
+    marks: Any = None  # the original view's marks, drawn with derived spans or not:
+    marks_derived: bool = False
+
+
+def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
+    """:func:`compute`, then what the pane needs to draw the result (O(n), on the worker).
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+    """
+    view = compute(request, should_stop)
+    norm = view.normalized.text if view.normalized is not None else ""
+    return Prepared(view, frozenset(view.text), frozenset(norm), utf16_table(norm))

@@ -11,6 +11,7 @@ a pane has computed are kept in its :class:`SweepCache`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from typing import ClassVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -68,6 +69,11 @@ class PoolingState:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    # The controls' ranges (app/panes/pooling/controls.py).
+    RANGES: ClassVar[dict[str, tuple[float, float]]] = {
+        "sentence": (0, MAX_SENTENCES - 1), "pad_length": (1, 4096), "content": (1, 510),
+        "overlap": (0, 509), "strength": (0.0, 20.0), "seed": (0, 10**6)}
 
     @classmethod
     def from_dict(cls, raw: object) -> "PoolingState":

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 import app.panes.base as base
 from app.panes.base import Pane
-from app.settings import open_settings
+from app.settings import open_settings, state_file
 
 PANES = ("alignment", "merges", "positions", "pooling", "compare", "retrieval")
 REPO = Path(__file__).resolve().parents[3]
@@ -62,7 +62,8 @@ def test_each_pane_runs_alone(name, qtbot, monkeypatch):
         (pane,) = running.shown
         assert type(pane) is pane_cls and pane.key == name
         assert pane.windowTitle() == f"Subword Scope — {pane.title}"
-        assert name in open_settings().childGroups()  # the pane saved its state on exit
+        settings = open_settings()  # the pane saved its state on exit (big ones in state.json)
+        assert name in settings.childGroups() or state_file(settings).has(f"{name}/state")
     finally:
         for pane in running.shown:
             shiboken6.delete(pane)  # at once: no timer of the pane may fire after the test
