@@ -1,23 +1,80 @@
-"""One worker type for everything slow: a ``QRunnable`` running a ``core`` callable.
+"""One worker type for everything slow: a daemon thread running a ``core`` callable.
 
 The callable never sees Qt. It may accept ``progress: Callable[[float], None]`` (a fraction
 0..1) and ``should_stop: Callable[[], bool]`` keyword arguments; a generator's items are
 emitted as ``yielded``. Signals live on a separate ``QObject`` and are delivered on the GUI
-thread. :class:`TaskRunner` keeps one task per pane: a new request cancels the old one and
-results of stale requests are dropped (each signal carries the request id).
+thread (queued: the emitting thread is not the receiver's). :class:`TaskRunner` keeps one
+task per owner: a new request cancels the old one, results of stale requests are dropped
+(each signal carries the request id), and cancelled tasks never crowd out the newest.
+
+Workers run on Python daemon threads, not a ``QThreadPool``: Qt's pools wait for their
+threads when they are destroyed (the global one at process exit), so one task blocked in a
+read would keep the process alive forever; a daemon thread dies with the process.
+:func:`wait_for_workers` waits (bounded) for the running ones, e.g. before a window closes.
 """
 
 from __future__ import annotations
 
+import _thread
+import gc
 import inspect
 import itertools
 import threading
+import time
 import traceback
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from core.errors import Cancelled  # the one cancellation exception; a task may raise it
+
+_live: set["Worker"] = set()  # started workers whose thread has not ended
+_live_lock = threading.Lock()
+
+
+def wait_for_workers(timeout: float = 3.0) -> bool:
+    """Wait up to ``timeout`` seconds for every running worker thread to end; return
+    whether they all did. Never blocks longer (a blocked worker is left to die with the
+    process)."""
+    end = time.monotonic() + timeout
+    while True:
+        with _live_lock:
+            workers = list(_live)
+        if not workers:
+            return True
+        left = end - time.monotonic()
+        if left <= 0 or not workers[0].ended.wait(left):
+            return not any(w for w in workers if not w.ended.is_set())
+
+
+_gc_lock = threading.Lock()
+_gc_state = {"depth": 0, "was_enabled": True}
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a worker builds a large result, then
+    freeze what exists (``gc.freeze``) and resume it.
+
+    A collection holds the interpreter lock: while a worker allocates millions of objects
+    (1,000,000 characters give ~5 M), full collections of 0.1 s each would freeze the GUI
+    thread; once frozen, the result is skipped by later collections too (it is still freed
+    by reference counting). Nested and concurrent uses share one pause."""
+    with _gc_lock:
+        if _gc_state["depth"] == 0:
+            _gc_state["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _gc_state["depth"] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_state["depth"] -= 1
+            if _gc_state["depth"] == 0:
+                gc.freeze()
+                if _gc_state["was_enabled"]:
+                    gc.enable()
 
 
 class WorkerSignals(QObject):
@@ -30,15 +87,16 @@ class WorkerSignals(QObject):
     finished = Signal(int)  # request id (always emitted last, also after cancel)
 
 
-class Worker(QRunnable):
-    """Run ``fn(*args, **kwargs)`` on a pool thread and report through :attr:`signals`."""
+class Worker:
+    """Run ``fn(*args, **kwargs)`` on a daemon thread (:meth:`start`) and report through
+    :attr:`signals`. ``progress`` and ``should_stop`` are passed when ``fn`` accepts them."""
 
     def __init__(self, request_id: int, fn: Callable[..., Any], *args: Any, **kwargs: Any):
-        super().__init__()
         self.request_id = request_id
         self.signals = WorkerSignals()
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self._stop = threading.Event()
+        self.ended = threading.Event()  # set when the thread is done with the task
         try:
             params = inspect.signature(fn).parameters
         except (TypeError, ValueError):
@@ -48,8 +106,18 @@ class Worker(QRunnable):
         if "should_stop" in params:
             self._kwargs.setdefault("should_stop", self._stop.is_set)
 
+    def start(self) -> None:
+        """Run on a new daemon thread (once). The low-level start does not wait for the
+        thread to be scheduled (``threading.Thread.start`` does: milliseconds on the GUI
+        thread while another worker holds the interpreter lock), and nothing waits for the
+        thread at exit."""
+        with _live_lock:
+            _live.add(self)
+        _thread.start_new_thread(self._run_tracked, ())
+
     def cancel(self) -> None:
-        """Ask the task to stop; it does so at its next ``should_stop()`` check."""
+        """Ask the task to stop; it does so at its next ``should_stop()`` check (a task
+        not started yet never runs)."""
         self._stop.set()
 
     @property
@@ -68,9 +136,20 @@ class Worker(QRunnable):
         except RuntimeError:  # "Signal source has been deleted"
             pass
 
-    def run(self) -> None:  # noqa: D401 - Qt override
+    def _run_tracked(self) -> None:
+        try:
+            self.run()
+        finally:
+            with _live_lock:
+                _live.discard(self)
+            self.ended.set()
+
+    def run(self) -> None:
+        """Call the function here and now, reporting through the signals."""
         rid = self.request_id
         try:
+            if self._stop.is_set():
+                raise Cancelled()
             result = self._fn(*self._args, **self._kwargs)
             if inspect.isgenerator(result):
                 last = None
@@ -89,13 +168,24 @@ class Worker(QRunnable):
                 exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
                 self._emit(self.signals.errored, rid, exc)
         finally:
+            self._fn = self._args = self._kwargs = None  # release the inputs (big texts) now
             self._emit(self.signals.finished, rid)
 
 
 class TaskRunner(QObject):
     """One task at a time for its owner: submitting cancels the previous task.
 
-    Signals carry only results of the newest request; stale ones are dropped.
+    Signals carry only results of the newest request; stale ones are dropped. Cancelled
+    tasks that are still winding down (until their next ``should_stop`` check) do not queue
+    the newest request behind them: it starts at once while fewer than ``max_running``
+    tasks run; otherwise it waits as the one pending request, replaced by any newer one
+    (so at most ``max_running`` threads and one waiting request per runner, whatever the
+    number of requests).
+
+    Signals
+    -------
+    sig_busy_changed(bool)
+        True when a request is submitted, False when the newest has ended or is cancelled.
     """
 
     sig_progress = Signal(float)
@@ -106,40 +196,52 @@ class TaskRunner(QObject):
 
     _ids = itertools.count(1)
 
-    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
+    def __init__(self, parent: QObject | None = None, *, max_running: int = 2):
         super().__init__(parent)
-        self._pool = pool or QThreadPool.globalInstance()
+        self.max_running = max(1, max_running)
         self._current: Worker | None = None
-        self._workers: dict[int, Worker] = {}
+        self._pending: Worker | None = None  # the newest request, waiting for a free thread
+        self._running: dict[int, Worker] = {}
 
     @property
     def busy(self) -> bool:
         return self._current is not None
 
+    @property
+    def running(self) -> int:
+        """How many of this runner's tasks still run (cancelled ones winding down included)."""
+        return len(self._running)
+
     def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
-        """Cancel the running task (if any) and start ``fn``; return the new request id."""
+        """Cancel the current task (if any) and start ``fn``; return the new request id."""
         self.cancel()
         rid = next(self._ids)
         worker = Worker(rid, fn, *args, **kwargs)
-        worker.setAutoDelete(False)
         sig = worker.signals
         sig.progress.connect(self._on_progress)
         sig.yielded.connect(self._on_yielded)
         sig.returned.connect(self._on_returned)
         sig.errored.connect(self._on_errored)
         sig.finished.connect(self._on_finished)
-        self._workers[rid] = worker
         self._current = worker
         self.sig_busy_changed.emit(True)
-        self._pool.start(worker)
+        if len(self._running) < self.max_running:
+            self._start(worker)
+        else:
+            self._pending = worker  # a replaced pending request was never started: dropped
         return rid
 
     def cancel(self) -> None:
         """Cancel the current task; its late results are dropped."""
+        self._pending = None
         if self._current is not None:
             self._current.cancel()
             self._current = None
             self.sig_busy_changed.emit(False)
+
+    def _start(self, worker: Worker) -> None:
+        self._running[worker.request_id] = worker
+        worker.start()
 
     def _is_current(self, rid: int) -> bool:
         return self._current is not None and self._current.request_id == rid
@@ -161,7 +263,10 @@ class TaskRunner(QObject):
             self.sig_errored.emit(exc)
 
     def _on_finished(self, rid: int) -> None:
-        self._workers.pop(rid, None)
+        self._running.pop(rid, None)
         if self._is_current(rid):
             self._current = None
             self.sig_busy_changed.emit(False)
+        if self._pending is not None and len(self._running) < self.max_running:
+            worker, self._pending = self._pending, None
+            self._start(worker)

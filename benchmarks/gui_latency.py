@@ -1,41 +1,63 @@
-"""GUI figures of the alignment pane (issue 2): keystroke-to-repaint latency and peak memory.
+"""GUI figures of the alignment pane (issues 2, 11, 12), per tokenizer: keystroke latency,
+the longest GUI stall while pasting, and peak memory.
 
-Prints
-- the median time from a keystroke (``QTest.keyClick`` into the text editor) to the pane
-  having repainted with the new tokens, for a 10,000-character multilingual UDHR text
-  (target ≤ 50 ms), next to the bare ``core`` encode time of the same text in the same
-  process (the ratio is the pane's overhead);
-- the app's peak resident memory (``ru_maxrss``) with the BERT tokenizer and a
-  100,000-character text loaded (target ≤ 300 MB).
+Prints, for BERT, GPT-2, cl100k, Pegasus (tokenizer.json) and a SentencePiece ``.model``
+(trained here on the UDHR texts with the ``sentencepiece`` library):
 
-Run: ``QT_QPA_PLATFORM=offscreen python benchmarks/gui_latency.py [--repeats N]``.
-Uses ``tokenizers/bert-base-uncased`` from the shared data when present, else the demo.
-The peak-memory figure is only meaningful in a fresh process (run this script alone).
-The app's settings go to a fresh temporary folder (deleted on exit), whatever
-``SUBWORDSCOPE_CONFIG_DIR`` says: the run never reads or changes a user's settings.
+- ``keys 10k``: the median time from a keystroke (``QTest.keyClick`` into the editor) to the
+  pane having repainted with the new tokens, 10,000-character multilingual UDHR text
+  (target ≤ 50 ms), and the bare ``core`` encode time of the same text (the ratio is the
+  pane's overhead: worker hand-off, audit, rendering);
+- ``emoji 2k stall``: the longest GUI stall while typing into 2,000 emoji (issue 12: the old
+  on-GUI-thread path froze 1.9 s with GPT-2);
+- ``stall 100k`` / ``stall 1M``: the longest GUI stall from pasting 100,000 / 1,000,000
+  characters until their tokens are drawn (targets: none over 100 ms / 200 ms), and how
+  long the result took to appear;
+- ``a/b/real``: paste 100k "a", then 100k "b", then a short real text: seconds until the
+  real text's tokens appear (issue 12: 256 s when cancelled work filled the pool);
+- ``peak MB``: the process's peak resident memory once the 1M paste is shown (target ≤ 500);
+- File ▸ Open from Cache with 20,000 cached models (fake ones, in a temporary folder): the
+  longest GUI stall from opening the menu until it lists them (issue 12: a 7 s freeze).
+
+A stall is the largest gap between the ticks of a ``QTimer`` asked to tick every 10 ms (so
+10 ms means no stall). Each tokenizer runs in a fresh process (peak memory is per process).
+
+Run: ``QT_QPA_PLATFORM=offscreen python benchmarks/gui_latency.py [--repeats N]
+[--tokenizers bert,gpt2,...] [--no-1m]``. Settings go to a fresh temporary folder (deleted on
+exit): the run never reads or changes a user's settings.
 """
 
 from __future__ import annotations
 
 import argparse
 import atexit
+import io
+import json
 import os
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-# Before anything imports the app: its settings live in a temporary folder.
-CONFIG_DIR = tempfile.mkdtemp(prefix="subwordscope-bench-")
+CONFIG_DIR = tempfile.mkdtemp(prefix="subwordscope-bench-")  # before anything imports the app
 atexit.register(shutil.rmtree, CONFIG_DIR, ignore_errors=True)
 os.environ["SUBWORDSCOPE_CONFIG_DIR"] = CONFIG_DIR
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
 LANGS = ("eng", "fra", "deu_1996", "rus", "cmn_hans", "hin", "arb", "tur")
+TOKENIZERS = {
+    "bert": "tokenizers/bert-base-uncased/tokenizer.json",
+    "gpt2": "tokenizers/gpt2/tokenizer.json",
+    "cl100k": "tokenizers/cl100k_base/cl100k_base.tiktoken",
+    "pegasus": "tokenizers/pegasus-unigram/tokenizer.json",
+    "spm": "",  # trained by train_sentencepiece()
+}
 
 
 def sample_text(data: Path, n: int) -> str:
@@ -48,142 +70,229 @@ def sample_text(data: Path, n: int) -> str:
     return text[:n]
 
 
-def rss_mb() -> float:
+def train_sentencepiece(data: Path, folder: str) -> str:
+    """A Unigram SentencePiece ``.model`` (8,000 pieces, byte fallback) of all UDHR texts."""
+    import sentencepiece as spm
+
+    lines = [line for f in sorted((data / "udhr").glob("*.txt"))
+             for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=out, model_type="unigram",
+                                   vocab_size=8000, byte_fallback=True, character_coverage=0.9995,
+                                   minloglevel=2, num_threads=1)
+    path = os.path.join(folder, "udhr-unigram.model")
+    Path(path).write_bytes(out.getvalue())
+    return path
+
+
+def peak_mb() -> float:
     """Peak resident memory of this process so far, MB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def wait_for(app, pane, predicate, timeout: float = 120.0) -> None:
+class StallMeter:
+    """The largest gap between ticks of a 10 ms ``QTimer`` (seconds) while it runs."""
+
+    def __init__(self):
+        from PySide6.QtCore import QTimer
+
+        self.timer = QTimer(interval=10)
+        self.timer.timeout.connect(self._tick)
+        self.last, self.worst = 0.0, 0.0
+
+    def start(self) -> None:
+        self.last, self.worst = time.perf_counter(), 0.0
+        self.timer.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.worst, self.last = max(self.worst, now - self.last), now
+
+    def stop(self) -> float:
+        self._tick()
+        self.timer.stop()
+        return self.worst
+
+
+def run_loop(app, pane, done, timeout: float = 600.0) -> None:
+    """Run Qt's event loop (the stall meter ticks; the worker gets the interpreter) until
+    ``done()``, then let the span views' zero-delay redraw run and repaint."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop, poll = QEventLoop(), QTimer(interval=1)
+    poll.timeout.connect(lambda: done() and loop.quit())
     end = time.perf_counter() + timeout
-    while not predicate():
-        if time.perf_counter() > end:
-            raise TimeoutError("the pane did not show the new tokens in time")
-        app.processEvents()
+    poll.timeout.connect(lambda: time.perf_counter() > end and loop.quit())
+    poll.start()
+    if not done():
+        loop.exec()
+    poll.stop()
+    if not done():
+        raise TimeoutError("the pane did not show the new tokens in time")
+    app.processEvents()
+    pane.repaint()
 
 
-def settle(app, seconds: float = 2.0) -> None:
-    """Let the other panes finish what a new tokenizer started (workers, then their plots)."""
-    from PySide6.QtCore import QThreadPool
-
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        QThreadPool.globalInstance().waitForDone()
-        app.processEvents()
+def shown(pane, text: str):
+    """The pane shows ``text``'s tokens, and its span views hold all of the text."""
+    views = (pane.w.original, pane.w.normalized)
+    return lambda: (pane.result is not None and pane.result.text == text and not pane.busy
+                    and not any(v.filling for v in views))
 
 
-class EncodingWaiter:
-    """Blocks in Qt's event loop (not a Python busy loop, which would starve the worker of
-    the GIL) until the pane has shown a new tokenization. Built once and armed before the
-    keystroke, so no waiting machinery is created while the worker computes."""
-
-    def __init__(self, pane, timeout_ms: int = 120_000):
-        from PySide6.QtCore import QEventLoop, QTimer
-
-        self.loop = QEventLoop()
-        self.timeout = QTimer(singleShot=True, interval=timeout_ms)
-        self.timeout.timeout.connect(self.loop.quit)
-        pane.sig_encoding_changed.connect(self.loop.quit)
-
-    def arm(self) -> None:
-        self.timeout.start()
-
-    def wait(self) -> None:
-        self.loop.exec()
-
-    def disarm(self) -> None:
-        self.timeout.stop()
-
-
-def keystroke_latency(app, pane, repeats: int) -> list[float]:
-    """Seconds from each keystroke to the repainted pane showing the edited text's tokens."""
+def keystrokes(app, pane, repeats: int) -> tuple[list[float], float]:
+    """Seconds from each keystroke to the repainted pane; the longest stall meanwhile."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QTextCursor
     from PySide6.QtTest import QTest
 
-    editor = pane.w.editor
+    editor, meter, times, worst = pane.w.editor, StallMeter(), [], 0.0
     editor.setFocus()
-    waiter = EncodingWaiter(pane)
-    times = []
     for i in range(repeats):
         editor.moveCursor(QTextCursor.MoveOperation.End)
-        wait_for(app, pane, lambda: not pane._timer.isActive() and not pane._runner.busy)
-        key = Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_X
-        waiter.arm()
+        run_loop(app, pane, lambda: not pane._timer.isActive() and not pane.busy)
+        meter.start()
         start = time.perf_counter()
-        QTest.keyClick(editor, key)
-        if pane.result is None or pane.result.text != pane.state.text:
-            waiter.wait()
-        app.processEvents()  # the span views format the visible text on a zero-delay timer
-        pane.repaint()
+        QTest.keyClick(editor, Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_X)
+        run_loop(app, pane, shown(pane, pane.state.text))
         times.append(time.perf_counter() - start)
-        waiter.disarm()
-        if pane.result.text != pane.state.text:
-            raise RuntimeError("the pane did not show the edited text")
-    return times
+        worst = max(worst, meter.stop())
+    return times, worst
 
 
-def main(argv: list[str] | None = None) -> dict[str, float]:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--repeats", type=int, default=21)
-    args = p.parse_args(argv)
+def paste(app, pane, text: str) -> tuple[float, float]:
+    """Paste ``text`` (it replaces the editor's text): (longest stall, seconds to shown)."""
+    meter = StallMeter()
+    meter.start()
+    start = time.perf_counter()
+    pane.set_text(text)
+    run_loop(app, pane, shown(pane, text))
+    return meter.stop(), time.perf_counter() - start
 
+
+def measure(name: str, path: str, repeats: int, big: bool) -> dict:
+    """Every figure for one tokenizer, in this process."""
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
     from core.data import data_dir
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    out: dict[str, float] = {"start_rss_mb": rss_mb()}
     window = MainWindow()
     window.resize(1400, 900)
     window.show()
     window.show_pane("alignment")
     pane = window.panes["alignment"]
-    if os.environ.get("SYNC_LIMIT"):
-        pane.sync_limit = int(os.environ["SYNC_LIMIT"])
     pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
+    window.load_tokenizer(path, wait=True)
+    tokenizer = pane._tokenizer
     data = data_dir()
-    bert_path = data / "tokenizers" / "bert-base-uncased" / "tokenizer.json"
-    if bert_path.exists():
-        window.load_tokenizer(str(bert_path), wait=True)
-        name = "bert-base-uncased"
-    else:
-        name = "demo (shared data not found)"
-    tokenizer = pane._tokenizer or pane._demo
-    settle(app)
-    out["window_rss_mb"] = rss_mb()
-
+    out: dict = {"name": name}
     text = sample_text(data, 10_000)
-    pane.set_text(text)
-    wait_for(app, pane, lambda: pane.result is not None and pane.result.text == text)
-    settle(app, 1.0)
-    core_times = []
+    paste(app, pane, text)
+    core = []
     for _ in range(5):
         t = time.perf_counter()
         tokenizer.encode(text)
-        core_times.append(time.perf_counter() - t)
-    lat = keystroke_latency(app, pane, args.repeats)
-    out["latency_ms"] = 1000 * statistics.median(lat)
-    out["core_encode_ms"] = 1000 * statistics.median(core_times)
-    print(f"tokenizer: {name}; {len(pane.result.tokens):,} tokens for 10,000 characters")
-    print(f"keystroke -> repaint, median of {len(lat)}: {out['latency_ms']:.1f} ms "
-          f"(target <= 50 ms; min {1000 * min(lat):.1f}, max {1000 * max(lat):.1f})")
-    print(f"core encode of the same text: {out['core_encode_ms']:.1f} ms; "
-          f"pane / core = {out['latency_ms'] / out['core_encode_ms']:.2f}")
-
-    big = sample_text(data, 100_000)
-    t = time.perf_counter()
-    pane.set_text(big)
-    wait_for(app, pane, lambda: pane.result is not None and pane.result.text == big)
-    pane.repaint()
-    out["load_100k_s"] = time.perf_counter() - t
-    out["peak_rss_mb"] = rss_mb()
-    print(f"100,000 characters: {len(pane.result.tokens):,} tokens, shown in {out['load_100k_s']:.2f} s")
-    print(f"peak resident memory with {name} and 100,000 characters: "
-          f"{out['peak_rss_mb']:.0f} MB (target <= 300 MB); after imports {out['start_rss_mb']:.0f} MB, "
-          f"with every pane built and the tokenizer loaded {out['window_rss_mb']:.0f} MB")
+        core.append(time.perf_counter() - t)
+    lat, out["keys_stall"] = keystrokes(app, pane, repeats)
+    out.update(keys=statistics.median(lat), keys_max=max(lat), core=statistics.median(core))
+    paste(app, pane, "\U0001F600" * 2000)
+    out["emoji_stall"] = keystrokes(app, pane, 5)[1]
+    out["stall_100k"], out["shown_100k"] = paste(app, pane, sample_text(data, 100_000))
+    start = time.perf_counter()
+    pane.set_text("a" * 100_000)
+    pane.set_text("b" * 100_000)
+    paste(app, pane, "Everyone has the right to life.")
+    out["abreal"] = time.perf_counter() - start
+    if big:
+        out["stall_1m"], out["shown_1m"] = paste(app, pane, sample_text(data, 1_000_000))
+        out["tokens_1m"] = len(pane.result.tokens)
+    out["peak_mb"] = peak_mb()
     window.close()
     return out
+
+
+def cache_scan(models: int) -> tuple[float, float, int]:
+    """(longest stall, seconds, tokenizers listed) for File ▸ Open from Cache over a fake
+    hub cache of ``models`` models, one snapshot with a ``vocab.txt`` each."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+
+    hub = Path(CONFIG_DIR) / "hub"
+    for i in range(models):
+        snap = hub / f"models--org--m{i:05d}" / "snapshots" / "0123abcd"
+        snap.mkdir(parents=True)
+        (snap / "vocab.txt").write_text("[UNK]\n")
+    os.environ["HF_HUB_CACHE"] = str(hub)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow()
+    window.show()
+    pane = window.panes["alignment"]
+    run_loop(app, pane, lambda: not pane.busy)  # the first result and paint come first
+    found: list = []
+    window._cache_scan.sig_returned.connect(lambda scan: found.append(len(scan.found)))
+    meter, start = StallMeter(), time.perf_counter()
+    meter.start()
+    window._cache_menu.aboutToShow.emit()
+    run_loop(app, pane, lambda: bool(found))
+    return meter.stop(), time.perf_counter() - start, found[0]
+
+
+def row(r: dict) -> str:
+    ms = lambda s: f"{1000 * s:7.0f}"  # noqa: E731
+    big = (f"{ms(r['stall_1m'])} {r['shown_1m']:7.1f}" if "stall_1m" in r else f"{'—':>7} {'—':>7}")
+    return (f"{r['name']:<8} {ms(r['keys'])} {ms(r['keys_max'])} {ms(r['core'])} {ms(r['keys_stall'])} "
+            f"{ms(r['emoji_stall'])} {ms(r['stall_100k'])} {r['shown_100k']:7.2f} {r['abreal']:7.2f} "
+            f"{big} {r['peak_mb']:7.0f}")
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=21)
+    p.add_argument("--tokenizers", default=",".join(TOKENIZERS))
+    p.add_argument("--no-1m", action="store_true", help="skip the 1,000,000-character paste")
+    p.add_argument("--cache-models", type=int, default=20_000, help="fake models for the cache scan (0: skip)")
+    p.add_argument("--one", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
+    p.add_argument("--cache-only", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(*args.one, args.repeats, not args.no_1m)))
+        return []
+    if args.cache_only:
+        print(json.dumps(cache_scan(args.cache_models)))
+        return []
+    from core.data import data_dir
+
+    data = data_dir()
+    print("ms unless s; stall = longest gap between 10 ms timer ticks (10 = none); targets: keys <= 50, "
+          "stall 100k <= 100, stall 1M <= 200, peak <= 500 MB")
+    print(f"{'':<8} {'keys10k':>7} {'max':>7} {'core':>7} {'stall':>7} {'emoji2k':>7} {'st100k':>7} "
+          f"{'100k s':>7} {'a/b/rl s':>7} {'st1M':>7} {'1M s':>7} {'peak MB':>7}")
+    rows = []
+    for name in args.tokenizers.split(","):
+        rel = TOKENIZERS[name]
+        path = str(data / rel) if rel else train_sentencepiece(data, CONFIG_DIR)
+        cmd = [sys.executable, __file__, "--one", name, path, "--repeats", str(args.repeats)]
+        done = subprocess.run(cmd + (["--no-1m"] if args.no_1m else []), capture_output=True, text=True)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if done.returncode or not lines:
+            print(f"{name:<8} failed: {done.stderr.strip().splitlines()[-1:]}")
+            continue
+        rows.append(json.loads(lines[-1]))
+        print(row(rows[-1]), flush=True)
+    if args.cache_models:
+        done = subprocess.run([sys.executable, __file__, "--cache-only", "--cache-models", str(args.cache_models)],
+                              capture_output=True, text=True)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
+        if lines:
+            stall, seconds, listed = json.loads(lines[-1])
+            print(f"File > Open from Cache, {args.cache_models:,} models: longest stall {1000 * stall:.0f} ms, "
+                  f"listed {listed:,} tokenizers after {seconds:.1f} s (scanned on a worker)")
+        else:
+            print(f"cache scan failed: {done.stderr.strip().splitlines()[-1:]}")
+    return rows
 
 
 if __name__ == "__main__":

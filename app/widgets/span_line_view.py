@@ -10,6 +10,7 @@ Positions in a :class:`SpanLine` are **code points** of its text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -18,10 +19,12 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QTextLayout, QTextO
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 from app.widgets.span_geometry import LineGeometry
-from app.widgets.span_painter import Decorations, LineOps, line_ops, paint_ops
+from app.widgets.span_painter import Decorations, LineOps, line_items, line_ops, ops_from_items, paint_ops
 from core.text.offsets import utf16_table
 
 PAD, GAP, ROW_GAP = 6.0, 10.0, 9.0  # pixels (bars stick out of a row by 2)
+CHUNK = 512  # UTF-16 positions: the ops of a long row are computed in chunks this long
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,9 @@ def single_line_layout(text: str, font: QFont, direction: Qt.LayoutDirection = Q
 
 
 class _Row:
-    """The three layouts of a :class:`SpanLine` and its paint operations."""
+    """The three layouts of a :class:`SpanLine` and its paint operations, computed when the
+    row is painted, and for a long row only for the part that is exposed (in chunks of
+    :data:`CHUNK` positions, each kept): a row of 8,000 tokens costs what a screenful does."""
 
     def __init__(self, line: SpanLine, fonts: tuple[QFont, QFont, QFont]):
         self.line = line
@@ -78,9 +83,45 @@ class _Row:
         self.head, self.body, self.tail = (single_line_layout(t, f, d) for t, f, d in
                                            zip((line.head, line.text, line.tail), fonts, (ltr, auto, ltr)))
         self.height = max(_height(lay) for lay in (self.head, self.body, self.tail))
-        utf16 = utf16_table(line.text)
-        deco = Decorations.from_code_points(utf16, line.segments, line.frames, line.cuts, line.bars)
-        self.ops = line_ops(LineGeometry(self.body, self.body.lineAt(0)), deco) if line.text else LineOps()
+        self._deco: Decorations | None = None
+        self._ops: LineOps | None = None
+        self._chunks: dict[int, LineOps] = {}
+        # Chunks need x to grow with the position: no right-to-left characters in the row.
+        self.chunked = len(line.text) > CHUNK and not _RTL.search(line.text)
+
+    @property
+    def deco(self) -> Decorations:
+        if self._deco is None:
+            line = self.line
+            self._deco = Decorations.from_code_points(utf16_table(line.text), line.segments, line.frames,
+                                                      line.cuts, line.bars)
+        return self._deco
+
+    @property
+    def ops(self) -> LineOps:
+        """Every paint operation of the row (layout x). O(items on the row)."""
+        if self._ops is None:
+            self._ops = line_ops(self._geometry(), self.deco) if self.line.text else LineOps()
+        return self._ops
+
+    def _geometry(self) -> LineGeometry:
+        return LineGeometry(self.body, self.body.lineAt(0))
+
+    def ops_between(self, x0: float, x1: float) -> list[LineOps]:
+        """The paint operations of the row's text between layout x ``x0`` and ``x1``: the
+        chunks of positions drawn there (all of them for a short or right-to-left row)."""
+        if not self.chunked or not self.body.lineCount():
+            return [self.ops]
+        line = self.body.lineAt(0)
+        lo, hi = (line.xToCursor(x) for x in (max(0.0, x0), max(0.0, x1)))
+        out = []
+        for k in range(max(0, lo // CHUNK - 1), hi // CHUNK + 2):
+            ops = self._chunks.get(k)
+            if ops is None:
+                items = line_items(self.deco, max(0, k * CHUNK - 1), (k + 1) * CHUNK)  # cuts at k * CHUNK too
+                ops = self._chunks[k] = ops_from_items(self._geometry(), items, 0)
+            out.append(ops)
+        return out
 
 
 def _height(layout: QTextLayout) -> float:
@@ -180,7 +221,8 @@ class _Canvas(QWidget):
             row.head.draw(painter, QPointF(PAD, y))
             if row.body.lineCount():
                 origin = QPointF(body_x, y)
-                paint_ops(painter, row.ops, origin, row.body.lineAt(0))
+                for ops in row.ops_between(event.rect().left() - body_x, event.rect().right() - body_x):
+                    paint_ops(painter, ops, origin, row.body.lineAt(0))
                 painter.setPen(self.palette().text().color())
                 row.body.draw(painter, origin)
             painter.setPen(QColor(row.line.tail_colour))

@@ -125,7 +125,9 @@ def ops_from_items(geom: LineGeometry, items: tuple, offset: int) -> LineOps:
 class OpsCache:
     """Remembers each line's :class:`LineOps` while neither the line's layout (its text,
     range, width and font) nor the decorations on it change, so a repaint after a hover or
-    an edit elsewhere recomputes only the lines that changed. Holds at most ``size`` lines."""
+    an edit elsewhere recomputes only the lines that changed (``layout_key`` may name the
+    line's own text rather than its paragraph's: then the lines of a long paragraph before
+    an edit keep theirs). Holds at most ``size`` lines."""
 
     def __init__(self, size: int = 512):
         self.size = size

@@ -37,9 +37,36 @@ ENTITY_COLOURS = ("#15803d", "#b91c1c", "#1d4ed8", "#a16207", "#7e22ce", "#0f766
 _IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)])
 
 
-def display_text(text: str) -> str:
-    """``text`` with one Qt position per UTF-16 unit (a CR is shown as ␍, not merged)."""
-    return text.replace("\r", "\u240d")
+MAX_PARAGRAPH = 3000  # code points: longer paragraphs are shown broken at a space
+
+
+def display_text(text: str, max_paragraph: int = MAX_PARAGRAPH) -> str:
+    """``text`` as a span view's document holds it: one Qt position per UTF-16 unit (a CR
+    is shown as ␍, not merged), and no paragraph much longer than ``max_paragraph`` where
+    a space allows: one space in every such stretch is shown as a line break, so positions
+    do not move (Qt lays out a paragraph as a whole, so editing a 1,000,000-character
+    paragraph — BERT's normalized text has no newlines — costs its whole layout each time).
+    A stretch with no space stays long. O(n) at C speed."""
+    text = text.replace("\r", "\u240d")
+    if len(text) <= max_paragraph:
+        return text
+    out, pos, n = [], 0, len(text)
+    while pos < n:
+        nl = text.find("\n", pos, pos + max_paragraph + 1)
+        if nl >= 0 or n - pos <= max_paragraph:
+            end = n if nl < 0 else nl + 1
+            out.append(text[pos:end])
+        else:
+            cut = text.rfind(" ", pos + max_paragraph // 2, pos + max_paragraph)
+            if cut < 0:  # no space: keep going to the next space or line break
+                nxt = [i for i in (text.find(" ", pos + max_paragraph), text.find("\n", pos + max_paragraph)) if i >= 0]
+                end = min(nxt) if nxt else n
+                out.append(text[pos:end])
+            else:
+                out.append(text[pos:cut] + "\n")
+                end = cut + 1
+        pos = end
+    return "".join(out)
 
 
 def entity_colour(label: str) -> str:
@@ -58,14 +85,15 @@ def first_difference(a: np.ndarray, b: np.ndarray) -> int:
 
 # -- the segment sweep -------------------------------------------------------------------
 def marks(text: str, cover: np.ndarray) -> list[tuple[int, int, str]]:
-    """Runs of characters shared by several tokens ("multi") or by none ("uncov", non-space)."""
+    """Runs of characters shared by several tokens ("multi") or by none ("uncov", non-space),
+    sorted by start (they are disjoint, so by end too). O(n) at numpy speed."""
     if len(cover) != len(text) or not len(text):
         return []
     multi = cover > 1
     cps = code_points(text)
     space = _IS_SPACE[np.minimum(cps, len(_IS_SPACE) - 1)]
     uncovered = (cover == 0) & ~space
-    return runs(multi, "multi") + runs(uncovered, "uncov")
+    return sorted(runs(multi, "multi") + runs(uncovered, "uncov"))
 
 
 def runs(mask: np.ndarray, kind: str) -> list[tuple[int, int, str]]:

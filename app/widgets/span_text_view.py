@@ -13,7 +13,8 @@ finds the character drawn there in right-to-left and mixed text.
 Only the visible part (plus a margin) is prepared, recomputed on scroll and resize and capped
 at :attr:`SpanTextView.max_segments` segments, so a 100,000-character text costs no more to
 draw than a screenful. An edit replaces only the changed part of the document, so the layouts
-of untouched paragraphs survive. The Qt-free helpers (edit diffing, segment sweep, style
+of untouched paragraphs survive; a new long text goes into the document in chunks, one per
+event-loop turn, so even 1,000,000 characters never freeze the GUI. The Qt-free helpers (edit diffing, segment sweep, style
 composition) are in :mod:`app.widgets.span_segments`.
 """
 
@@ -34,7 +35,7 @@ from app.widgets.span_segments import (
     boundaries,
     compose_style,
     display_text,
-    marks,
+    marks as span_marks,
     outlines,
     sweep,
     visible_lines,
@@ -45,6 +46,7 @@ from core.text.offsets import utf16_table
 
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
 MARGIN_CHARS = 300  # prepared beyond the visible part, so small scrolls need no redraw
+FILL_CHUNK = 32_768  # code points a reset puts into the document per event-loop turn
 
 
 class SpanTextView(QPlainTextEdit):
@@ -75,6 +77,8 @@ class SpanTextView(QPlainTextEdit):
         self._utf16: list[int] = [0]
         self._spans: list[tuple[int, int] | None] = []
         self._marks: list[tuple[int, int, str]] = []
+        self._mark_ends: list[int] = []
+        self._mark_counts: dict[str, int] = {}
         self._entities: list[tuple[int, int, str]] = []
         self._error: tuple[int, int] | None = None
         self._linked: list[tuple[int, int]] = []
@@ -90,6 +94,11 @@ class SpanTextView(QPlainTextEdit):
         self._timer.timeout.connect(self._redraw)
         self._drawn_window: tuple[int, int] | None = None
         self._drawn_key: tuple | None = None  # what the last redraw prepared
+        self._filled = 0  # code points of the text already in the document (see _fill_more)
+        self._scroll_target = -1  # a position to scroll to once the document holds it
+        self._display = ""  # the display text of a long text still going in
+        self._fill_timer = QTimer(self, singleShot=True, interval=0)
+        self._fill_timer.timeout.connect(self._fill_more)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.selectionChanged.connect(self._on_selection_changed)
 
@@ -100,16 +109,26 @@ class SpanTextView(QPlainTextEdit):
         spans: Sequence[tuple[int, int] | None] = (),
         cover: np.ndarray | None = None,
         utf16: list[int] | None = None,
+        *,
+        chars: frozenset[str] | None = None,
+        marks: list[tuple[int, int, str]] | None = None,
     ) -> None:
         """Show ``text`` with token ``spans`` (code points); ``cover[c]`` = tokens covering c.
+        ``utf16`` (the text's code point → UTF-16 table) and ``chars`` (its distinct
+        characters) save computing them here, O(len(text)), e.g. when a worker did; so do
+        ``marks`` (:func:`~app.widgets.span_segments.marks` of ``text`` and ``cover``).
         Clears the entities, error, linked spans and unknown mask (set them after this)."""
         if text != self._text:
             old, old_utf16 = self._text, self._utf16
             self._text = text
             self._utf16 = utf16 if utf16 is not None and len(utf16) == len(text) + 1 else utf16_table(text)
-            self._check_fonts(self._replace_text(old, old_utf16, text))
+            self._check_fonts(self._replace_text(old, old_utf16, text), chars)
         self._spans = list(spans)
-        self._marks = marks(text, cover) if cover is not None else []
+        if marks is None:
+            marks = span_marks(text, cover) if cover is not None else []
+        self._marks = marks
+        self._mark_ends = [e for _, e, _ in marks]  # marks are disjoint and sorted
+        self._mark_counts = {kind: sum(e - s for s, e, k in marks if k == kind) for kind in ("multi", "uncov")}
         self._error, self._linked, self._entities, self._unknown = None, [], [], []
         self.schedule_redraw()
 
@@ -117,7 +136,7 @@ class SpanTextView(QPlainTextEdit):
         """Draw the spans of the tokens whose ``mask`` entry is True (one bool per token of
         the last :meth:`set_content`: the model's unknown token or a byte-fallback piece)
         distinctly (red hatching/outline). A shorter mask leaves the remaining tokens plain."""
-        self._unknown = [bool(m) for m in mask]
+        self._unknown = mask if isinstance(mask, list) else [bool(m) for m in mask]
         self.schedule_redraw()
 
     def unknown_count(self) -> int:
@@ -130,10 +149,16 @@ class SpanTextView(QPlainTextEdit):
         inserted text of a small edit, None after a reset."""
         p, q = common_affixes(old, new)
         doc = self.document()
-        if not old or len(new) - p - q > SMALL_EDIT or len(old) - p - q > SMALL_EDIT:
+        if (not old or self._filled < len(old) or len(new) - p - q > SMALL_EDIT
+                or len(old) - p - q > SMALL_EDIT):
             doc.setUndoRedoEnabled(False)
-            self.setPlainText(display_text(new))
+            self._filled, self._scroll_target = min(len(new), FILL_CHUNK), -1
+            self._display = display_text(new)  # same length: positions do not move
+            self.setPlainText(self._display[: self._filled])
+            if self._filled < len(new):
+                self._fill_timer.start()
             return None
+        self._filled = len(new)
         cursor = QTextCursor(doc)
         cursor.setPosition(old_utf16[p])
         cursor.setPosition(old_utf16[len(old) - q], QTextCursor.MoveMode.KeepAnchor)
@@ -141,13 +166,44 @@ class SpanTextView(QPlainTextEdit):
         cursor.insertText(display_text(inserted))
         return inserted
 
-    def _check_fonts(self, inserted: str | None) -> None:
+    def _fill_more(self) -> None:
+        """Append the next :data:`FILL_CHUNK` code points of a long text to the document, one
+        chunk per event-loop turn (putting 1,000,000 characters in at once freezes the GUI
+        for ~0.5 s). The spans are drawn as the text arrives."""
+        text, start = self._text, self._filled
+        if start >= len(text):
+            return
+        end = min(len(text), start + FILL_CHUNK)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(self._display[start:end])
+        self._filled = end
+        if end < len(text):
+            self._fill_timer.start()
+        else:
+            self._display = ""
+        if 0 <= self._scroll_target < end or (self._scroll_target >= 0 and end == len(text)):
+            self.scroll_to(min(self._scroll_target, len(text)))
+        self._drawn_key = None
+        self.schedule_redraw()
+
+    @property
+    def filling(self) -> bool:
+        """The document does not hold the whole text yet (see :meth:`_fill_more`)."""
+        return self._filled < len(self._text)
+
+    def _check_fonts(self, inserted: str | None, chars: frozenset[str] | None = None) -> None:
         """Update the characters no installed font draws: after a small edit only the
         inserted ones are checked (and the known missing ones looked up in the text);
-        after a reset every distinct character. O(edit) or O(text) at C speed."""
+        after a reset every distinct character (``chars`` when given). O(edit) or O(text)
+        at C speed."""
         text = self._text
-        known = {c for c in self._missing if c in text}
-        fresh = set(text) if inserted is None else set(inserted)
+        if inserted is None and chars is not None:
+            known = {c for c in self._missing if c in chars}
+            fresh = set(chars)
+        else:
+            known = {c for c in self._missing if c in text}
+            fresh = set(text) if inserted is None else set(inserted)
         self._missing = known | set(missing_characters(fresh - known, self.font()))
 
     def font_notes(self) -> list[str]:
@@ -186,7 +242,7 @@ class SpanTextView(QPlainTextEdit):
 
     def mark_count(self, kind: str) -> int:
         """Characters marked ``"multi"`` (shared by tokens) or ``"uncov"`` (in no token)."""
-        return sum(e - s for s, e, k in self._marks if k == kind)
+        return self._mark_counts.get(kind, 0)
 
     def error_span(self) -> tuple[int, int] | None:
         return self._error
@@ -195,7 +251,12 @@ class SpanTextView(QPlainTextEdit):
         return self._text
 
     def scroll_to(self, pos: int) -> None:
-        """Make code point ``pos`` visible without moving the user's selection."""
+        """Make code point ``pos`` visible without moving the user's selection (once the
+        document holds it, while a long text is still going in)."""
+        if pos >= self._filled and self.filling:
+            self._scroll_target = pos
+            return
+        self._scroll_target = -1
         cursor = QTextCursor(self.document())
         cursor.setPosition(self._to_qt(pos))
         rect = self.cursorRect(cursor)
@@ -316,7 +377,9 @@ class SpanTextView(QPlainTextEdit):
         lo, hi = self.visible_range()
         lo, hi = max(0, lo - MARGIN_CHARS), min(len(self._text), hi + MARGIN_CHARS)
         self._drawn_window = (lo, hi)
-        intervals = window_intervals(lo, hi, self._spans, marks=self._marks, entities=self._entities,
+        first = bisect.bisect_right(self._mark_ends, lo)  # the marks meeting the window
+        last = bisect.bisect_left(self._marks, (hi,), lo=first)
+        intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
                                      linked=self._linked, error=self._error, unknown=self._unknown)
         # The same window text (same UTF-16 start) and intervals paint the same: nothing to do.
         key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals)
@@ -361,9 +424,13 @@ class SpanTextView(QPlainTextEdit):
                 origin = geometry.topLeft() + layout.position()
                 lines = visible_lines(layout, rect.top() - origin.y(), rect.bottom() + 1 - origin.y())
                 if lines:
-                    key = (block.text(), font)
+                    text, direction = block.text(), block.textDirection()
                     for i in range(lines[0].lineNumber(), lines[1].lineNumber() + 1):
                         line = layout.lineAt(i)
+                        # A line's x positions depend on its own text, the paragraph's
+                        # direction and the font: lines before an edit keep their ops.
+                        a = line.textStart()
+                        key = (text[a : a + line.textLength()], direction, font)
                         yield block, line, origin, self._ops.ops(key, layout, line, self._deco, block.position())
             block = block.next()
 

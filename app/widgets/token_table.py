@@ -12,6 +12,8 @@ column gives the span the token's own content occupies. Cells are computed lazil
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Sequence
 
 import numpy as np
@@ -26,7 +28,7 @@ from app.widgets.token_flags import (
 from core.align.audit import Audit, TokenFlags
 from core.text.edits import common_prefix
 
-__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "TokenTableModel", "TokenTableView"]
+__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "RowArrays", "TokenTableModel", "TokenTableView", "row_arrays"]
 
 _COLUMN_TIPS = {
     "#": "Token index",
@@ -59,6 +61,40 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _RIGHT_COLUMNS = frozenset(COLUMNS.index(n) for n in ("#", "ID", "Code points", "Derived span",
                                                      "UTF-16", "UTF-8"))
+
+
+_END = itemgetter(1)
+
+
+@dataclass(frozen=True)
+class RowArrays:
+    """Per-row arrays :meth:`TokenTableModel.set_tokens` derives from its inputs, computed
+    ahead (e.g. on a worker thread: :func:`row_arrays`) so the GUI thread does not.
+    ``marks``: (rows,) int64 unknown / byte-fallback bits; ``bits``: (2 * rows,) int64 flag
+    bits and byte starts; ``end_max``: (rows,) int64 running maximum of the span ends."""
+
+    marks: np.ndarray
+    bits: np.ndarray
+    end_max: np.ndarray
+
+
+def row_arrays(spans: Sequence[tuple[int, int] | None], audit: Audit | None = None,
+               unknown: Sequence[bool] = (), byte_fallback: Sequence[bool] = ()) -> RowArrays:
+    """The :class:`RowArrays` of one token list (one row per span). O(rows), no Qt."""
+    row_marks = marks(len(spans), unknown, byte_fallback)
+    return RowArrays(row_marks, flag_bits(audit, len(spans), row_marks), _running_end_max(spans))
+
+
+def _running_end_max(spans: Sequence[tuple[int, int] | None], floor: int | None = None) -> np.ndarray:
+    """``out[r]``: the largest span end of ``spans[0..r]`` (and ``floor``); a missing span
+    counts as the end of everything. O(len(spans)) at C speed when no span is missing."""
+    if None in spans:
+        ends = np.fromiter((sp[1] if sp else 1 << 40 for sp in spans), np.int64, len(spans))
+    else:
+        ends = np.fromiter(map(_END, spans), np.int64, len(spans))
+    if floor is not None:
+        ends = np.maximum(ends, floor)
+    return np.maximum.accumulate(ends) if len(ends) else ends
 
 
 def _span(span: tuple[int, int] | None) -> str:
@@ -104,19 +140,25 @@ class TokenTableModel(QAbstractTableModel):
         unknown: Sequence[bool] = (),
         byte_fallback: Sequence[bool] = (),
         derived: Sequence[tuple[int, int]] | None = None,
+        rows: RowArrays | None = None,
     ) -> None:
         """Replace all rows. ``audit`` (from :func:`core.align.audit.audit`, for the first
         ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
         the Readable column; ``unknown`` / ``byte_fallback`` (one bool per token) flag the
         model's unknown token and byte-fallback pieces; ``derived`` (the derived code-point
-        spans) the text they swallowed and the Derived span column.
+        spans) the text they swallowed and the Derived span column; ``rows`` the per-row
+        arrays of exactly these inputs, computed ahead (:func:`row_arrays`).
 
         Rows are inserted or removed at the end and one ``dataChanged`` covers the rows
         from the first that differs (no model reset, so the view keeps its scroll position
         and current row, and repaints only rows it shows that changed)."""
         tokens, ids, spans, labels = list(tokens), list(ids), list(spans), list(labels)
-        row_marks = marks(len(tokens), unknown, byte_fallback)
-        bits = flag_bits(audit, len(tokens), row_marks)
+        if rows is None or len(rows.marks) != len(tokens):
+            rows = None
+            row_marks = marks(len(tokens), unknown, byte_fallback)
+            bits = flag_bits(audit, len(tokens), row_marks)
+        else:
+            row_marks, bits = rows.marks, rows.bits
         token_bytes = list(token_bytes) if token_bytes is not None else None
         first = self._first_changed_row(text, tokens, ids, spans, labels, bits, error_row)
         if (token_bytes is None) != (self._token_bytes is None):
@@ -134,7 +176,10 @@ class TokenTableModel(QAbstractTableModel):
         self._token_bytes = token_bytes
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
-        self._update_end_max(first)
+        if rows is not None:
+            self._end_max = rows.end_max
+        else:
+            self._update_end_max(first)
         if new_rows > old_rows:
             self.endInsertRows()
         elif new_rows < old_rows:
@@ -161,11 +206,9 @@ class TokenTableModel(QAbstractTableModel):
     def _update_end_max(self, first: int) -> None:
         """``_end_max[r]``: the largest span end of rows ``0..r`` (a missing span counts as
         the end of everything), recomputed only from row ``first`` on."""
-        tail = np.fromiter((sp[1] if sp else 1 << 40 for sp in self._spans[first:]), np.int64,
-                           len(self._spans) - first)
-        if first:
-            tail = np.maximum(tail, self._end_max[first - 1])
-        self._end_max = np.concatenate((self._end_max[:first], np.maximum.accumulate(tail)))
+        tail = _running_end_max(self._spans[first:] if first else self._spans,
+                                int(self._end_max[first - 1]) if first else None)
+        self._end_max = np.concatenate((self._end_max[:first], tail))
 
     # -- Qt model API --------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802

@@ -11,10 +11,11 @@ from __future__ import annotations
 import bisect
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
+from core.errors import Cancelled
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 from core.tokenizers.encoding import Encoding
@@ -203,7 +204,8 @@ class Tokenizer:
                     out.append((word, (a + where, b + where)))
         return out
 
-    def encode(self, text: str, *, add_special_tokens: bool = False) -> Encoding:
+    def encode(self, text: str, *, add_special_tokens: bool = False,
+               should_stop: Callable[[], bool] | None = None) -> Encoding:
         """Encode ``text``; offsets are code points into ``text``.
 
         Parameters
@@ -212,6 +214,9 @@ class Tokenizer:
             Any string (lone surrogates and control characters included).
         add_special_tokens : bool
             Apply the post-processor's template (``[CLS] … [SEP]`` for BERT).
+        should_stop : callable, optional
+            Asked after normalizing and pre-tokenizing each piece of text and before every
+            :data:`STOP_CHECK_WORDS` words the model tokenizes; True stops the encoding.
 
         Returns
         -------
@@ -224,9 +229,12 @@ class Tokenizer:
         ------
         TypeError
             If ``text`` is not a ``str``.
+        core.errors.Cancelled
+            If ``should_stop()`` returned True.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        check_stop(should_stop)
         tokens: list[str] = []
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
@@ -239,8 +247,9 @@ class Tokenizer:
                             word_ids)
                 parts.append((where[0], NormalizedText.identity(text[where[0]:where[1]])))
             else:
+                check_stop(should_stop)
                 parts.append((where, val))
-                self._encode_piece(val, where, tokens, ids, offsets, word_ids)
+                self._encode_piece(val, where, tokens, ids, offsets, word_ids, should_stop)
         if len(parts) == 1 and parts[0][0] == 0:
             normalized = parts[0][1]
         else:
@@ -249,7 +258,7 @@ class Tokenizer:
             self.post_processor.adjust(text, tokens, offsets)
         return self._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
 
-    def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids) -> None:
+    def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids, should_stop=None) -> None:
         wid = word_ids[-1] + 1 if word_ids else 0
         maps = None
         for kind, where, val in self._words(nt, shift == 0):
@@ -262,7 +271,7 @@ class Tokenizer:
             words, starts, char_maps = val
             if not words:
                 continue
-            pieces = self.model.tokenize_words(words)
+            pieces = self._tokenize_words(words, should_stop)
             counts = list(map(len, map(_IDS, pieces)))
             tokens += chain.from_iterable(map(_TOKENS, pieces))
             ids += chain.from_iterable(map(_IDS, pieces))
@@ -271,6 +280,18 @@ class Tokenizer:
             if maps is None:
                 maps = (np.asarray(nt.starts, dtype=np.int64), np.asarray(nt.ends, dtype=np.int64))
             offsets += _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift)
+
+    def _tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None) -> list:
+        """The model's pieces of ``words``, asking ``should_stop`` before every
+        :data:`STOP_CHECK_WORDS` words. O(len(words)) model calls, in chunks."""
+        check_stop(should_stop)
+        if should_stop is None or len(words) <= STOP_CHECK_WORDS:
+            return self.model.tokenize_words(words)
+        out: list = []
+        for i in range(0, len(words), STOP_CHECK_WORDS):
+            check_stop(should_stop)
+            out += self.model.tokenize_words(words[i:i + STOP_CHECK_WORDS])
+        return out
 
     def _post_process(self, tokens, ids, offsets, word_ids, normalized, add_special) -> Encoding:
         n = len(ids)
@@ -292,6 +313,14 @@ class Tokenizer:
 
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
+STOP_CHECK_WORDS = 512  # encode asks should_stop before every this many words
+
+
+def check_stop(should_stop: Callable[[], bool] | None) -> None:
+    """Raise :class:`core.errors.Cancelled` if ``should_stop`` is given and returns True
+    (the check long ``core`` loops make between chunks of work)."""
+    if should_stop is not None and should_stop():
+        raise Cancelled()
 
 
 def _word_spans(words, starts, maps):

@@ -3,8 +3,12 @@
 Three linked layers (original text with token spans, normalized text, token table) plus an
 offset-map view; modes "tokenize", "align a token list" and "labels". The pane keeps an
 :class:`~app.panes.alignment.state.AlignmentState` and renders from the
-:class:`~core.align.view.AlignmentView` that :func:`compute` returns — short
-texts synchronously, long ones on a :class:`~app.workers.TaskRunner` after a debounce.
+:class:`~core.align.view.AlignmentView` that :func:`prepare` computes (with what drawing it
+needs) on a :class:`~app.workers.TaskRunner`, never on the GUI thread, whatever the text's
+length: the
+first edit of a burst at once, the rest when the burst settles (a restarting debounce
+timer). A new edit cancels the running computation; one still running after
+:attr:`AlignmentPane.busy_after_ms` shows a busy indicator with a Cancel button.
 
 Run alone: ``python -m app.panes.alignment``.
 """
@@ -13,26 +17,45 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
-from PySide6.QtCore import QSignalBlocker, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from app.panes.alignment import render, ui
 from app.panes.alignment.export import write_tokens
-from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Request, compute
+from app.panes.alignment.extras import wire_extras
+from app.panes.alignment import state as pane_state
+from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
-from app.settings import get_json, set_json
-from app.widgets.token_table import COLUMNS
-from app.workers import TaskRunner
+from app.settings import read_state, write_state
+from app.widgets.span_segments import marks as span_marks
+from app.widgets.token_table import COLUMNS, row_arrays
+from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
 from core.text.graphemes import GraphemeBounds
 from core.tokenizers import demo_tokenizer
 
-DEMO_LABEL = "built-in demo vocabulary (15 WordPiece entries, SPEC §2)"
+DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000
+
+
+def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
+    """What the pane's worker computes: :func:`~app.panes.alignment.state.prepare` and the
+    token table's per-row arrays (O(n + tokens), never on the GUI thread).
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+    """
+    with gc_paused():  # a collection over millions of new objects would freeze the GUI
+        ready = pane_state.prepare(request, should_stop)
+        view, derived = ready.view, request.state.derived_spans
+        return replace(ready, rows=row_arrays(view.spans, view.audit, view.unknown, view.byte_fallback),
+                       marks=span_marks(view.text, render.shown_cover(view, derived)), marks_derived=derived)
 
 
 class AlignmentPane(Pane):
@@ -48,12 +71,14 @@ class AlignmentPane(Pane):
     key = "alignment"
     sig_encoding_changed = Signal(object)
 
-    sync_limit = 2000  # texts up to this many code points are computed on the GUI thread
     debounce_ms = 150
+    save_ms = 500  # the state is saved (atomically, off the GUI thread) this long after an edit
+    busy_after_ms = 300  # a computation running this long shows the busy indicator
+    release_chars = 200_000  # before computing a text this long, the shown result is dropped
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = AlignmentState.from_json(get_json(settings, f"{self.key}/state", None))
+        self.state = AlignmentState.from_json(read_state(settings, f"{self.key}/state", None))
         self._demo = demo_tokenizer()
         self._tokenizer: Any = None
         self._tokenizer_label = DEMO_LABEL
@@ -64,17 +89,22 @@ class AlignmentPane(Pane):
         self.seconds = 0.0  # how long the shown result took to compute
         self._graphemes = GraphemeBounds()  # the last text's clusters, reused per keystroke
         self.w = ui.build(self)
-        self._pool = QThreadPool(self)  # its own pool: other panes' jobs cannot starve it
-        self._pool.setMaxThreadCount(2)
-        self._runner = TaskRunner(self, pool=self._pool)
+        self._runner = TaskRunner(self)  # its own threads: other panes' jobs cannot starve it
         self._runner.sig_returned.connect(self._on_result_ready)
         self._runner.sig_errored.connect(self._on_compute_failed)
+        self._runner.sig_busy_changed.connect(self._on_busy_changed)
+        self._busy_timer = QTimer(self, singleShot=True, interval=self.busy_after_ms)
+        self._busy_timer.timeout.connect(self._show_busy)
         self._timer = QTimer(self, singleShot=True, interval=self.debounce_ms)
         self._timer.timeout.connect(self._on_debounced)
+        self._save_timer = QTimer(self, singleShot=True, interval=self.save_ms)  # survives a kill
+        self._save_timer.timeout.connect(self.save_state)
         self._pending = False
         self._write_widgets()
         self._connect()
         self._shortcuts()
+        self.extras = wire_extras(self)  # picker, side by side, token ids, markers, info strip
+        self._build_busy_row()  # after the extras: they place widgets relative to the status line
         self.recompute()
 
     # -- the main window's API -----------------------------------------------------------
@@ -92,8 +122,41 @@ class AlignmentPane(Pane):
         if tokenizer is not None and self.state.mode == "labels" and self.state.labels_text == DEMO_LABELS:
             self.state.mode = "tokenize"  # the demo labels only fit the demo tokens: show tokens
             self._write_widgets()
+        self.extras.set_tokenizer(tokenizer, label)
         self._write_tokenizer_label()
         self.recompute()
+
+    @property
+    def busy(self) -> bool:
+        """A computation for the current state is pending or running."""
+        return self._runner.busy or self._pending
+
+    def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
+        """Run the event loop until the current state's result is shown (or ``timeout_ms``
+        passes); return whether it was. For ``--screenshot`` and benchmarks, never for a
+        user action."""
+        if not self.busy:
+            return True
+        loop = QEventLoop()
+        timer = QTimer(singleShot=True, interval=timeout_ms)
+        timer.timeout.connect(loop.quit)
+        self._runner.sig_busy_changed.connect(loop.quit)
+        timer.start()
+        while self.busy and timer.isActive():
+            loop.exec()
+        self._runner.sig_busy_changed.disconnect(loop.quit)
+        return not self.busy
+
+    def cancel_compute(self) -> None:
+        """Stop the running computation (the Cancel button); the shown result stays and the
+        status line says it belongs to the text as it was."""
+        if not self.busy:
+            return
+        self._timer.stop()
+        self._pending = False
+        self._runner.cancel()
+        shown = "the tokens shown are of the text before the last edit" if self.result else "no tokens shown"
+        self.w.status.setText(f"Cancelled: {shown}; edit the text to compute again")
 
     def show_error(self, message: str) -> None:
         """Show ``message`` in the inline banner (the text and results stay as they are)."""
@@ -103,7 +166,7 @@ class AlignmentPane(Pane):
         data = self.state.to_json()
         if len(self.state.text) > MAX_SAVED_CHARS:
             data.pop("text")
-        set_json(self.settings, f"{self.key}/state", data)
+        write_state(self.settings, f"{self.key}/state", data)
 
     # -- building ------------------------------------------------------------------------
     def _write_widgets(self) -> None:
@@ -136,7 +199,7 @@ class AlignmentPane(Pane):
             kind, size = getattr(tok, "model_type", "?"), getattr(tok, "vocab_size", 0)
             w.tokenizer.setText(f"{getattr(tok, 'name', self._tokenizer_label)} ({kind}, {size:,} tokens)")
         w.tokenizer.setToolTip(f"{self._tokenizer_label}\nFile ▸ Open Tokenizer… (Ctrl+O) loads vocab.txt / "
-                               "tokenizer.json; File ▸ Use Demo Tokenizer (Ctrl+D) goes back to the demo")
+                               "tokenizer.json; File ▸ Teaching Example (Ctrl+D) shows the 15-entry teaching vocabulary")
         self._write_mode_widgets()
 
     def _write_mode_widgets(self) -> None:
@@ -155,7 +218,7 @@ class AlignmentPane(Pane):
             box.setEnabled(teaching)
         if not teaching:
             w.form.setToolTip("The loaded tokenizer uses its own normalizer; these options apply "
-                              "to the demo tokenizer and to aligning a token list")
+                              "to the teaching example and to aligning a token list")
 
     def _connect(self) -> None:
         w = self.w
@@ -227,12 +290,11 @@ class AlignmentPane(Pane):
                 render.link_tokens(self, [self.current_token], scroll=False)
 
     def schedule(self) -> None:
-        """Re-tokenize after an edit: short texts at once; long texts on the leading edge of a
-        burst of edits and once more when the burst settles (a restarting debounce timer)."""
-        if len(self.state.text) <= self.sync_limit:
-            self._timer.stop()
-            self.recompute()
-        elif self._timer.isActive() or self._runner.busy:
+        """Re-tokenize after an edit: at once on the leading edge of a burst of edits, once
+        more when the burst settles (a restarting debounce timer). The edit cancels the
+        running computation, whose result would be stale."""
+        if self._timer.isActive():
+            self._runner.cancel()
             self._pending = True
             self._timer.start()
         else:
@@ -244,31 +306,76 @@ class AlignmentPane(Pane):
             self.recompute()
 
     def recompute(self) -> None:
-        """Compute the result of the current state (synchronously when the text is short)."""
+        """Compute the result of the current state on the worker (cancelling the running one)."""
         self._pending = False
+        self._save_timer.start()  # every state change ends here: save once the edits pause
         tokenizer = self._tokenizer if self._tokenizer is not None else self._demo
         request = Request(replace(self.state), tokenizer, self._tokenizer is None, self._graphemes)
+        if len(self.state.text) >= self.release_chars and self.result is not None:
+            self._release_result()  # two results of a huge text would not fit in memory
         self._compute_started = time.perf_counter()
-        if len(self.state.text) <= self.sync_limit:
-            self._runner.cancel()
-            try:
-                result = compute(request)
-            except Exception as exc:  # a bug in core must not take the pane down  # noqa: BLE001
-                self._on_compute_failed(exc)
-                return
-            self._on_result_ready(result)
-            return
-        self.w.status.setText(f"Tokenizing {len(self.state.text):,} characters…")
-        self._runner.submit(compute, request)
+        self._runner.submit(prepare, request)
+        self._busy_timer.start()
+
+    def _release_result(self) -> None:
+        """Drop the shown result and what the widgets hold of it (its text stays in the
+        editor): computing a huge text then needs memory for one result, not two."""
+        self._runner.cancel()
+        self.result = None
+        self.current_token = -1
+        render.clear(self)
 
     def _on_compute_failed(self, exc: object) -> None:
         self.show_banner(f"Could not tokenize this text ({type(exc).__name__}): {exc}", "error")
 
+    # -- the busy indicator --------------------------------------------------------------
+    def _build_busy_row(self) -> None:
+        """The status line's row gets a busy bar, what is being computed, and Cancel, shown
+        only while a computation runs long; their space is kept while hidden, so showing
+        them moves nothing (a relayout of the views costs as much as their text)."""
+        self.busy_row = QWidget(self)
+        row = QHBoxLayout(self.busy_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        root = self.layout()
+        root.insertWidget(root.indexOf(self.w.status), self.busy_row)
+        row.addWidget(self.w.status, 1)  # moved from the pane's layout into this row
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # busy, no fraction known
+        self.busy_bar.setMaximumSize(120, 14)
+        self.busy_label = QLabel()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop this computation; the tokens shown stay as they are")
+        self.cancel_button.clicked.connect(self.cancel_compute)
+        for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            widget.setSizePolicy(policy)
+            row.addWidget(widget)
+            widget.hide()
+
+    @property
+    def busy_shown(self) -> bool:
+        """The busy indicator (and its Cancel button) is on screen."""
+        return self.cancel_button.isVisibleTo(self)
+
+    def _show_busy(self) -> None:
+        if self._runner.busy:
+            n = len(self.state.text)
+            self.busy_label.setText(f"Tokenizing {n:,} characters… (a new edit or Cancel stops it)")
+            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+                widget.show()
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        if not busy:
+            self._busy_timer.stop()
+            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+                widget.hide()
+
     # -- rendering -----------------------------------------------------------------------
-    def _on_result_ready(self, result: AlignmentView) -> None:
-        self.result = result
+    def _on_result_ready(self, prepared: Prepared) -> None:
+        result = self.result = prepared.view
         self.seconds = time.perf_counter() - self._compute_started
-        render.render(self, result, self.seconds)
+        render.render(self, result, self.seconds, prepared)
         self.sig_encoding_changed.emit(result)
 
     def show_banner(self, message: str | None, kind: str = "info") -> None:

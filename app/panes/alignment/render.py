@@ -31,15 +31,18 @@ def shown(pane: Any) -> AlignmentView | None:
     return result.derived_view
 
 
-def render(pane: Any, result: AlignmentView, seconds: float) -> None:
-    """Show ``result`` in every widget; ``seconds`` is how long computing it took."""
+def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = None) -> None:
+    """Show ``result`` in every widget; ``seconds`` is how long computing it took;
+    ``prepared`` (:class:`~app.panes.alignment.state.Prepared`) carries what the worker
+    computed for drawing it."""
     w = pane.w
-    render_spans(pane, result)
+    render_spans(pane, result, prepared)
     w.table.token_model.set_tokens(
         result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
         labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
         error_row=-1 if result.error_token is None else result.error_token,
         unknown=result.unknown, byte_fallback=result.byte_fallback, derived=result.derived_spans,
+        rows=prepared.rows if prepared is not None and prepared.view is result else None,
     )
     w.table.show_readable(result.token_bytes is not None)
     w.table.show_derived(result.misleading > 0)
@@ -60,23 +63,47 @@ def render(pane: Any, result: AlignmentView, seconds: float) -> None:
     w.status.setText(_status(pane, result, seconds))
 
 
-def render_spans(pane: Any, result: AlignmentView) -> None:
+def clear(pane: Any) -> None:
+    """Empty the span views, the token table, the entities and the offset map (the editor
+    keeps its text): nothing of the last result stays referenced by a widget."""
+    w = pane.w
+    for view in (w.original, w.normalized):
+        view.set_content("")
+    w.table.token_model.set_tokens("", [], [], [], [0], [0])
+    w.entities.clear()
+    w.offset_map.show_span(None, 0, 0)
+
+
+def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None:
     """Draw the token spans of ``result`` (or its derived spans, see :func:`shown`) in the
-    original and normalized views, the unknown tokens and byte-fallback pieces marked."""
+    original and normalized views, the unknown tokens and byte-fallback pieces marked;
+    ``prepared`` gives the texts' characters and the normalized UTF-16 table (else the
+    views compute them)."""
     w = pane.w
     view = result.derived_view if pane.state.derived_spans else result
     nt = result.normalized
-    cover = view.cover
-    if result.error_pos is not None:  # text after a mismatch is unaligned, not "in no token"
-        cover = cover.copy()
-        cover[result.error_pos:] = np.maximum(cover[result.error_pos:], 1)
-    w.original.set_content(result.text, view.spans, cover, result.utf16)
-    w.normalized.set_content(nt.text if nt else "", view.norm_spans)
+    ready = prepared if prepared is not None and prepared.view is result else None
+    marks = ready.marks if ready and ready.marks_derived == pane.state.derived_spans else None
+    w.original.set_content(result.text, view.spans, shown_cover(result, pane.state.derived_spans),
+                           result.utf16, chars=ready.chars if ready else None, marks=marks)
+    w.normalized.set_content(nt.text if nt else "", view.norm_spans, None,
+                             ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None)
     for span_view in (w.original, w.normalized):
         span_view.set_unknown(result.marked)
     w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])
     w.original.set_error(_error_span(result))
     w.derived.setEnabled(result.misleading > 0)
+
+
+def shown_cover(result: AlignmentView, derived: bool) -> np.ndarray:
+    """``(n,) int``: how many tokens cover each original code point as the span views draw
+    it (derived spans or not); after an alignment mismatch the rest counts as covered
+    (unaligned, not "in no token"). O(n)."""
+    cover = (result.derived_view if derived else result).cover
+    if result.error_pos is not None:
+        cover = cover.copy()
+        cover[result.error_pos:] = np.maximum(cover[result.error_pos:], 1)
+    return cover
 
 
 def _render_error(pane: Any, result: AlignmentView) -> None:

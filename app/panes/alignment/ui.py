@@ -110,7 +110,7 @@ def _controls(w: dict) -> QHBoxLayout:
     w["tokenizer"].setMinimumWidth(120)
     w["form"] = QComboBox()
     w["form"].addItems(FORMS)
-    w["form"].setToolTip("Unicode normalization form of the teaching normalizer (SPEC §1)")
+    w["form"].setToolTip("Unicode normalization form of the teaching normalizer")
     w["strip_accents"] = QCheckBox("Strip accents")
     w["strip_accents"].setToolTip("Remove every nonspacing mark (category Mn); its span folds into its letter")
     w["lowercase"] = QCheckBox("Lowercase")

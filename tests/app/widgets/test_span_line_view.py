@@ -63,3 +63,21 @@ def test_plain_text_and_placeholder(qtbot):
     assert view.toPlainText() == "lowest → lowest</w> after: rank 0, e + s"
     size = view.widget().sizeHint()
     assert size.width() > view.body_layouts()[0].lineAt(0).naturalTextWidth()
+
+
+def test_a_long_row_is_painted_in_chunks_that_hold_the_same_operations(qtbot):
+    """A row of thousands of tokens: its paint operations are computed for the exposed
+    part only, in chunks, and together they are those of the whole row."""
+    text = "ab\U0001F600 " * 800
+    view = SpanLineView()
+    qtbot.addWidget(view)
+    view.set_lines([_line(text, 3)])
+    (row,) = view._rows
+    assert row.chunked and not row._chunks  # nothing computed before painting
+    width = row.body.lineAt(0).naturalTextWidth()
+    first = row.ops_between(0, 50)
+    assert len(first) <= 3 and len(row._chunks) == len(first)  # the exposed start only
+    chunks = row.ops_between(0, width + 1)
+    fills = {f for ops in chunks for f in ops.fills}
+    cuts = {c for ops in chunks for c in ops.cuts}
+    assert fills == set(row.ops.fills) and cuts == set(row.ops.cuts) and row.ops.fills

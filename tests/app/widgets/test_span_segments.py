@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.widgets.span_segments import (
+    display_text,
     ERROR_BACKGROUND,
     ERROR_COLOUR,
     LINK_COLOUR,
@@ -51,9 +52,22 @@ def test_segment_styles_layer_in_order():
     assert (error.background, error.underline, error.underline_colour) == (ERROR_BACKGROUND, "wave", ERROR_COLOUR)
     assert compose_style(frozenset({("tok", 1), ("unk",)})) == compose_style(frozenset({("tok", 1)}))
     text = "a b\u3000c\u3001\U0001F600"  # U+3000 is a space, U+3001 (ideographic comma) is not
-    assert marks(text, np.array([0, 0, 0, 0, 0, 0, 2], np.int16)) == [
-        (6, 7, "multi"), (0, 1, "uncov"), (2, 3, "uncov"), (4, 6, "uncov")]
+    assert marks(text, np.array([0, 0, 0, 0, 0, 0, 2], np.int16)) == [  # sorted by start
+        (0, 1, "uncov"), (2, 3, "uncov"), (4, 6, "uncov"), (6, 7, "multi")]
     assert window_intervals(3, 9, [(0, 2), (2, 4), (4, 8), (9, 12), None], linked=[(5, 6)]) == [
         (2, 4, ("tok", 1)), (4, 8, ("tok", 0)), (5, 6, ("link",))]
     assert sweep([(0, 4, "a"), (2, 6, "b"), (9, 12, "c")], 1, 10) == [
         (1, 2, frozenset("a")), (2, 4, frozenset("ab")), (4, 6, frozenset("b")), (9, 10, frozenset("c"))]
+
+
+@given(st.text(alphabet="ab \n\r\u0915\u093f", max_size=600), st.integers(8, 60))
+def test_display_text_breaks_long_paragraphs_at_spaces_only(text, limit):
+    """Same length (positions do not move); only spaces become line breaks (and CR ␍);
+    a paragraph longer than ``limit`` keeps no space where a break could have gone."""
+    shown = display_text(text, limit)
+    assert len(shown) == len(text)
+    assert all(a == b or (a, b) in ((" ", "\n"), ("\r", "\u240d")) for a, b in zip(text, shown))
+    assert display_text(text) == text.replace("\r", "\u240d")  # short: only CRs change
+    for para in shown.split("\n"):
+        if len(para) > limit:
+            assert " " not in para[limit // 2 : limit]

@@ -7,8 +7,8 @@ import re
 import numpy as np
 from PySide6.QtGui import QFont
 
-from app.widgets.span_segments import display_text
-from app.widgets.span_text_view import SpanTextView
+from app.widgets.span_segments import display_text, marks
+from app.widgets.span_text_view import FILL_CHUNK, SpanTextView
 from tests.app.panes.alignment.support import FULL
 
 
@@ -89,3 +89,39 @@ def test_no_character_formats_and_shaping_font(qtbot):
     block = view.document().firstBlock()
     assert block.layout().formats() == [] and not block.charFormat().fontWeight() > 400
     assert not view.font().styleStrategy() & QFont.StyleStrategy.PreferNoShaping
+
+
+def test_a_long_text_goes_into_the_document_in_chunks_and_then_edits_in_place(qtbot):
+    """Putting a long text in at once freezes the GUI; it goes in one chunk per event-loop
+    turn, the marks and spans are there from the start, and scrolling to a position not yet
+    in the document happens once it is."""
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    line = "alpha beta \U0001F600 gamma\r\n"
+    text = line * (3 * FILL_CHUNK // len(line))
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    view.set_content(text, spans, np.ones(len(text), np.int16))
+    assert view.filling and view.document().characterCount() - 1 < len(display_text(text))
+    view.scroll_to(len(text) - 3)  # deferred until the document holds it
+    qtbot.waitUntil(lambda: not view.filling)
+    assert view.document().toRawText().replace("\u2029", "\n") == display_text(text)
+    lo, hi = view.visible_range()
+    assert lo <= len(text) - 3 < hi
+    view.set_content(text + "x", spans, None)  # a small edit after the fill: in place
+    assert not view.filling
+    assert view.document().toRawText().replace("\u2029", "\n") == display_text(text + "x")
+
+
+def test_marks_given_ahead_equal_the_ones_computed_here(qtbot):
+    text = "ab  cd ef"
+    cover = np.array([1, 2, 0, 0, 0, 1, 0, 2, 2], np.int16)
+    view, ahead = SpanTextView(), SpanTextView()
+    for v in (view, ahead):
+        qtbot.addWidget(v)
+    view.set_content(text, [(0, 2)], cover)
+    ahead.set_content(text, [(0, 2)], cover, chars=frozenset(text), marks=marks(text, cover))
+    assert view._marks == ahead._marks and view._marks  # sorted by start: bisected per redraw
+    assert [view.mark_count(k) for k in ("multi", "uncov")] == [3, 1]  # spaces are never "uncovered"
+    assert [ahead.mark_count(k) for k in ("multi", "uncov")] == [3, 1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.panes.alignment import state as alignment_state
 from app.widgets.token_badges import readable, visible, visible_runs
-from app.widgets.token_table import COLUMNS, TokenTableModel
+from app.widgets.token_table import COLUMNS, TokenTableModel, row_arrays
 from core.align.audit import audit
 from core.tokenizers import demo_tokenizer
 from tests.app.panes.alignment.support import FULL
@@ -75,3 +75,19 @@ def test_unknown_marks_and_derived_spans_refresh_their_rows(qtbot, qtmodeltester
     assert model.cell(2, COLUMNS.index("Derived span")) == "7–8"
     assert model.row_values(1)["unknown"] and model.row_values(2)["derived_start"] == 7
     qtmodeltester.check(model)
+
+
+def test_row_arrays_computed_ahead_give_the_same_rows(qtbot):
+    """The pane's worker computes the per-row arrays; the model then only stores them."""
+    enc = demo_tokenizer().encode(FULL)
+    spans = [tuple(o) for o in enc.offsets]
+    flags = audit(FULL, spans)
+    unknown = [t == "[UNK]" for t in enc.tokens]
+    args = (FULL, enc.tokens, enc.ids, spans, list(range(len(FULL) + 2)), list(range(len(FULL) + 2)))
+    here, ahead = TokenTableModel(), TokenTableModel()
+    here.set_tokens(*args, audit=flags, unknown=unknown)
+    ahead.set_tokens(*args, audit=flags, unknown=unknown, rows=row_arrays(spans, flags, unknown))
+    for name in ("_marks", "_bits", "_end_max"):
+        assert getattr(here, name).tolist() == getattr(ahead, name).tolist()
+    assert any(here._marks) and [ahead.cell(r, 2) for r in range(ahead.rowCount())] == [
+        here.cell(r, 2) for r in range(here.rowCount())]

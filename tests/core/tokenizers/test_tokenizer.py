@@ -3,12 +3,16 @@ matched after normalization, sequences of per-character normalizers."""
 
 from __future__ import annotations
 
+import pytest
+
+from core.errors import Cancelled
 from core.text.normalize import NormalizedText
+from core.tokenizers import demo_tokenizer
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers import BertNormalizer, Lowercase, Sequence, StripAccents, Decompose
 from core.tokenizers.pre_tokenizers import PreTokenizer, whitespace_split
-from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.tokenizer import STOP_CHECK_WORDS, Tokenizer
 
 
 class MarkWords(PreTokenizer):
@@ -58,3 +62,25 @@ def test_sequence_of_char_maps_equals_bert_strip_and_lowercase():
     assert a.text == b.text == "ete zoe i \ufb01"
     assert a.spans == b.spans
     assert a.spans[4:8] == [(4, 5), (5, 6), (6, 7), (8, 9)]  # the dropped mark is in no span
+
+
+def test_encode_asks_should_stop_between_chunks_of_words_and_stops():
+    """Cancel means stop: a superseded encode raises Cancelled at its next check (every
+    STOP_CHECK_WORDS words), and checking changes nothing about the result."""
+    tok = demo_tokenizer()
+    text = "zoe flew to istanbul " * (3 * STOP_CHECK_WORDS)
+    asked = []
+    enc = tok.encode(text, should_stop=lambda: asked.append(1) and False)
+    plain = tok.encode(text)
+    assert (enc.ids, enc.offsets) == (plain.ids, plain.offsets)
+    words = 4 * 3 * STOP_CHECK_WORDS
+    assert len(asked) >= words // STOP_CHECK_WORDS  # asked at least once per chunk of words
+    calls = []
+
+    def stop_at_third():
+        calls.append(1)
+        return len(calls) >= 3
+
+    with pytest.raises(Cancelled):
+        tok.encode(text, should_stop=stop_at_third)
+    assert len(calls) == 3

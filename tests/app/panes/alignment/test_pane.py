@@ -100,6 +100,7 @@ def test_restart_restores_text_mode_tokens_and_labels(qtbot, pane):
     assert again.state.text == "Hello  world\r\nagain"
     assert again.state.mode == "align" and again.w.mode.currentData() == "align"
     assert again.w.tokens_input.toPlainText() == "hello world"
+    qtbot.waitUntil(lambda: again.result is not None)  # computed on the worker
     assert again.result.spans == [(0, 5), (7, 12)]
 
 
@@ -122,6 +123,7 @@ def test_long_paste_runs_off_the_gui_thread(qtbot, pane):
     assert "visible part" in pane.w.status.text()
     last = len(r.tokens) - 1
     pane.select_token(last)  # the views scroll to the token's span and draw it there
+    qtbot.waitUntil(lambda: not view.filling)  # a long text goes into the view in chunks
     view.redraw_now()
     lo, hi = view.visible_range()
     assert lo <= r.spans[last][0] < hi and view.linked_spans() == [r.spans[last]]
@@ -136,7 +138,6 @@ def test_stale_results_are_dropped(qtbot, pane):
     assert pane.result.text == second
     with qtbot.assertNotEmitted(pane.sig_encoding_changed, wait=200):
         pass
-    pane._pool.waitForDone(20000)  # the cancelled task ends before teardown
 
 
 def test_token_model_passes_modeltester(qtmodeltester, pane):

@@ -1,0 +1,199 @@
+"""The Alignment pane's extra views, built and wired in one place (:func:`wire_extras`):
+the tokenizer picker, the side-by-side rows, the token-id view, the special-tokens and
+whitespace toggles with the file's truncation/padding line, markers for zero-width
+characters, and the fixed info strip that replaces tooltips over the text.
+
+The pane calls :func:`wire_extras` once after building its widgets and
+:meth:`Extras.set_tokenizer` when its tokenizer changes; everything else follows the pane's
+``sig_encoding_changed``. Per result, the GUI thread does O(1) work here: the special-token
+encoding runs on a worker only while its toggle is on (an edit cancels it), the token-id text
+is built on a worker while its view is visible, the side-by-side rows are encoded only when
+rows were added (after a pause, on a worker), and the tokenizers are found once, on a worker.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QSplitter
+
+from app.panes.alignment import render
+from app.panes.alignment.picker import TEACHING_ENTRY, TokenizerPicker
+from app.panes.alignment.side_by_side import SideBySidePanel
+from app.panes.alignment.token_ids import TokenIdsView
+from app.settings import get_json
+from app.widgets.info_strip import InfoStrip, suppress_tooltips
+from app.widgets.text_markers import TextMarkers
+from app.workers import TaskRunner
+from core.hf_cache import hub_cache_dir
+from core.text.invisibles import zero_width_name
+from core.tokenizers import demo_tokenizer
+from core.tokenizers.special import encoding_specials, limits_line
+
+TEACHING_SHOWN = TEACHING_ENTRY[0].lower() + TEACHING_ENTRY[1:]
+
+
+def encode_with_specials(tokenizer: Any, text: str, should_stop=None) -> tuple[list[int], list[tuple[int, str]]]:
+    """Ids with the post-processor's special tokens, and ``(code point, token)`` of each
+    special token (a worker runs this: one encode of the whole text, O(n)).
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+    """
+    enc = tokenizer.encode(text, add_special_tokens=True, should_stop=should_stop)
+    return list(enc.ids), [(m.position, m.token) for m in encoding_specials(enc)]
+
+
+def char_info(text: str, pos: int) -> str:
+    """``"U+200D ZERO WIDTH JOINER (ZWJ) at 7, in no token"`` for code point ``pos``."""
+    ch = text[pos]
+    short = zero_width_name(ch)
+    name = unicodedata.name(ch, "unnamed") + (f" ({short})" if short else "")
+    return f"U+{ord(ch):04X} {name} at {pos}, in no token"
+
+
+class Extras:
+    """The extra widgets of one Alignment pane (see the module docstring)."""
+
+    def __init__(self, pane: Any):
+        self.pane = pane
+        w = pane.w
+        self._tokenizer: Any = None
+        self._demo = demo_tokenizer()
+        self._label = TEACHING_SHOWN
+        self.picker = TokenizerPicker()
+        self.special = QCheckBox("Special tokens")
+        self.special.setToolTip("Encode with the special tokens the tokenizer adds ([CLS] … [SEP]); "
+                                "they are drawn as badges at their positions and listed in the token ids")
+        self.whitespace = QCheckBox("Show whitespace")
+        self.whitespace.setToolTip("Paint · over spaces, → over tabs and ¶ at line ends (the text is unchanged)")
+        self.limits = QLabel()
+        self.limits.setStyleSheet("color:#4b5563")
+        self.limits.setToolTip("What the tokenizer file says about truncation and padding; "
+                               "this view encodes the whole text and pads nothing")
+        self.limits.hide()
+        self.strip = InfoStrip()
+        self.ids = TokenIdsView()
+        self.side = SideBySidePanel()
+        self.markers = TextMarkers(w.original)
+        self.norm_markers = TextMarkers(w.normalized)
+        self._specials = TaskRunner(pane)
+        self._specials.sig_returned.connect(self._on_specials)
+        self._place(w)
+        self._connect(w)
+        self.set_tokenizer(None, self._label)
+        self.picker.scan()
+
+    # -- layout ------------------------------------------------------------------------------
+    def _place(self, w: Any) -> None:
+        controls = self.pane.layout().itemAt(0).layout()
+        controls.insertWidget(controls.indexOf(w.tokenizer), self.picker)
+        row = w.derived.parentWidget().layout()
+        row.addWidget(self.special)
+        row.addWidget(self.whitespace)
+        left = w.normalized.parentWidget().parentWidget()
+        right = w.table.parentWidget().parentWidget()
+        if isinstance(left, QSplitter):
+            left.addWidget(self.side)
+        if isinstance(right, QSplitter):
+            right.insertWidget(1, self.ids)
+        root = self.pane.layout()
+        at = root.indexOf(w.status)
+        root.insertWidget(at, self.limits)
+        root.insertWidget(at, self.strip)
+        suppress_tooltips(w.table.viewport())
+
+    def _connect(self, w: Any) -> None:
+        self.pane.sig_encoding_changed.connect(self._on_encoding)
+        self.special.toggled.connect(self._on_special_toggled)
+        self.whitespace.toggled.connect(self.markers.set_whitespace_visible)
+        self.whitespace.toggled.connect(self.norm_markers.set_whitespace_visible)
+        w.table.sig_token_hovered.connect(self._on_row_hovered)
+        w.original.sig_hovered.connect(self._on_text_hovered)
+        self.ids.sig_copied.connect(lambda n: self.pane.sig_status_requested.emit(f"Copied {n:,} token ids"))
+        w.editor.textChanged.connect(self._specials.cancel)  # its text is stale now
+        self.picker.sig_cache_scanned.connect(self._on_sources)
+        self.picker.sig_teaching_requested.connect(self._on_teaching_requested)
+        self.picker.sig_more_requested.connect(self._on_more_requested)
+
+    # -- the pane's events -------------------------------------------------------------------
+    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+        """The pane's tokenizer changed (None: the demo vocabulary)."""
+        self._tokenizer, self._label = tokenizer, label
+        shown = TEACHING_SHOWN if tokenizer is None else getattr(tokenizer, "name", label)
+        self.picker.set_current(shown)
+        self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
+        self.limits.setText(limits_line(tokenizer))
+        self.side.set_primary(shown, self._current())
+
+    def _current(self) -> Any:
+        return self._tokenizer if self._tokenizer is not None else self._demo
+
+    def _on_encoding(self, result: Any) -> None:
+        view = render.shown(self.pane) or result
+        self.markers.set_cover(result.text, view.cover)
+        self.side.set_text(result.text)
+        if self.special.isChecked() and result.mode == "tokenize":  # the ids come with them
+            self._specials.submit(encode_with_specials, self._current(), result.text)
+            return
+        self._specials.cancel()
+        self.markers.set_specials([])
+        self.ids.set_ids(result.ids)
+
+    def _on_special_toggled(self, on: bool) -> None:
+        self.limits.setVisible(on)
+        if self.pane.result is not None:
+            self._on_encoding(self.pane.result)
+
+    def _on_specials(self, value: tuple[list[int], list[tuple[int, str]]]) -> None:
+        ids, marks = value
+        self.ids.set_ids(ids)
+        self.markers.set_specials(marks)
+
+    def _on_sources(self, _cached: int) -> None:
+        sources = self.picker.sources
+        if sources is not None:
+            self.side.set_choices(sources.builtin + sources.data)
+
+    def _on_teaching_requested(self) -> None:
+        """The picker's teaching example: what File ▸ Teaching Example does when the pane
+        sits in the main window (every pane follows), else this pane's tokenizer only."""
+        show = getattr(self.pane.window(), "show_teaching_example", None)
+        if callable(show):
+            show()
+        else:
+            self.pane.set_tokenizer(None, TEACHING_SHOWN)
+
+    def _on_more_requested(self) -> None:
+        """"More…": pick any tokenizer file in the Hugging Face cache folder."""
+        path, _ = QFileDialog.getOpenFileName(self.pane, "Open from the Hugging Face cache", str(hub_cache_dir()),
+                                              "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)")
+        if path:
+            self.picker.sig_path_chosen.emit(path)
+
+    def _on_row_hovered(self, row: int) -> None:
+        model = self.pane.w.table.token_model
+        if row < 0 or row >= model.rowCount():
+            self.strip.show_info("")
+            return
+        self.strip.show_info(str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) or ""))
+
+    def _on_text_hovered(self, pos: int) -> None:
+        result = render.shown(self.pane)
+        if result is None or not 0 <= pos < len(result.text):
+            self.strip.show_info("")
+            return
+        tokens = result.tokens_at(pos)
+        if tokens:
+            self._on_row_hovered(tokens[0])
+        else:
+            self.strip.show_info(char_info(result.text, pos))
+
+
+def wire_extras(pane: Any) -> Extras:
+    """Build the extra views on ``pane`` (after ``ui.build``) and connect them."""
+    return Extras(pane)

@@ -1,0 +1,213 @@
+"""Tokenizers side by side over the Alignment pane's text: one row per tokenizer.
+
+Each row is the same text drawn on the same unformatted layout (so characters line up in x
+across rows), its tokens as alternating backgrounds, unknown tokens framed, and a tick at
+every boundary — red where some other row does not cut there, grey where all rows do (the
+boundary sets come from :func:`core.align.side_by_side.side_by_side`, which uses
+:mod:`core.align.span_diff`). The tail gives the token count, code points per token and
+unknown tokens. Loading and encoding run on :class:`~app.workers.TaskRunner`s.
+
+Cost per edit of the pane's text: none while no tokenizer was added (the panel then only
+keeps the text), and none for an edit past the first :data:`MAX_CHARS` code points; with
+added rows, one encode per row of the compared text, :attr:`SideBySidePanel.debounce_ms`
+after the last edit (a newer edit cancels the pending and the running work).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from app.widgets.span_line_view import SpanLine, SpanLineView
+from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle
+from app.workers import TaskRunner
+from core.align.side_by_side import SideBySide, TokenizerRow, side_by_side
+from core.tokenizers import load
+
+MAX_ROWS = 4  # the current tokenizer and up to three more
+MAX_CHARS = 600  # code points compared (a row is one unwrapped line)
+DIFFER_COLOUR, SHARED_COLOUR = "#dc2626", "#9ca3af"
+_STYLES = tuple(SegmentStyle(background=c) for c in TOKEN_COLOURS)
+
+
+def row_line(row: TokenizerRow, text: str) -> SpanLine:
+    """The :class:`SpanLine` of one row: token backgrounds (overlapping spans, such as the
+    byte pieces of one character, drawn once), unknown frames and boundary ticks.
+    O(tokens of the row)."""
+    segments, end = [], 0
+    for k, (s, e) in enumerate(row.spans):
+        s = max(s, end)
+        if e > s:
+            segments.append((s, e, _STYLES[k % 2]))
+            end = e
+    differ = set(row.differing)
+    bars = tuple((p, DIFFER_COLOUR, 2.5) if p in differ else (p, SHARED_COLOUR, 1.0)
+                 for p in row.boundaries if p <= len(text))
+    tail = (f"{row.tokens:,} tokens · {row.chars_per_token:.2f} chars/token · "
+            f"{row.unknown:,} unknown · {len(row.differing):,} boundaries not shared")
+    return SpanLine(text, head=row.name, tail=tail, segments=tuple(segments),
+                    frames=tuple((s, e, "unk") for s, e in row.unknown_spans),
+                    cuts=tuple(p for p in row.boundaries if 0 < p < len(text)), bars=bars,
+                    tail_colour="#b91c1c" if row.unknown else "#4b5563")
+
+
+def compare_rows(text: str, tokenizers: Sequence[tuple[str, Any]], should_stop=None) -> SideBySide:
+    """:func:`side_by_side` of the first :data:`MAX_CHARS` code points (a worker runs this)."""
+    return side_by_side(text[:MAX_CHARS], tokenizers, should_stop=should_stop)
+
+
+class SideBySidePanel(QWidget):
+    """The current tokenizer and up to three more over the same text.
+
+    Signals
+    -------
+    sig_computed(object)
+        A :class:`~core.align.side_by_side.SideBySide` has been drawn.
+    sig_failed(str)
+        Loading a tokenizer or encoding failed (the message says why).
+    """
+
+    sig_computed = Signal(object)
+    sig_failed = Signal(str)
+
+    debounce_ms = 300  # after the last edit of the text, the rows are encoded
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._text = ""  # the compared text: the first MAX_CHARS code points
+        self._cut = False  # the pane's text is longer than the compared text
+        self._primary: tuple[str, Any] | None = None
+        self._extra: list[tuple[str, Any]] = []
+        self.result: SideBySide | None = None
+        self.view = SpanLineView()
+        self.view.setMinimumHeight(90)
+        font = self.view.font()
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.view.setFont(font)
+        self.view.setMinimumHeight(120)
+        self.add = QComboBox()
+        self.add.setToolTip("Add a tokenizer to compare with the current one (at most "
+                            f"{MAX_ROWS} rows)")
+        self.clear = QToolButton()
+        self.clear.setText("Clear")
+        self.clear.setToolTip("Remove the added tokenizers")
+        self.note = QLabel()
+        self.note.setStyleSheet("color:#6b7280")
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        title = QLabel("<b>Side by side</b>")
+        title.setToolTip("Each row: one tokenizer's tokens over the same text; red ticks mark "
+                         "boundaries another row does not have, grey ticks boundaries all rows share")
+        head.addWidget(title)
+        head.addWidget(self.note, 1)
+        head.addWidget(self.add)
+        head.addWidget(self.clear)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 4, 0, 0)
+        lay.setSpacing(3)
+        lay.addLayout(head)
+        lay.addWidget(self.view, 1)
+        self._loader = TaskRunner(self)
+        self._loader.sig_returned.connect(self._on_loaded)
+        self._loader.sig_errored.connect(lambda exc: self._fail(f"Could not load tokenizer: {exc}"))
+        self._encoder = TaskRunner(self)
+        self._encoder.sig_returned.connect(self._on_computed)
+        self._encoder.sig_errored.connect(lambda exc: self._fail(f"Could not compare ({type(exc).__name__}): {exc}"))
+        self._pending_name = ""
+        self._timer = QTimer(self, singleShot=True, interval=self.debounce_ms)
+        self._timer.timeout.connect(self.recompute)
+        self.add.activated.connect(self._on_add_activated)
+        self.clear.clicked.connect(self.clear_added)
+        self.set_choices([])
+        self._show_empty()
+
+    # -- inputs --------------------------------------------------------------------------------
+    def set_choices(self, items: Sequence[tuple[str, str]]) -> None:
+        """The tokenizers the Add box offers: ``(label, path)``."""
+        self.add.clear()
+        self.add.addItem("Add tokenizer…", None)
+        for label, path in items:
+            self.add.addItem(label, path)
+            self.add.setItemData(self.add.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
+
+    def set_text(self, text: str) -> None:
+        """The pane's text changed: re-encode the rows after a pause, if there are rows to
+        compare and the compared part changed. O(MAX_CHARS)."""
+        head = text[:MAX_CHARS]
+        self._cut = len(text) > MAX_CHARS
+        if head != self._text:
+            self._text = head
+            self._schedule()
+
+    def set_primary(self, name: str, tokenizer: Any) -> None:
+        """The pane's current tokenizer (always the first row)."""
+        self._primary = (name, tokenizer)
+        self._schedule()
+
+    def add_tokenizer(self, name: str, tokenizer: Any) -> None:
+        """Add a row (the oldest added row goes when there would be more than :data:`MAX_ROWS`)."""
+        self._extra = ([e for e in self._extra if e[0] != name] + [(name, tokenizer)])[-(MAX_ROWS - 1):]
+        self.recompute()
+
+    def add_path(self, path: str, name: str | None = None) -> None:
+        """Load ``path`` on a worker, then add it."""
+        self._pending_name = name or path
+        self.note.setText(f"loading {self._pending_name}…")
+        self._loader.submit(load, path)
+
+    def clear_added(self) -> None:
+        self._extra = []
+        self.recompute()
+
+    def names(self) -> list[str]:
+        return [n for n, _ in self._rows()]
+
+    # -- work ----------------------------------------------------------------------------------
+    def _rows(self) -> list[tuple[str, Any]]:
+        return ([self._primary] if self._primary else []) + self._extra
+
+    def _schedule(self) -> None:
+        """Cancel the work of the previous text and encode this one after
+        :attr:`debounce_ms` (nothing while no tokenizer was added)."""
+        self._encoder.cancel()
+        if self._extra:
+            self._timer.start()
+
+    def recompute(self) -> None:
+        """Encode the text with every row's tokenizer on a worker now; with no added rows,
+        show the empty panel instead (nothing to compare)."""
+        self._timer.stop()
+        if not self._extra or not self._primary:
+            self._encoder.cancel()
+            self._show_empty()
+            return
+        self._encoder.submit(compare_rows, self._text, self._rows())
+
+    def _show_empty(self) -> None:
+        self.result = None
+        self.view.set_lines([], "")
+        self.note.setText("Add a tokenizer to compare it with the current one over the same text")
+
+    def _on_add_activated(self, index: int) -> None:
+        path = self.add.itemData(index)
+        self.add.setCurrentIndex(0)
+        if path:
+            self.add_path(str(path), self.add.itemText(index).strip())
+
+    def _on_loaded(self, tokenizer: Any) -> None:
+        self.note.setText("")
+        self.add_tokenizer(self._pending_name, tokenizer)
+
+    def _on_computed(self, result: SideBySide) -> None:
+        self.result = result
+        self.view.set_lines([row_line(r, result.text) for r in result.rows],
+                            "Add a tokenizer to compare")
+        self.note.setText(f"{len(result.differing):,} boundaries differ"
+                          + (f" (first {MAX_CHARS:,} code points)" if self._cut else ""))
+        self.sig_computed.emit(result)
+
+    def _fail(self, message: str) -> None:
+        self.note.setText(message)
+        self.sig_failed.emit(message)

@@ -1,0 +1,71 @@
+"""Markers painted over a span view: whitespace, uncovered zero-width characters, special
+badges — the text itself (and so its shaping) unchanged."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QHelpEvent
+
+from app.widgets.info_strip import IDLE, InfoStrip, suppress_tooltips
+from app.widgets.span_text_view import SpanTextView
+from app.widgets.text_markers import TextMarkers
+
+TEXT = "a b\tc\u200dd\nनमस्ते"
+
+
+def _view(qtbot):
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(500, 160)
+    view.set_content(TEXT, [(0, 1), (2, 3), (4, 5), (6, 7)])
+    view.show()
+    qtbot.waitExposed(view)
+    view.redraw_now()
+    return view
+
+
+def test_whitespace_markers_only_when_asked(qtbot):
+    view = _view(qtbot)
+    markers = TextMarkers(view)
+    assert markers.whitespace_ops() == []
+    markers.set_whitespace_visible(True)
+    ops = markers.whitespace_ops()
+    assert [m for *_, m in ops] == ["·", "→", "¶"]
+    xs = [x for x, _, _ in ops]
+    assert xs[0] < xs[1] < xs[2]
+    assert view.toPlainText() == TEXT  # nothing inserted into the document
+    assert not view.document().firstBlock().layout().formats()
+
+
+def test_zero_width_characters_no_token_covers(qtbot):
+    view = _view(qtbot)
+    markers = TextMarkers(view)
+    cover = [1, 0, 1, 0, 1, 0, 1] + [0] * (len(TEXT) - 7)
+    markers.set_cover(TEXT, cover)
+    assert markers.zero_width() == [(5, "ZWJ")]
+    cover[5] = 1
+    markers.set_cover(TEXT, cover)
+    assert markers.zero_width() == []
+    markers.set_cover(TEXT, [1])  # a cover of another text marks nothing
+    assert markers.zero_width() == []
+
+
+def test_special_badges_stand_at_their_positions(qtbot):
+    view = _view(qtbot)
+    markers = TextMarkers(view)
+    markers.set_specials([(0, "[CLS]"), (3, "[SEP]")])
+    (x0, r0, a), (x3, r3, b) = markers.point_ops(markers.specials())
+    assert (a, b) == ("[CLS]", "[SEP]") and x0 < x3 and r0.top() == r3.top()
+    view.grab()  # the paint path runs with markers on
+
+
+def test_info_strip_shows_one_line_and_tooltips_are_swallowed(qtbot):
+    strip = InfoStrip()
+    qtbot.addWidget(strip)
+    height = strip.height()
+    strip.show_info("Token 3 'x'\nBytes: 78")
+    assert strip.info() == "Token 3 'x' · Bytes: 78" and strip.height() == height
+    strip.show_info("")
+    assert strip.info() == "" and strip.text() == IDLE
+    f = suppress_tooltips(strip)
+    assert f.eventFilter(strip, QHelpEvent(QEvent.Type.ToolTip, QPoint(1, 1), QPoint(1, 1)))
