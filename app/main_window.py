@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QThreadPool, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -18,16 +18,24 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from app import help as help_texts
+from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, AlignmentState
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
 from app.panes.pooling import PoolingPane
 from app.panes.positions import PositionsPane
+from app.panes.merges.state import MergesState
+from app.panes.pooling.state import PoolingState
+from app.panes.positions.state import PositionsState
 from app.panes.retrieval import RetrievalPane
-from app.settings import get_json, open_settings, set_json
-from app.workers import TaskRunner
-from core.hf_cache import find_cached_tokenizers, hub_cache_dir
+from app.panes.retrieval.state import RetrievalState
+from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
+from app.workers import TaskRunner, wait_for_workers
+from core.data import ResourceError, builtin_name
+from core.hf_cache import CacheScan, hub_cache_dir, scan_cache
 from core.tokenizers import load
 
 # (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+6).
@@ -39,8 +47,15 @@ PANES: tuple[tuple[str, type[Pane]], ...] = (
     ("compare", ComparePane),
     ("retrieval", RetrievalPane),
 )
+# The panes' stored state objects and the readers that check them field by field.
+STATE_READERS = {"alignment/state": AlignmentState.from_json, "merges/state": MergesState.from_dict,
+                 "positions/state": PositionsState.from_dict, "pooling/state": PoolingState.from_dict,
+                 "retrieval/state": RetrievalState.from_dict}
 
 MAX_RECENT = 8
+TEACHING = ":teaching-example:"  # tokenizer/current when the teaching example was chosen last
+TEACHING_LABEL = "teaching example (15-entry WordPiece vocabulary)"
+MAX_CACHE_ITEMS = 150  # File ▸ Open from Cache lists at most this many tokenizers
 
 
 def load_tokenizer_file(path: str, **options: Any) -> Any:
@@ -55,6 +70,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle("Subword Scope")
         self.settings = open_settings()
+        self.dropped_settings = drop_invalid(self.settings, STATE_READERS)  # never a failed start
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
@@ -71,24 +87,47 @@ class MainWindow(QMainWindow):
         self._pending_path: str | None = None
         self._build_status_bar()
         self._build_menus()
+        picker = self.panes["alignment"].extras.picker  # the Alignment toolbar's tokenizer picker
+        picker.sig_path_chosen.connect(self.load_tokenizer)
+        picker.sig_open_requested.connect(self._on_open_tokenizer_requested)
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
             self.resize(1400, 900)
         self.tabs.setCurrentIndex(int(self.settings.value("window/tab", 0) or 0))
+        self.tabs.currentChanged.connect(lambda i: self.settings.setValue("window/tab", i))
+        self._first_run_path: str | None = None  # the default tokenizer of a first run, until loaded
+        if read_state(self.settings, "alignment/state") is None:  # no text saved: a first run
+            mode = self.panes["alignment"].w.mode
+            mode.setCurrentIndex(mode.findData("tokenize"))  # labels mode once BERT is loaded
+            self.set_text(SAMPLE_TEXT)
         QTimer.singleShot(0, self, self.restore_tokenizer)
+        if self.dropped_settings:
+            QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(
+                "Ignored unreadable settings (defaults used): " + ", ".join(self.dropped_settings), 20000))
 
     def restore_tokenizer(self) -> None:
-        """Load the tokenizer remembered from the last run, unless one was asked for since
-        the window was made (``--tokenizer`` on the command line wins over settings)."""
-        last = self.settings.value("tokenizer/current")
-        if self._pending_path is None and last and os.path.exists(str(last)):
-            self.load_tokenizer(str(last))
+        """Load the tokenizer remembered from the last run, else the bundled BERT, unless one
+        was asked for since the window was made (``--tokenizer`` wins over settings)."""
+        if self._pending_path is not None:
+            return
+        last = str(self.settings.value("tokenizer/current") or "")
+        if last == TEACHING:
+            return  # the panes start on the teaching vocabulary
+        if last and os.path.exists(last):
+            self.load_tokenizer(last)
+            return
+        try:
+            self._first_run_path = default_tokenizer_path()
+        except ResourceError as exc:
+            self._on_tokenizer_failed(exc)
+            return
+        self.load_tokenizer(self._first_run_path)
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self._status_label = QLabel("Tokenizer: built-in demo vocabulary")
+        self._status_label = QLabel(f"Tokenizer: {TEACHING_LABEL}")
         self._progress = QProgressBar()
         self._progress.setMaximumWidth(160)
         self._progress.setRange(0, 0)
@@ -106,7 +145,10 @@ class MainWindow(QMainWindow):
         self._rebuild_recent_menu()
         self._cache_menu = file_menu.addMenu("Open from &Cache")
         self._cache_menu.setToolTipsVisible(True)
-        self._cache_menu.aboutToShow.connect(self._rebuild_cache_menu)
+        self._cache_menu.aboutToShow.connect(self._on_cache_menu_requested)
+        self._cache_scan = TaskRunner(self)  # the hub cache is scanned off the GUI thread
+        self._cache_scan.sig_returned.connect(self._fill_cache_menu)
+        self._cache_scan.sig_errored.connect(lambda exc: self._fill_cache_menu(CacheScan(), str(exc)))
         self._special_action = QAction("Parse &Special Tokens in .tiktoken Files", self, checkable=True)
         self._special_action.setChecked(self.settings.value("tokenizer/tiktoken_special", False, type=bool))
         self._special_action.setStatusTip(
@@ -115,9 +157,10 @@ class MainWindow(QMainWindow):
         )
         self._special_action.toggled.connect(self._on_special_tokens_toggled)
         file_menu.addAction(self._special_action)
-        demo = QAction("Use &Demo Tokenizer", self, shortcut=QKeySequence("Ctrl+D"))
-        demo.setStatusTip("The 15-entry toy WordPiece vocabulary of the built-in example")
-        demo.triggered.connect(self.use_demo_tokenizer)
+        demo = QAction("&Teaching Example", self, shortcut=QKeySequence("Ctrl+D"))
+        demo.setStatusTip("A 15-entry WordPiece vocabulary on the sentence it was made for, with "
+                          "entity labels (replaces the text; Ctrl+Z in the text brings yours back)")
+        demo.triggered.connect(self.show_teaching_example)
         file_menu.addAction(demo)
         file_menu.addSeparator()
         shot = QAction("Save &Screenshot…", self, shortcut=QKeySequence("Ctrl+Shift+S"))
@@ -136,6 +179,14 @@ class MainWindow(QMainWindow):
             view_menu.addAction(act)
 
         help_menu = self.menuBar().addMenu("&Help")
+        looking = QAction("&What Am I Looking At?", self, shortcut=QKeySequence("F1"))
+        looking.setStatusTip("What the current pane shows and how to read it")
+        looking.triggered.connect(self.show_pane_help)
+        help_menu.addAction(looking)
+        keys = QAction("&Keyboard Shortcuts", self, shortcut=QKeySequence("Ctrl+/"))
+        keys.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(keys)
+        help_menu.addSeparator()
         about = QAction("&About Subword Scope", self)
         about.triggered.connect(self._on_about_requested)
         help_menu.addAction(about)
@@ -154,6 +205,15 @@ class MainWindow(QMainWindow):
             "offset map, tokens and their original spans, BPE training step by step, "
             "position encodings, pooling and cross-language comparisons.",
         )
+
+    def show_pane_help(self) -> QMessageBox:
+        """Help ▸ What Am I Looking At?: the current pane's paragraph (non-modal)."""
+        pane = self.tabs.currentWidget()
+        return help_texts.show_pane_help(self, getattr(pane, "key", ""), getattr(pane, "title", ""))
+
+    def show_shortcuts(self) -> Any:
+        """Help ▸ Keyboard Shortcuts: every shortcut of the window, read from the window."""
+        return help_texts.show_shortcuts(self, self.panes)
 
     def _on_screenshot_requested(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save Screenshot", "subwordscope.png", "PNG (*.png)")
@@ -178,6 +238,12 @@ class MainWindow(QMainWindow):
     def save_screenshot(self, path: str) -> bool:
         """Render the window to a PNG at ``path`` once pending work has settled."""
         app = QApplication.instance()
+        app.processEvents()  # runs the start-up restore of the tokenizer
+        self._wait_for_loader()
+        for pane in self.panes.values():  # panes that compute on workers: their result first
+            wait = getattr(pane, "wait_until_idle", None)
+            if wait is not None:
+                wait()
         for _ in range(3):
             app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 200)
         ok = self.grab().save(path)
@@ -202,8 +268,9 @@ class MainWindow(QMainWindow):
             return {"special_tokens": True}
         return {}
 
-    def load_tokenizer(self, path: str, *, wait: bool = False) -> None:
-        """Load ``path`` off the GUI thread; ``wait=True`` blocks until done (screenshots)."""
+    def load_tokenizer(self, path: str, *, wait: bool = False) -> Exception | None:
+        """Load ``path`` off the GUI thread; ``wait=True`` blocks until done (screenshots)
+        and returns the error that stopped the load (None when it loaded or runs on)."""
         self._pending_path = str(path)
         self.statusBar().showMessage(f"Loading {path}…")
         options = self._load_options(str(path))
@@ -212,10 +279,11 @@ class MainWindow(QMainWindow):
                 tok = load_tokenizer_file(str(path), **options)
             except (ValueError, OSError) as exc:
                 self._on_tokenizer_failed(exc)
-            else:
-                self._on_tokenizer_loaded(tok)
-            return
+                return exc
+            self._on_tokenizer_loaded(tok)
+            return None
         self._loader.submit(load_tokenizer_file, str(path), **options)
+        return None
 
     def _on_special_tokens_toggled(self, on: bool) -> None:
         self.settings.setValue("tokenizer/tiktoken_special", on)
@@ -223,22 +291,77 @@ class MainWindow(QMainWindow):
         if current.endswith(".tiktoken"):
             self.load_tokenizer(current)
 
-    def _rebuild_cache_menu(self) -> None:
+    def _on_cache_menu_requested(self) -> None:
+        """Scan the hub cache on a worker; the menu says "Scanning…" until it is filled."""
+        if self._cache_scan.busy:
+            return
         self._cache_menu.clear()
-        found = find_cached_tokenizers()
-        for item in found:
-            act = self._cache_menu.addAction(item.label)
+        self._cache_menu.addAction(f"Scanning {hub_cache_dir()}…").setEnabled(False)
+        self._cache_scan.submit(scan_cache, hub_cache_dir())
+
+    def _fill_cache_menu(self, scan: CacheScan, error: str = "") -> None:
+        """One action per cached tokenizer (at most :data:`MAX_CACHE_ITEMS`), then notes:
+        none found, how many more there are, unreadable folders skipped."""
+        menu = self._cache_menu
+        menu.clear()
+        for item in scan.found[:MAX_CACHE_ITEMS]:
+            act = menu.addAction(item.label)
             act.setToolTip(str(item.path))
             act.triggered.connect(lambda _=False, p=str(item.path): self.load_tokenizer(p))
-        if not found:
-            none = self._cache_menu.addAction(f"No tokenizers in {hub_cache_dir()}")
-            none.setEnabled(False)
+        notes = [f"Could not scan {hub_cache_dir()}: {error}"] if error else []
+        if not scan.found and not error:
+            notes.append(f"No tokenizers in {hub_cache_dir()}")
+        if len(scan.found) > MAX_CACHE_ITEMS:
+            notes.append(f"… {len(scan.found) - MAX_CACHE_ITEMS:,} more: File ▸ Open Tokenizer… opens any of them")
+        if scan.skipped:
+            notes.append(f"{len(scan.skipped):,} unreadable folder(s) skipped, e.g. {scan.skipped[0]}")
+        for note in notes:
+            menu.addAction(note).setEnabled(False)
+
+    def _wait_for_loader(self, timeout_ms: int = 30_000) -> None:
+        """Run the event loop until a tokenizer being loaded has arrived (screenshots only)."""
+        if not self._loader.busy:
+            return
+        loop = QEventLoop()
+        self._loader.sig_busy_changed.connect(loop.quit)
+        QTimer.singleShot(timeout_ms, loop.quit)
+        loop.exec()
+        self._loader.sig_busy_changed.disconnect(loop.quit)
 
     def use_demo_tokenizer(self) -> None:
-        """Switch every pane back to the built-in demo vocabulary."""
+        """Switch every pane to the 15-entry teaching vocabulary (the text stays)."""
         self._loader.cancel()
-        self.settings.remove("tokenizer/current")
-        self._broadcast_tokenizer(None, "built-in demo vocabulary")
+        self._pending_path = self._first_run_path = None
+        self.settings.setValue("tokenizer/current", TEACHING)
+        self._broadcast_tokenizer(None, TEACHING_LABEL)
+
+    def show_teaching_example(self) -> None:
+        """File ▸ Teaching Example: the teaching vocabulary on its sentence, in labels mode.
+        The text and labels are replaced as one edit each, so Ctrl+Z brings the user's back."""
+        pane = self.panes["alignment"]
+        self._replace_undoably(pane.w.editor, DEMO_TEXT)
+        self._replace_undoably(pane.w.labels_input, DEMO_LABELS)
+        pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
+        self.use_demo_tokenizer()
+        self.show_pane("alignment")
+
+    @staticmethod
+    def _replace_undoably(editor: Any, text: str) -> None:
+        if editor.toPlainText() != text:
+            cursor = editor.textCursor()
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(text)
+
+    def _finish_first_run(self, path: str) -> None:
+        """The first-run tokenizer arrived: show the sample's entities (labels mode), unless
+        the text was changed meanwhile (``--text-file``, typing)."""
+        if path != self._first_run_path:
+            return
+        self._first_run_path = None
+        pane = self.panes["alignment"]
+        if pane.w.editor.toPlainText() == SAMPLE_TEXT:
+            pane.w.labels_input.setPlainText(SAMPLE_LABELS)
+            pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
 
     def _on_loader_busy(self, busy: bool) -> None:
         self._progress.setVisible(busy)
@@ -248,7 +371,9 @@ class MainWindow(QMainWindow):
         self.settings.setValue("tokenizer/current", path)
         self._remember_recent(path)
         self._broadcast_tokenizer(tokenizer, path)
-        self.statusBar().showMessage(f"Loaded {path}", 5000)
+        self._finish_first_run(path)
+        builtin = builtin_name(path)
+        self.statusBar().showMessage(f"Loaded {f'{builtin} (built in)' if builtin else path}", 5000)
 
     def _on_tokenizer_failed(self, exc: object) -> None:
         self.statusBar().showMessage(f"Could not load tokenizer: {exc}", 15000)
@@ -257,7 +382,8 @@ class MainWindow(QMainWindow):
             alignment.show_error(f"Could not load tokenizer: {exc}")
 
     def _broadcast_tokenizer(self, tokenizer: Any, label: str) -> None:
-        shown = "built-in demo vocabulary" if tokenizer is None else label
+        builtin = builtin_name(label) if tokenizer is not None else None
+        shown = TEACHING_LABEL if tokenizer is None else f"{builtin} (built in)" if builtin else label
         self._status_label.setText(f"Tokenizer: {shown}")
         self._status_label.setToolTip(label)
         for pane in self.panes.values():
@@ -277,16 +403,17 @@ class MainWindow(QMainWindow):
         self._recent_menu.setEnabled(bool(recent))
 
     # -- lifetime ------------------------------------------------------------------------
-    def shutdown(self, timeout_ms: int = 3000) -> None:
+    def shutdown(self, timeout_ms: int = 500) -> None:
         """Cancel every pane's running task and wait (bounded) for the worker threads."""
         for runner in self.findChildren(TaskRunner):
             runner.cancel()
-        QThreadPool.globalInstance().waitForDone(timeout_ms)
+        wait_for_workers(timeout_ms / 1000)  # bounded: a blocked worker dies with the process
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self.shutdown()
         for pane in self.panes.values():
             pane.save_state()
+        flush_states()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/tab", self.tabs.currentIndex())
         self.settings.sync()

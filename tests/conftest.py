@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# The app's data folder defaults to the user data folder; the tests use the checkout's shared
+# data beside the repository when it is there (CI sets SUBWORDSCOPE_DATA itself), and unpack
+# the built-in tokenizers into a throw-away cache folder instead of the user's.
+if not os.environ.get("SUBWORDSCOPE_DATA") and (REPO_ROOT.parent / "shared" / "data").is_dir():
+    os.environ["SUBWORDSCOPE_DATA"] = str(REPO_ROOT.parent / "shared" / "data")
+if not os.environ.get("SUBWORDSCOPE_CACHE_DIR"):
+    os.environ["SUBWORDSCOPE_CACHE_DIR"] = tempfile.mkdtemp(prefix="subwordscope-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["SUBWORDSCOPE_CACHE_DIR"], ignore_errors=True)
 
 
 def shared_data_dir() -> Path:

@@ -81,6 +81,6 @@ def demo_tokenizer() -> Tokenizer:
     the teaching normalizer (SPEC §1 defaults), whitespace + punctuation pre-tokenization
     and greedy longest-match WordPiece."""
     vocab = read_vocab_txt(_read_resource("demo_vocab.txt"))
-    return Tokenizer(name="demo (SPEC §2 toy WordPiece)", model=WordPiece(vocab),
+    return Tokenizer(name="teaching example (15-entry WordPiece)", model=WordPiece(vocab),
                      normalizer=Teaching(), pre_tokenizer=bert_pre_tokenizer(),
                      source={"format": "built-in"})

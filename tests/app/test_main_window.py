@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
-from PySide6.QtCore import QThreadPool
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from app.__main__ import main
 from app.main_window import PANES, MainWindow
+from app.workers import wait_for_workers
 
 
 @pytest.fixture(autouse=True)
 def _settle_workers(qtbot):
     """Let every pane's background work finish before the windows are deleted."""
     yield
-    QThreadPool.globalInstance().waitForDone(30000)
+    wait_for_workers(30)
 
 
 def test_window_builds_with_every_pane(qtbot):
@@ -37,6 +40,9 @@ def test_screenshot_writes_a_png(qtbot, tmp_path):
                  "--size", "1400x900"]) == 0
     image = QImage(str(out))
     assert not image.isNull() and (image.width(), image.height()) == (1400, 900)
+    for window in QApplication.topLevelWidgets():  # main() leaves its window up: later tests
+        if isinstance(window, MainWindow):  # that move the pointer would land in it
+            qtbot.addWidget(window)
 
 
 def test_state_is_restored_across_a_restart(qtbot):
@@ -53,6 +59,7 @@ def test_state_is_restored_across_a_restart(qtbot):
     restored = again.panes["alignment"]
     assert restored.w.editor.toPlainText() == "to be or not to be"
     assert restored.state.mode == "align"
+    qtbot.waitUntil(lambda: restored.result is not None)  # computed on the pane's worker
     assert restored.result.text == "to be or not to be"
 
 
@@ -63,13 +70,42 @@ def test_open_from_cache_lists_the_hub_cache(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     window = MainWindow()
     qtbot.addWidget(window)
-    window._cache_menu.aboutToShow.emit()
+    with qtbot.waitSignal(window._cache_scan.sig_returned):
+        window._cache_menu.aboutToShow.emit()
+        (scanning,) = window._cache_menu.actions()  # the GUI thread did not wait for the scan
+        assert scanning.text().startswith("Scanning") and not scanning.isEnabled()
     labels = [a.text() for a in window._cache_menu.actions()]
     assert labels == ["org/tiny (vocab.txt, 0123abcd)"]
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
-    window._cache_menu.aboutToShow.emit()
+    with qtbot.waitSignal(window._cache_scan.sig_returned):
+        window._cache_menu.aboutToShow.emit()
     (only,) = window._cache_menu.actions()
     assert only.text().startswith("No tokenizers in") and not only.isEnabled()
+
+
+def test_open_from_cache_skips_an_unreadable_folder(qtbot, tmp_path, monkeypatch):
+    hub = tmp_path / "hub"
+    for name in ("models--org--locked", "models--org--tiny"):
+        snap = hub / name / "snapshots" / "0123abcd"
+        snap.mkdir(parents=True)
+        (snap / "vocab.txt").write_text("[UNK]\nhello\n", encoding="utf-8")
+    locked = hub / "models--org--locked" / "snapshots"
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # root may read any folder: the permission error is simulated
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    window = MainWindow()
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window._cache_scan.sig_returned):
+        window._cache_menu.aboutToShow.emit()
+    actions = window._cache_menu.actions()
+    assert [a.text() for a in actions if a.isEnabled()] == ["org/tiny (vocab.txt, 0123abcd)"]
+    assert actions[-1].text() == f"1 unreadable folder(s) skipped, e.g. {locked}"
 
 
 def test_a_bad_tokenizer_file_gives_a_message_and_keeps_the_text(qtbot, tmp_path):

@@ -26,24 +26,34 @@ from PySide6.QtWidgets import (
 from app.panes.compare.state import CompareState, TokenizerEntry
 from app.panes.compare.table_tab import fill_combo
 from app.settings import get_json, set_json
-from core.data import data_dir, udhr_files
+from core.data import ResourceError, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
 from core.metrics import METRICS, CompareTable
 from core.text.scripts import language_name
 
 SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
                      "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
-DEMO_LABEL = "built-in demo vocabulary"
+DEMO_LABEL = "teaching example"
 
 
 def default_entries() -> list[TokenizerEntry]:
-    """The shared tokenizer files that exist (loaded in the worker; failures are reported)."""
+    """The data folder's tokenizer files that exist, else the built-in tokenizers (loaded in
+    the worker; failures are reported)."""
     root = data_dir() / "tokenizers"
-    return [TokenizerEntry(Path(rel).parent.name, str(root / rel)) for rel in SHARED_TOKENIZERS if (root / rel).exists()]
+    found = [TokenizerEntry(Path(rel).parent.name, str(root / rel)) for rel in SHARED_TOKENIZERS if (root / rel).exists()]
+    return found or _builtin_entries()
+
+
+def _builtin_entries() -> list[TokenizerEntry]:
+    try:
+        return [TokenizerEntry(name, str(builtin_tokenizer(name))) for name in builtin_tokenizers()]
+    except ResourceError:
+        return []  # the pane still compares the main window's tokenizer
 
 
 def default_folder() -> str:
+    """The data folder's UDHR texts when there, else the UDHR sample shipped with the app."""
     files = udhr_files()
-    return str(files[0].parent) if files else ""
+    return str(files[0].parent) if files else str(udhr_sample_dir())
 
 
 def saved_folder(settings: QSettings, group: str) -> str:

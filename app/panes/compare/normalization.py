@@ -1,4 +1,4 @@
-"""Normalization tab: the SPEC §9 form table and the per-language damage report.
+"""Normalization tab: the normalization-form table and the per-language damage report.
 
 The damage reports come from :mod:`core.metrics.normalization_damage` (computed in the pane's worker
 with the table); this widget only renders them.
@@ -80,7 +80,7 @@ class NormalizationView(QWidget):
 
     def _build(self) -> None:
         top = QVBoxLayout()
-        top.addWidget(QLabel("<b>Normalization forms</b> (SPEC §9): code points before and after"))
+        top.addWidget(QLabel("<b>Normalization forms</b>: code points before and after"))
         top.addWidget(_table(self.form_model, "Code points raw / NFC / NFD / NFKC / NFKD of each example"))
         bar = QHBoxLayout()
         bar.addWidget(QLabel("<b>Damage per language</b> under"))

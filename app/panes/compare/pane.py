@@ -1,7 +1,8 @@
 """Compare pane: several tokenizers across many languages, and where they differ on one text.
 
 Tokenizers (files added here, or the main window's current tokenizer) × a parallel corpus
-(one ``.txt`` per language; the shared UDHR folder by default). One worker task loads,
+(one ``.txt`` per language; the data folder's UDHR texts, else the UDHR sample
+shipped with the app). One worker task loads,
 encodes and measures everything (cached per tokenizer file, corpus file and modification
 time); the tabs render the result: a heatmap + bars of any metric, a drill-down of one line,
 normalization damage, and a sampling calculator.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
@@ -195,7 +196,7 @@ class ComparePane(Pane):
             try:
                 tokenizer, label = demo_tokenizer(), DEMO_LABEL
             except (ImportError, ValueError, OSError) as exc:
-                self.message.setText(f"The demo tokenizer is not available: {exc}")
+                self.message.setText(f"The teaching vocabulary is not available: {exc}")
                 return
         self.add_tokenizer(tokenizer, label)
 
@@ -237,8 +238,10 @@ class ComparePane(Pane):
         """Start the comparison in the worker (cancels a running one)."""
         self._recompute_timer.stop()
         self._started = True
-        if not self.state.corpus_folder:
-            self.message.setText("Choose a corpus folder (one .txt file per language) to compare tokenizers.")
+        if not self.state.corpus_folder:  # a missing folder is reported by the worker
+            self.message.setText("Choose a corpus folder (Corpus folder…, Ctrl+Shift+O): one UTF-8 "
+                                 ".txt file per language, the same text in each.")
+            self.table_tab.set_placeholder("No corpus to compare on: see the message above.")
             return
         if not self.state.entries:
             self.message.setText("Add at least one tokenizer (Add tokenizer… or File ▸ Open Tokenizer).")
@@ -264,6 +267,21 @@ class ComparePane(Pane):
     @property
     def busy(self) -> bool:
         return self._runner.busy
+
+    def wait_until_idle(self, timeout_ms: int = 120_000) -> bool:
+        """Start a due comparison, then run the event loop until it is shown (or
+        ``timeout_ms`` passes); return whether it was. For ``--screenshot``, never for a user
+        action."""
+        if self._recompute_timer.isActive():
+            self.recompute()
+        if not self._runner.busy:
+            return True
+        loop = QEventLoop()
+        self._runner.sig_busy_changed.connect(loop.quit)
+        QTimer.singleShot(timeout_ms, loop.quit)
+        loop.exec()
+        self._runner.sig_busy_changed.disconnect(loop.quit)
+        return not self._runner.busy
 
     def _on_progress_changed(self, fraction: float) -> None:
         self.progress.setValue(int(fraction * 1000))
