@@ -25,3 +25,20 @@ def new_pane(qtbot):
         return pane
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _delete_windows_after_the_test():
+    """Delete every top-level widget a test left (qtbot closes them, Python would delete
+    them only when the cyclic collector finds them: hundreds of windows destroyed in one
+    collection made a later test wait a minute)."""
+    yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in QApplication.topLevelWidgets():
+        widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -16,6 +16,7 @@ Run alone: ``python -m app.panes.alignment``.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -40,6 +41,7 @@ from core.tokenizers import demo_tokenizer
 
 DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000
+GC_PAUSE_CHARS = 200_000  # texts from this long are prepared with the collector paused
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -51,7 +53,10 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     core.errors.Cancelled
         If ``should_stop()`` returned True.
     """
-    with gc_paused():  # a collection over millions of new objects would freeze the GUI
+    # a collection over the millions of objects of a huge result would freeze the GUI; a
+    # small result is left to the collector (frozen objects are never collected)
+    big = len(request.state.text) >= GC_PAUSE_CHARS
+    with gc_paused() if big else nullcontext():
         ready = pane_state.prepare(request, should_stop)
         view, derived = ready.view, request.state.derived_spans
         return replace(ready, rows=row_arrays(view.spans, view.audit, view.unknown, view.byte_fallback),
