@@ -53,9 +53,9 @@ _gc_state = {"depth": 0, "was_enabled": True}
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a worker builds a large result, then
-    freeze what exists (``gc.freeze``) and resume it.
+def gc_paused(freeze: bool = True) -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a worker builds a result, then (with
+    ``freeze``: for a large result) freeze what exists (``gc.freeze``) and resume it.
 
     A collection holds the interpreter lock: while a worker allocates millions of objects
     (1,000,000 characters give ~5 M), full collections of 0.1 s each would freeze the GUI
@@ -71,8 +71,10 @@ def gc_paused() -> Iterator[None]:
     finally:
         with _gc_lock:
             _gc_state["depth"] -= 1
+            _gc_state["freeze"] = _gc_state.get("freeze", False) or freeze
             if _gc_state["depth"] == 0:
-                gc.freeze()
+                if _gc_state.pop("freeze"):
+                    gc.freeze()  # frozen objects are never collected: only for huge results
                 if _gc_state["was_enabled"]:
                     gc.enable()
 

@@ -16,7 +16,6 @@ Run alone: ``python -m app.panes.alignment``.
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -41,7 +40,7 @@ from core.tokenizers import demo_tokenizer
 
 DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000
-GC_PAUSE_CHARS = 200_000  # texts from this long are prepared with the collector paused
+GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -53,10 +52,10 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     core.errors.Cancelled
         If ``should_stop()`` returned True.
     """
-    # a collection over the millions of objects of a huge result would freeze the GUI; a
-    # small result is left to the collector (frozen objects are never collected)
-    big = len(request.state.text) >= GC_PAUSE_CHARS
-    with gc_paused() if big else nullcontext():
+    # no collection while the result is built (it holds the interpreter lock); the objects
+    # of a huge result are then frozen, so later collections skip them (frozen objects are
+    # never collected: a small result is left to the collector)
+    with gc_paused(freeze=len(request.state.text) >= GC_FREEZE_CHARS):
         ready = pane_state.prepare(request, should_stop)
         view, derived = ready.view, request.state.derived_spans
         return replace(ready, rows=row_arrays(view.spans, view.audit, view.unknown, view.byte_fallback),
