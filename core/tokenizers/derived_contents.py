@@ -32,7 +32,8 @@ def token_contents(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[A
     Tokens are grouped by id (and, with a continuing-subword prefix or end-of-word suffix,
     by whether they continue / end a word) with numpy; the atoms are worked out once per
     group, or found in :attr:`TokenRules.memo`. Tokens whose id is the unknown id are
-    looked at one by one (their string may be the surface text). O(tokens log tokens).
+    looked at one by one when any of them shows the surface text instead of the unknown
+    token's string. O(tokens log tokens).
     """
     ids = np.asarray(enc.ids, np.int64).reshape(-1)
     n = len(ids)
@@ -47,10 +48,12 @@ def token_contents(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[A
         ends = np.ones(n, bool)
         ends[:-1] = words[1:] != words[:-1]
         keys = ids * 4 + cont * 2 + ends
-    if rules.unk_id is not None:
-        keys = np.where(ids == rules.unk_id, -1 - np.arange(n), keys)  # one group each
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     tokens = np.array(enc.tokens, dtype=object)
+    if rules.unk_id is not None:
+        unk = ids == rules.unk_id
+        if not (tokens[unk] == rules.unk_token).all():  # some show the surface text
+            keys = np.where(unk, -1 - np.arange(n), keys)  # one group each
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     if not (tokens[first][inverse] == tokens).all():  # an id spelled two ways: group by string
         return _contents_by_token(enc, rules)
     table: list[list[Atom]] = []
