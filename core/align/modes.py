@@ -48,12 +48,16 @@ def parse_list(raw: str, what: str) -> list[str]:
     Raises
     ------
     SubwordScopeError
-        If it looks like JSON but is not a list of strings, or it is too long.
+        If it looks like JSON but is not a flat list of strings (also when nested deeper
+        than Python's parser goes), or it is too long.
     """
     raw = raw.strip()
     if raw.startswith("["):
         try:
             items = json.loads(raw)
+        except RecursionError:  # lists inside lists thousands deep: not a list of strings
+            raise SubwordScopeError(f"the JSON {what} are nested too deep; paste a flat list of "
+                                    "strings") from None
         except ValueError as exc:
             raise SubwordScopeError(f"the {what} look like JSON but do not parse: {exc}") from None
         if not isinstance(items, list) or not all(isinstance(t, str) for t in items):

@@ -56,6 +56,16 @@ def test_wrong_label_count_and_bad_json_are_messages_not_errors():
     assert bad.error == "Token list: the JSON tokens must be a list of strings"
 
 
+def test_token_and_label_lists_nested_thousands_deep_are_messages_not_errors():
+    deep = "[" * 3000 + "]" * 3000
+    tokens = alignment_view(FULL, mode="align", tokens_text=deep, normalizer_options=TEACHING)
+    assert tokens.error == ("Token list: the JSON tokens are nested too deep; paste a flat list "
+                            "of strings")
+    labels = alignment_view(FULL, demo_tokenizer(), mode="labels", labels_text=deep,
+                            normalizer_options=TEACHING, tokenizer_is_demo=True)
+    assert "nested too deep" in labels.error and labels.tokens == FULL_TOKENS
+
+
 def test_empty_and_oversized_text_give_a_notice_and_no_tokens():
     assert alignment_view("  \n", demo_tokenizer()).notice.startswith("The text is empty")
     huge = "a" * (MAX_CHARS + 1)

@@ -52,6 +52,16 @@ def _use(qtbot, pane, tokenizer):
         pane.set_tokenizer(tokenizer, "test tokenizer")
 
 
+def _use_slow(qtbot, pane) -> "SlowTokenizer":
+    """A :class:`SlowTokenizer` in ``pane``, shown once, then holding its next encode."""
+    tok = SlowTokenizer()
+    tok.release.set()
+    _use(qtbot, pane, tok)
+    tok.release.clear()
+    tok.entered.clear()
+    return tok
+
+
 def test_even_one_keystroke_of_a_short_text_is_computed_off_the_gui_thread(qtbot, pane):
     tok = ThreadRecordingTokenizer()
     _use(qtbot, pane, tok)
@@ -64,11 +74,7 @@ def test_even_one_keystroke_of_a_short_text_is_computed_off_the_gui_thread(qtbot
 
 
 def test_a_slow_computation_shows_cancel_and_cancel_stops_it(qtbot, pane):
-    tok = SlowTokenizer()
-    tok.release.set()
-    _use(qtbot, pane, tok)
-    tok.release.clear()
-    tok.entered.clear()
+    tok = _use_slow(qtbot, pane)
     pane.set_text("a slow text")
     qtbot.waitUntil(tok.entered.is_set)
     qtbot.waitUntil(lambda: pane.busy_shown)  # after busy_after_ms, still running
@@ -83,11 +89,7 @@ def test_a_slow_computation_shows_cancel_and_cancel_stops_it(qtbot, pane):
 
 
 def test_a_new_edit_cancels_the_running_request_and_its_result_is_dropped(qtbot, pane):
-    tok = SlowTokenizer()
-    tok.release.set()
-    _use(qtbot, pane, tok)
-    tok.release.clear()
-    tok.entered.clear()
+    tok = _use_slow(qtbot, pane)
     pane.set_text("first text")
     qtbot.waitUntil(tok.entered.is_set)
     tok.release.set()
