@@ -1,4 +1,6 @@
-"""``python -m app`` / ``subwordscope``: start the app, or render a screenshot and exit.
+"""``python -m app`` / ``subwordscope``: start the app, or render a screenshot and exit;
+``subwordscope encode|align|compare|audit …`` runs a headless subcommand (:mod:`app.cli`,
+which never imports Qt: the GUI modules are imported only on the GUI path).
 
 Exit codes: 0 done; 1 the screenshot could not be written; 2 bad input — a bad argument
 (argparse), a ``--text-file`` that is not a readable UTF-8 text file, or (with
@@ -15,14 +17,13 @@ import gc
 import os
 import sys
 
-from PySide6.QtWidgets import QApplication
-
-from app.main_window import PANES, MainWindow
+from app.cli import SUBCOMMANDS, is_subcommand
+from app.cli import main as cli_main
+from app.cli.common import BAD_INPUT, bad_input
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
 
-BAD_INPUT = 2
-"""Exit code for input the user can fix (as argparse uses for bad arguments)."""
+__all__ = ["BAD_INPUT", "main"]
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -36,12 +37,14 @@ def _size(value: str) -> tuple[int, int]:
     return width, height
 
 
-def _parse(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="subwordscope", description=__doc__)
+def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="subwordscope", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="headless subcommands (each has --help): " + ", ".join(SUBCOMMANDS))
     p.add_argument("--screenshot", metavar="PATH", help="render the main window to a PNG and exit")
     p.add_argument("--text-file", metavar="F", help="start with the text of this UTF-8 file")
     p.add_argument("--tokenizer", metavar="P", help="start with this tokenizer file or folder")
-    p.add_argument("--pane", choices=[name for name, _ in PANES], help="start on this pane")
+    p.add_argument("--pane", choices=panes, help="start on this pane")
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
     args = p.parse_args(argv)
@@ -54,20 +57,26 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _bad_input(what: str, exc: BaseException) -> int:
-    message = " ".join(str(exc).split())  # one line, whatever the message holds
-    print(f"subwordscope: {what}: {message}", file=sys.stderr)
-    return BAD_INPUT
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = _parse(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if is_subcommand(argv):
+        return cli_main(argv)
+    return _gui(argv)
+
+
+def _gui(argv: list[str]) -> int:
+    """The window (or its screenshot): the only path that imports Qt."""
+    from PySide6.QtWidgets import QApplication  # lazy: the subcommands never load Qt
+
+    from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
+
+    args = _parse(argv, [name for name, _ in PANES])
     text = None
     if args.text_file:
         try:  # refuses FIFOs, devices, folders, huge and non-UTF-8 files before reading
             text = read_text_file(args.text_file)
         except SubwordScopeError as exc:
-            return _bad_input("--text-file", exc)
+            return bad_input("--text-file", exc)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -91,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         ok = window.save_screenshot(args.screenshot)
         window.shutdown()
         if failed is not None:
-            return _bad_input("--tokenizer", failed)
+            return bad_input("--tokenizer", failed)
         if not ok:
             print(f"subwordscope: could not write {args.screenshot}", file=sys.stderr)
         return 0 if ok else 1

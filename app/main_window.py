@@ -90,6 +90,7 @@ class MainWindow(QMainWindow):
         picker = self.panes["alignment"].extras.picker  # the Alignment toolbar's tokenizer picker
         picker.sig_path_chosen.connect(self.load_tokenizer)
         picker.sig_open_requested.connect(self._on_open_tokenizer_requested)
+        self.panes["compare"].sig_text_requested.connect(self.show_text_in_alignment)
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -234,6 +235,12 @@ class MainWindow(QMainWindow):
         pane = self.panes.get("alignment")
         if pane is not None and hasattr(pane, "set_text"):
             pane.set_text(text)
+
+    def show_text_in_alignment(self, text: str) -> None:
+        """Put ``text`` in the Alignment pane as one undoable edit (Ctrl+Z brings the user's
+        text back) and bring that pane to the front (a Compare vocabulary example)."""
+        self._replace_undoably(self.panes["alignment"].w.editor, text)
+        self.show_pane("alignment")
 
     def save_screenshot(self, path: str) -> bool:
         """Render the window to a PNG at ``path`` once pending work has settled."""

@@ -9,8 +9,16 @@ reported against tiktoken's ``encode_ordinary`` (ids only; no target). Then, per
 tokenizer file, the load time and the extra resident memory, each in a fresh process
 (targets <= 1 s, <= 150 MB).
 
+Then the line workload (issue 16): the same UDHR texts cut into lines, three times (every
+line one text, empty ones included), through ``Tokenizer.encode_batch`` against the
+reference's batch call (``tokenizers`` ``encode_batch``; for cl100k tiktoken's
+``encode_ordinary_batch`` with one thread, ids only), both single-threaded. Cold: a fresh
+core tokenizer against a fresh reference object (both word caches empty); warm: both reused.
+Target: <= 1.5 (moonshot <= 1.0). Also the loop of ``encode`` calls it replaces.
+
 To add a row: append a :class:`Row` to :data:`ROWS` (functions building the core encoder
-and the reference encoder, each ``encode(text) -> object``).
+and the reference encoder, each ``encode(text) -> object``; and, for the line workload, the
+core and reference batch encoders, each ``encode_batch(texts) -> object``).
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ class Row:
     core: Callable[[], Encoder]
     reference: Callable[[], Encoder]
     reference_name: str = "tokenizers"
+    core_batch: Callable[[], Callable[[list[str]], object]] | None = None
+    reference_batch: Callable[[], Callable[[list[str]], object]] | None = None
+    batch_reference_name: str = "tokenizers encode_batch"
 
 
 def _core_bert() -> Encoder:
@@ -94,14 +105,47 @@ def _tiktoken_cl100k() -> Encoder:
     return enc.encode_ordinary
 
 
+def _core_batch(rel: str) -> Callable[[], Callable[[list[str]], object]]:
+    def build():
+        from core.tokenizers import load
+
+        return load(data_dir() / "tokenizers" / rel).encode_batch
+    return build
+
+
+def _hf_batch(rel: str) -> Callable[[], Callable[[list[str]], object]]:
+    def build():
+        import tokenizers
+
+        tok = tokenizers.Tokenizer.from_file(str(data_dir() / "tokenizers" / rel))
+        tok.no_truncation()
+        tok.no_padding()
+        return lambda texts: [e.offsets for e in tok.encode_batch(texts, add_special_tokens=False)]
+    return build
+
+
+def _tiktoken_batch() -> Callable[[list[str]], object]:
+    enc = _tiktoken_cl100k().__self__  # the tiktoken.Encoding of its bound encode_ordinary
+    return lambda texts: enc.encode_ordinary_batch(texts, num_threads=1)
+
+
 ROWS: list[Row] = [
-    Row("bert-base-uncased (WordPiece)", _core_bert, _hf_bert),
-    Row("gpt2 (byte-level BPE)", _core("gpt2/tokenizer.json"), _hf("gpt2/tokenizer.json")),
+    Row("bert-base-uncased (WordPiece)", _core_bert, _hf_bert,
+        core_batch=_core_batch("bert-base-uncased/tokenizer.json"),
+        reference_batch=_hf_batch("bert-base-uncased/tokenizer.json")),
+    Row("gpt2 (byte-level BPE)", _core("gpt2/tokenizer.json"), _hf("gpt2/tokenizer.json"),
+        core_batch=_core_batch("gpt2/tokenizer.json"),
+        reference_batch=_hf_batch("gpt2/tokenizer.json")),
     Row("pegasus (Unigram)", _core("pegasus-unigram/tokenizer.json"),
-        _hf("pegasus-unigram/tokenizer.json")),
+        _hf("pegasus-unigram/tokenizer.json"),
+        core_batch=_core_batch("pegasus-unigram/tokenizer.json"),
+        reference_batch=_hf_batch("pegasus-unigram/tokenizer.json")),
     Row("cl100k_base (rank BPE)", _core("cl100k_base/cl100k_base.tiktoken"), _tiktoken_cl100k,
-        "tiktoken, ids only"),
+        "tiktoken, ids only", core_batch=_core_batch("cl100k_base/cl100k_base.tiktoken"),
+        reference_batch=_tiktoken_batch,
+        batch_reference_name="tiktoken encode_ordinary_batch, 1 thread, ids only"),
 ]
+BATCH_TARGET = 1.5
 TARGETS = {"bert-base-uncased (WordPiece)": 2.0, "gpt2 (byte-level BPE)": 3.0,
            "pegasus (Unigram)": 2.0}
 
@@ -141,6 +185,48 @@ def corpus() -> str:
     return "\n".join(f.read_text(encoding="utf-8") for f in udhr_files()) * 3
 
 
+def lines() -> list[str]:
+    """Every line of every UDHR text, three times (the issue's line workload)."""
+    return corpus().split("\n")
+
+
+def measure_batch(row: Row, texts: list[str], repeat: int) -> tuple[float, ...]:
+    """Median seconds of the line workload: core cold, reference cold, core warm,
+    reference warm, and core's loop of ``encode`` calls (warm); interleaved."""
+    core_warm, ref_warm = row.core_batch(), row.reference_batch()
+    loop = row.core()
+    core_warm(texts)
+    ref_warm(texts)
+    for text in texts:
+        loop(text)
+    runs: list[list[float]] = [[], [], [], [], []]
+    for _ in range(repeat):
+        cold, ref_cold = row.core_batch(), row.reference_batch()
+        for k, (fn, arg) in enumerate([(cold, texts), (ref_cold, texts), (core_warm, texts),
+                                       (ref_warm, texts)]):
+            runs[k].append(_timed(fn, arg))
+        runs[4].append(_timed(lambda ts: [loop(t) for t in ts], texts))
+    return tuple(statistics.median(r) for r in runs)
+
+
+def batch_figures(repeat: int) -> None:
+    """The line-workload table: encode_batch against the reference's batch call."""
+    texts = lines()
+    print(f"\nline workload: {len(texts):,} lines, {sum(map(len, texts)):,} code points; "
+          f"median of {repeat} interleaved runs (target <= {BATCH_TARGET}, moonshot <= 1.0)")
+    print(f"{'tokenizer':32} {'cold s':>7} {'ref s':>7} {'warm s':>7} {'ref s':>7} "
+          f"{'cold/ref':>8} {'warm/ref':>8} {'loop s':>7}")
+    for row in ROWS:
+        if row.core_batch is None:
+            continue
+        cold, ref_cold, warm, ref_warm, loop = measure_batch(row, texts, repeat)
+        worst = max(cold / ref_cold, warm / ref_warm)
+        print(f"{row.name:32} {cold:7.3f} {ref_cold:7.3f} {warm:7.3f} {ref_warm:7.3f} "
+              f"{cold / ref_cold:8.2f} {warm / ref_warm:8.2f} {loop:7.3f}  "
+              f"(reference: {row.batch_reference_name})  target: "
+              + ("met" if worst <= BATCH_TARGET else "MISSED"))
+
+
 def _timed(fn: Encoder, text: str) -> float:
     t0 = time.perf_counter()
     fn(text)
@@ -168,28 +254,42 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-gui", action="store_true", help="skip the keystroke and memory figures")
+    ap.add_argument("--no-load", action="store_true", help="skip the load time and memory figures")
+    ap.add_argument("--only", choices=["text", "lines"],
+                    help="only the one-text table or only the line workload")
     args = ap.parse_args(argv)
     text = corpus()
     if not text:
         print(f"no UDHR texts under {data_dir()}")
         return 1
-    print(f"text: {len(text):,} code points; median of {args.repeat} interleaved runs")
+    if args.only != "lines":
+        one_text_figures(text, args.repeat)
+    if args.only != "text":
+        batch_figures(args.repeat)
+    if args.only is not None:
+        return 0
+    if not args.no_load:
+        print(f"\n{'file':36} {'load s':>7} {'extra MB':>9}")
+        for rel in LOAD_FILES:
+            seconds, mb = load_figures(rel)
+            print(f"{rel:36} {seconds:7.3f} {mb:9.1f}")
+    if not args.no_gui:
+        gui_figures()
+    return 0
+
+
+def one_text_figures(text: str, repeat: int) -> None:
+    """The one-text table: all UDHR texts as one string, core encode against the reference."""
+    print(f"text: {len(text):,} code points; median of {repeat} interleaved runs")
     print(f"{'tokenizer':32} {'cold s':>7} {'warm s':>7} {'ref s':>7} "
           f"{'cold/ref':>8} {'warm/ref':>8}")
     for row in ROWS:
-        cold, warm, ref = measure(row, text, args.repeat)
+        cold, warm, ref = measure(row, text, repeat)
         target = TARGETS.get(row.name)
         verdict = "" if target is None else f"  target <= {target}: " + (
             "met" if cold / ref <= target else "MISSED")
         print(f"{row.name:32} {cold:7.3f} {warm:7.3f} {ref:7.3f} {cold / ref:8.2f} "
               f"{warm / ref:8.2f}  (reference: {row.reference_name}){verdict}")
-    print(f"\n{'file':36} {'load s':>7} {'extra MB':>9}")
-    for rel in LOAD_FILES:
-        seconds, mb = load_figures(rel)
-        print(f"{rel:36} {seconds:7.3f} {mb:9.1f}")
-    if not args.no_gui:
-        gui_figures()
-    return 0
 
 
 def gui_figures() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 
 class SubwordScopeError(ValueError):
     """Base class of every error ``core`` raises on bad input."""
@@ -32,6 +34,13 @@ class Cancelled(Exception):
     ``should_stop: Callable[[], bool] | None`` raise it, and the app's worker treats it as a
     cancelled (not a failed) task. Not a :class:`SubwordScopeError`: it is not about bad input.
     """
+
+
+def check_stop(should_stop: Callable[[], bool] | None) -> None:
+    """Raise :class:`Cancelled` if ``should_stop`` is given and returns True (the check
+    long ``core`` loops make between chunks of work)."""
+    if should_stop is not None and should_stop():
+        raise Cancelled("cancelled")
 
 
 class TokenizerFieldError(TokenizerLoadError):

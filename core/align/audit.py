@@ -29,9 +29,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from core.errors import Cancelled, OffsetError
+from core.errors import OffsetError, check_stop
 from core.text.graphemes import grapheme_bounds
-from core.text.offsets import offset_arrays
+from core.text.offsets import byte_part_label, offset_arrays
 
 @dataclass(frozen=True)
 class TokenFlags:
@@ -179,21 +179,13 @@ class Audit:
         return np.flatnonzero(self.cover > 1).tolist()
 
 
-def check_stop(should_stop: Callable[[], bool] | None) -> None:
-    """Raise :class:`~core.errors.Cancelled` when ``should_stop`` is given and returns True."""
-    if should_stop is not None and should_stop():
-        raise Cancelled("cancelled")
-
-
 def _partial(text: str, starts8: np.ndarray, s: int, e: int, b0: int, b1: int) -> tuple[str, ...]:
     notes = []
     for i in range(s, e):
         c0, c1 = int(starts8[i]), int(starts8[i + 1])
         lo, hi = max(b0, c0), min(b1, c1)
         if hi > lo and (lo > c0 or hi < c1):
-            first, last = lo - c0 + 1, hi - c0
-            which = f"byte {first}" if first == last else f"bytes {first}\u2013{last}"
-            notes.append(f"{which} of {text[i]!s} (U+{ord(text[i]):04X})")
+            notes.append(byte_part_label(text[i], lo - c0 + 1, hi - c0))
     return tuple(notes)
 
 

@@ -15,10 +15,12 @@ Public names: :func:`alignment_view`, :class:`AlignmentView`, :func:`audit_spans
 from __future__ import annotations
 
 import bisect
+import operator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
-from typing import Any, Callable
+from operator import itemgetter
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -27,7 +29,7 @@ from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
 from core.text.graphemes import GraphemeBounds
 from core.text.normalize import NormalizedText
-from core.text.offsets import offset_arrays
+from core.text.offsets import int_table, offset_arrays
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class AlignmentView:
     ``audit`` holds :func:`core.align.audit.audit`'s flags for the leading tokens that have a
     span; ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
     ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary;
-    ``utf16[i]`` / ``utf8[i]`` are the UTF-16 unit / UTF-8 byte offsets of code point ``i``.
+    ``utf16[i]`` / ``utf8[i]`` are the UTF-16 unit / UTF-8 byte offsets of code point ``i``
+    (compact ``array("i")`` tables, :func:`core.text.offsets.int_table`; index them as lists).
     ``unknown[i]`` / ``byte_fallback[i]`` mark the model's unknown token and byte-fallback
     pieces (align mode: ``[UNK]``-like tokens, see :data:`core.align.UNK_TOKENS`);
     ``derived_spans[i]`` is the span token ``i``'s own content occupies
@@ -54,8 +57,8 @@ class AlignmentView:
     spans: list[tuple[int, int] | None] = field(default_factory=list)
     norm_spans: list[tuple[int, int] | None] = field(default_factory=list)
     normalized: NormalizedText | None = None
-    utf16: list[int] = field(default_factory=lambda: [0])
-    utf8: list[int] = field(default_factory=lambda: [0])
+    utf16: Sequence[int] = field(default_factory=lambda: [0])
+    utf8: Sequence[int] = field(default_factory=lambda: [0])
     cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     grapheme_start: np.ndarray = field(default_factory=lambda: np.ones(1, bool))  # (n+1,) bool
     token_bytes: list[bytes] | None = None  # byte-level tokenizers: the bytes of each token
@@ -83,8 +86,9 @@ class AlignmentView:
     @cached_property
     def marked(self) -> list[bool]:
         """One bool per token: the unknown token or a byte-fallback piece (drawn distinctly)."""
-        fallback = self.byte_fallback or [False] * len(self.unknown)
-        return [u or b for u, b in zip(self.unknown, fallback)]
+        if not self.byte_fallback:
+            return [bool(u) for u in self.unknown]
+        return list(map(bool, map(operator.or_, self.unknown, self.byte_fallback)))
 
     @cached_property
     def unknown_summary(self) -> tuple[int, int, int, int]:
@@ -106,11 +110,11 @@ class AlignmentView:
 
     @cached_property
     def _sorted_starts(self) -> list[int]:
-        return [sp[0] if sp else 1 << 40 for sp in self.spans]
+        return _starts(self.spans)
 
     @cached_property
     def _sorted_norm_starts(self) -> list[int]:
-        return [sp[0] if sp else 1 << 40 for sp in self.norm_spans]
+        return _starts(self.norm_spans)
 
     def tokens_at(self, pos: int) -> list[int]:
         """Indices of the tokens whose original span contains code point ``pos``."""
@@ -123,6 +127,13 @@ class AlignmentView:
     def tokens_in(self, start: int, end: int) -> list[int]:
         """Indices of the tokens whose original span overlaps ``[start, end)`` (O(tokens))."""
         return [i for i, sp in enumerate(self.spans) if sp and sp[0] < end and start < sp[1]]
+
+
+def _starts(spans: list[tuple[int, int] | None]) -> list[int]:
+    """Each span's start (a missing span sorts last), O(tokens)."""
+    if None in spans:
+        return [sp[0] if sp else 1 << 40 for sp in spans]
+    return list(map(itemgetter(0), spans))
 
 
 def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) -> list[int]:
@@ -138,6 +149,8 @@ def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) 
 
 def _covered(n: int, spans, mask: list[bool]) -> int:
     """How many code points of ``0..n`` the spans of the tokens in ``mask`` cover."""
+    if not any(mask):
+        return 0
     chosen = [sp for sp, on in zip(spans, mask) if on and sp]
     if not chosen:
         return 0
@@ -179,9 +192,9 @@ def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
 
 def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None]:
     starts, ends, missing = arrays
-    n = len(nt.starts)
-    lo = np.searchsorted(np.fromiter(nt.ends, np.int64, n), starts, side="right")
-    hi = np.maximum(lo, np.searchsorted(np.fromiter(nt.starts, np.int64, n), ends, side="left"))
+    nt_starts, nt_ends = nt.arrays()
+    lo = np.searchsorted(nt_ends, starts, side="right")
+    hi = np.maximum(lo, np.searchsorted(nt_starts, ends, side="left"))
     out: list[tuple[int, int] | None] = list(zip(lo.tolist(), hi.tolist()))
     for i in missing:
         out[i] = None
@@ -270,8 +283,8 @@ def alignment_view(
     starts[bounds] = True
     result = replace(
         result,
-        utf16=utf16.tolist(),
-        utf8=utf8.tolist(),
+        utf16=int_table(utf16),
+        utf8=int_table(utf8),
         grapheme_start=starts,
         audit=flags,
         cover=flags.cover,

@@ -10,7 +10,7 @@ package's numpy API) and ``tokenizer.json`` (read with :func:`core.tokenizers.lo
 
 Public names: :func:`load_encoder`, :class:`Encoder`, :class:`EncoderOutput`,
 :class:`EncoderConfig`, :class:`EncoderLoadError`, :class:`EncoderInputError`,
-:func:`gelu` (the result records and batching helpers live in :mod:`core.encoder.batches`).
+:func:`core.encoder.ops.gelu` (the result records and batching helpers live in :mod:`core.encoder.batches`).
 A cancelled run raises :class:`core.errors.Cancelled`.
 """
 
@@ -40,10 +40,33 @@ from core.encoder.batches import (
     pad_ids,
 )
 from core.encoder.inputs import EncoderInputError, as_texts, whole_number
-from core.encoder.ops import gelu, layer_norm
+from core.encoder.ops import gelu_, layer_norm_
 from core.errors import Cancelled, SubwordScopeError
 from core.pooling import chunk_windows, mean_pool, window_spans
 from core.tokenizers import load as load_tokenizer
+
+class _Workspace:
+    """The float32 buffers one forward pass reuses across its layers (allocated per call, so
+    concurrent calls never share them): fused QKV ``(B·T, 3d)``, context and attention
+    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, one sequence's scores ``(H, T, T)`` and
+    their row maxima / sums ``(H, T, 1)``."""
+
+    def __init__(self, B: int, T: int, cfg: EncoderConfig):
+        d, f, H = cfg.hidden_size, cfg.intermediate_size, cfg.num_attention_heads
+        self.B, self.T = B, T
+        self.qkv = np.empty((B * T, 3 * d), dtype=np.float32)
+        self.ctx = np.empty((B * T, d), dtype=np.float32)
+        self.y = np.empty((B * T, d), dtype=np.float32)
+        self.h = np.empty((B * T, f), dtype=np.float32)
+        self.scores = np.empty((H, T, T), dtype=np.float32)
+        self.row = np.empty((H, T, 1), dtype=np.float32)
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a += b``, returning ``a``."""
+    a += b
+    return a
+
 
 class Encoder:
     """A loaded BERT-family encoder; build it with :func:`load_encoder`.
@@ -98,32 +121,57 @@ class Encoder:
         ids, mask, types = self._check_inputs(input_ids, attention_mask, token_type_ids)
         cfg, w = self.config, self._w
         B, T = ids.shape
-        x = w.word[ids] + w.position[:T][None] + w.token_type[types]
-        x = layer_norm(x, w.ln_gamma, w.ln_beta, cfg.layer_norm_eps).reshape(B * T, -1)
-        bias = np.where(mask[:, None, None, :] > 0, np.float32(0), np.float32(-1e9))
+        x = w.word[ids]  # (B, T, d) float32, a fresh array: summed into in place
+        x += w.position[:T][None]
+        x += w.token_type[types]
+        x = layer_norm_(x.reshape(B * T, -1), w.ln_gamma, w.ln_beta, cfg.layer_norm_eps)
+        bias = None if mask.all() else np.where(mask[:, None, None, :] > 0, np.float32(0),
+                                                np.float32(-1e9))
+        work = _Workspace(B, T, cfg)
         for i, layer in enumerate(w.layers):
             if should_stop is not None and should_stop():
                 raise Cancelled("encoding was cancelled")
-            x = self._layer(x, layer, bias, B, T)
+            self._layer(x, layer, bias, work)
             if progress is not None:
                 progress((i + 1) / len(w.layers))
         return x.reshape(B, T, -1)
 
-    def _layer(self, x: np.ndarray, layer: Layer, bias: np.ndarray, B: int, T: int) -> np.ndarray:
+    def _layer(self, x: np.ndarray, layer: Layer, bias: np.ndarray | None,
+               work: "_Workspace") -> None:
+        """One post-norm layer, in place on ``x`` ((B·T, d) float32).
+
+        Every product writes into a buffer of ``work`` (``out=``); the attention runs one
+        sequence at a time so that its (H, T, T) scores stay in cache, and reads q, k, v
+        as strided views of the fused QKV product (no transposed copies)."""
         cfg = self.config
+        B, T = work.B, work.T
         H, dh = cfg.num_attention_heads, cfg.hidden_size // cfg.num_attention_heads
-        qkv = (x @ layer.qkv_w + layer.qkv_b).reshape(B, T, 3, H, dh).transpose(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]  # (B, H, T, dh) each
-        scores = q @ k.transpose(0, 1, 3, 2)  # already scaled by 1/sqrt(dh), see Layer
-        scores += bias
-        scores -= scores.max(axis=-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= scores.sum(axis=-1, keepdims=True)
-        ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(B * T, -1)
+        qkv = np.matmul(x, layer.qkv_w, out=work.qkv)
+        qkv += layer.qkv_b
+        qkv5 = qkv.reshape(B, T, 3, H, dh)
+        ctx = work.ctx.reshape(B, T, H, dh)
+        s, peak = work.scores, work.row
+        for b in range(B):
+            np.matmul(qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0), out=s)
+            if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
+                s += bias[b]
+            np.max(s, axis=-1, keepdims=True, out=peak)
+            s -= peak
+            np.exp(s, out=s)
+            np.sum(s, axis=-1, keepdims=True, out=peak)
+            np.reciprocal(peak, out=peak)
+            s *= peak
+            np.matmul(s, qkv5[b, :, 2].transpose(1, 0, 2), out=ctx[b].transpose(1, 0, 2))
         eps = cfg.layer_norm_eps
-        x = layer_norm(x + ctx @ layer.out_w + layer.out_b, layer.ln1_g, layer.ln1_b, eps)
-        h = gelu(x @ layer.ff1_w + layer.ff1_b)
-        return layer_norm(x + h @ layer.ff2_w + layer.ff2_b, layer.ln2_g, layer.ln2_b, eps)
+        y = np.matmul(work.ctx, layer.out_w, out=work.y)
+        y += layer.out_b
+        y += x
+        layer_norm_(y, layer.ln1_g, layer.ln1_b, eps)
+        h = gelu_(_add(np.matmul(y, layer.ff1_w, out=work.h), layer.ff1_b))
+        np.matmul(h, layer.ff2_w, out=x)
+        x += layer.ff2_b
+        x += y
+        layer_norm_(x, layer.ln2_g, layer.ln2_b, eps)
 
     def _check_inputs(self, input_ids, attention_mask, token_type_ids):
         ids = np.asarray(input_ids)
@@ -171,14 +219,16 @@ class Encoder:
         if self.tokenizer is None:
             raise SubwordScopeError("this encoder was loaded without a tokenizer; use forward()")
         texts = as_texts(texts)
-        rows = [self._tokenize_one(t) for t in texts]
+        batch = getattr(self.tokenizer, "encode_batch", None)  # one call: shared set-up
+        encodings = (batch(texts, add_special_tokens=True) if callable(batch) else
+                     [self.tokenizer.encode(t, add_special_tokens=True) for t in texts])
+        rows = [self._tokenize_one(enc) for enc in encodings]
         ids, mask = pad_ids([r[0] for r in rows], self.config.pad_token_id)
         empty = np.zeros((*ids.shape, 0), dtype=np.float32)
         return EncoderOutput(ids, mask, empty, tuple(r[1] for r in rows),
                              tuple(r[2] for r in rows), texts, tuple(r[3] for r in rows))
 
-    def _tokenize_one(self, text: str):
-        enc = self.tokenizer.encode(text, add_special_tokens=True)
+    def _tokenize_one(self, enc):
         ids, tokens = list(enc.ids), list(enc.tokens)
         offsets = [tuple(int(v) for v in o) for o in enc.offsets]
         special = list(getattr(enc, "special_tokens_mask", [0] * len(ids)))

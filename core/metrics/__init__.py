@@ -16,6 +16,9 @@
 - sampling (:mod:`core.metrics.sampling`): :func:`temperature_shares`, :func:`exponent_shares`,
   :func:`passes`, :func:`temperature_curve`;
 - costs (:mod:`core.metrics.token_cost`): :func:`output_layer_cost`, :func:`fertility_cost`;
+- round trip (:mod:`core.metrics.round_trip_share`): :class:`RoundTripCount` (characters
+  ``decode(encode(line))`` gives back unchanged), :func:`round_trip_count`,
+  :func:`lines_round_trip`; the table's ``round_trip_share`` metric;
 - span diff (:mod:`core.align.span_diff`, re-exported): :func:`span_diff`, :func:`boundaries`,
   :func:`differing_boundaries`;
 - normalization damage lives in :mod:`core.metrics.normalization_damage`.
@@ -47,6 +50,7 @@ from core.metrics.table import (
     load_corpus,
     unknown_of,
 )
+from core.metrics.round_trip_share import RoundTripCount, lines_round_trip, round_trip_count
 from core.metrics.ranking import COSTS, UNKNOWN_LIMIT, Extremes, extremes, row_order, unreliable
 from core.metrics.sampling import exponent_shares, passes, temperature_curve, temperature_shares
 from core.metrics.text_stats import TextStats, count_words, text_stats
@@ -63,5 +67,5 @@ __all__ = [
     "SpanDiff", "boundaries", "differing_boundaries", "span_diff",
     "fertility_cost", "output_layer_cost", "TextStats", "text_stats",
     "COSTS", "UNKNOWN_LIMIT", "Extremes", "extremes", "row_order", "unreliable",
-    "adjusted_tokens", "utf8_lengths",
+    "adjusted_tokens", "utf8_lengths", "RoundTripCount", "lines_round_trip", "round_trip_count",
 ]

@@ -5,7 +5,9 @@ code, e.g. ``por_PT.txt``), one paragraph a line, the same content in every lang
 non-empty line is encoded on its own (no special tokens) and the counts are summed per file.
 The premium of a language is its token count over the reference language's, per tokenizer;
 the unknown-adjusted premium divides the unknown-adjusted token counts
-(:func:`core.metrics.unknown_cost.adjusted_tokens`) the same way.
+(:func:`core.metrics.unknown_cost.adjusted_tokens`) the same way. The round-trip share
+(:mod:`core.metrics.round_trip_share`) decodes each line's ids and counts the characters that
+come back unchanged.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, MutableMapping, Sequence
+from typing import Any, Callable, Iterable, MutableMapping, Sequence
 
 import numpy as np
 
 from core.metrics.per_encoding import ZERO, EncodingMetrics, encoding_metrics
+from core.metrics.round_trip_share import RoundTripCount, can_decode, round_trip_count
 from core.metrics.text_stats import TextStats, text_stats
 from core.errors import Cancelled, SubwordScopeError
 from core.text.scripts import language_name
@@ -45,6 +48,7 @@ METRICS: dict[str, tuple[str, str]] = {
     "words": ("Words", "whitespace words (characters for scripts without spaces)"),
     "characters": ("Characters", "code points"),
     "utf8_bytes": ("UTF-8 bytes", "bytes of the text in UTF-8"),
+    "round_trip_share": ("Round trip", "share of characters that decode(encode(text)) gives back unchanged"),
 }
 
 
@@ -98,6 +102,7 @@ class CompareTable:
     tokenizers: tuple[str, ...]
     cells: tuple[tuple[EncodingMetrics, ...], ...]
     reference: str | None
+    round_trips: tuple[tuple[RoundTripCount | None, ...], ...] = ()  # same shape; None: cannot decode
 
     def values(self, metric: str) -> np.ndarray:
         """``values : (n_languages, n_tokenizers) float64 ndarray``; ``nan`` where undefined.
@@ -112,6 +117,11 @@ class CompareTable:
         if metric in _PREMIUMS:
             return self._premium(_PREMIUMS[metric])
         out = np.full((len(self.languages), len(self.tokenizers)), math.nan)
+        if metric == "round_trip_share":  # nan where not computed or the tokenizer cannot decode
+            for i, row in enumerate(self.round_trips):
+                for j, count in enumerate(row):
+                    out[i, j] = math.nan if count is None else count.share
+            return out
         for i, row in enumerate(self.cells):
             for j, cell in enumerate(row):
                 out[i, j] = float(getattr(cell, metric))
@@ -163,13 +173,34 @@ def tokenizer_key(tokenizer: Any) -> str:
 def file_metrics(tokenizer: Any, corpus_file: CorpusFile,
                  stats: Sequence[TextStats] | None = None) -> EncodingMetrics:
     """Sum of :func:`encoding_metrics` over the lines of one corpus file."""
+    return file_cell(tokenizer, corpus_file, stats, round_trip=False)[0]
+
+
+def file_cell(tokenizer: Any, corpus_file: CorpusFile, stats: Sequence[TextStats] | None = None, *,
+              round_trip: bool = True) -> tuple[EncodingMetrics, RoundTripCount | None]:
+    """The sums of :func:`encoding_metrics` and (with ``round_trip``, for a tokenizer that can
+    decode, else None) of :func:`~core.metrics.round_trip_share.round_trip_count` over the
+    lines of one corpus file, each line encoded once."""
     total = ZERO
+    trip = RoundTripCount() if round_trip and can_decode(tokenizer) else None
     unk, unk_id = unknown_of(tokenizer)
-    for k, line in enumerate(corpus_file.lines):
+    for k, (line, enc) in enumerate(zip(corpus_file.lines, encode_all(tokenizer, corpus_file.lines))):
         st = stats[k] if stats is not None else None
-        enc = tokenizer.encode(line)
         total = total + encoding_metrics(enc, line, unk_token=unk, unk_id=unk_id, stats=st)
-    return total
+        if trip is not None:
+            try:
+                trip = trip + round_trip_count(tokenizer, line, enc)
+            except SubwordScopeError:  # a decoder this file cannot run: no round trip, the rest stands
+                trip = None
+    return total, trip
+
+
+def encode_all(tokenizer: Any, texts: Sequence[str]) -> Iterable[Any]:
+    """``tokenizer.encode`` of every text: one ``encode_batch`` call when the tokenizer
+    has it (per-text set-up shared, the same Encodings), else ``encode`` lazily, one text
+    at a time as the caller iterates."""
+    batch = getattr(tokenizer, "encode_batch", None)
+    return batch(texts) if callable(batch) else map(tokenizer.encode, texts)
 
 
 def compare_table(
@@ -183,7 +214,8 @@ def compare_table(
     progress: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> CompareTable:
-    """Encode every corpus line with every tokenizer and collect the metrics.
+    """Encode (and decode, for the round trip) every corpus line with every tokenizer and
+    collect the metrics.
 
     Parameters
     ----------
@@ -208,20 +240,23 @@ def compare_table(
     keys = list(keys) if keys is not None else [tokenizer_key(t) for t in tokenizers]
     cache = {} if cache is None else cache
     total = max(1, len(tokenizers) * len(corpus))
-    rows, done = [], 0
+    rows, trips, done = [], [], 0
     for f in corpus:
         stats = None
-        row = []
+        row, trip = [], []
         for tok, key in zip(tokenizers, keys):
             if should_stop is not None and should_stop():
                 raise Cancelled("comparison cancelled")
             ck = (key, f.path, f.mtime_ns)
-            if ck not in cache:
+            rk = ("round_trip", *ck)
+            if ck not in cache or rk not in cache:
                 stats = stats or [text_stats(line) for line in f.lines]
-                cache[ck] = file_metrics(tok, f, stats)
+                cache[ck], cache[rk] = file_cell(tok, f, stats)
             row.append(cache[ck])
+            trip.append(cache[rk])
             done += 1
             if progress is not None:
                 progress(done / total)
         rows.append(tuple(row))
-    return CompareTable(tuple(f.code for f in corpus), tuple(names), tuple(rows), reference)
+        trips.append(tuple(trip))
+    return CompareTable(tuple(f.code for f in corpus), tuple(names), tuple(rows), reference, tuple(trips))

@@ -162,15 +162,16 @@ def token_bytes_cached(tokens: list[str]) -> list[bytes]:
     """:func:`from_byte_level` of every token, memoized; a token with characters outside
     the alphabet (an added token) gives its own UTF-8 bytes."""
     cache = _TOKEN_BYTES
-    out = []
-    for t in tokens:
-        b = cache.get(t)
-        if b is None:
-            try:
-                b = from_byte_level(t)
-            except ByteLevelError:
-                b = t.encode("utf-8", "surrogatepass")
-            if len(cache) < 500_000:
-                cache[t] = b
-        out.append(b)
+    out = list(map(cache.get, tokens))  # O(n) lookups in C; the misses are filled below
+    if None not in out:
+        return out
+    for j in [j for j, b in enumerate(out) if b is None]:
+        t = tokens[j]
+        try:
+            b = from_byte_level(t)
+        except ByteLevelError:
+            b = t.encode("utf-8", "surrogatepass")
+        if len(cache) < 500_000:
+            cache[t] = b
+        out[j] = b
     return out

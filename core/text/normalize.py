@@ -10,10 +10,11 @@ Public names: :class:`NormalizedText`, :func:`normalize`, :data:`FORMS`.
 from __future__ import annotations
 
 import bisect
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Literal
+
+import numpy as np
 
 from core.errors import OffsetError
 
@@ -53,10 +54,50 @@ class NormalizedText:
     def identity(cls, original: str) -> "NormalizedText":
         """The unnormalized text: character ``i`` maps to ``(i, i+1)``."""
         n = len(original)
-        return cls(original, original, list(range(n)), list(range(1, n + 1)))
+        nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
+        nt.__dict__["_identity"] = (nt.starts, nt.ends)  # arrays() are then aranges
+        return nt
 
     def __len__(self) -> int:
         return len(self.text)
+
+    @classmethod
+    def from_arrays(cls, original: str, text: str, starts: np.ndarray,
+                    ends: np.ndarray) -> "NormalizedText":
+        """A map given as two ``(len(text),)`` int arrays (kept as :meth:`arrays`)."""
+        nt = cls(original, text, starts.tolist(), ends.tolist())
+        nt._keep_arrays(np.asarray(starts, np.int64), np.asarray(ends, np.int64))
+        return nt
+
+    def _same_map(self, text: str) -> "NormalizedText":
+        """A new text over the same offset map (a one-to-one rewrite), sharing the lists
+        and their arrays."""
+        nt = NormalizedText(self.original, text, self.starts, self.ends)
+        kept = self.__dict__.get("_arrays")
+        if kept is not None:
+            nt.__dict__["_arrays"] = kept
+        return nt
+
+    def _keep_arrays(self, starts: np.ndarray, ends: np.ndarray) -> None:
+        starts.flags.writeable = ends.flags.writeable = False
+        self.__dict__["_arrays"] = (self.starts, self.ends, starts, ends)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(starts, ends)`` as read-only ``(len(text),) int64`` arrays, built once and
+        kept while the two lists are the same objects (no one edits them in place: every
+        edit here builds new lists). O(n) the first time, O(1) after."""
+        kept = self.__dict__.get("_arrays")
+        if kept is not None and kept[0] is self.starts and kept[1] is self.ends:
+            return kept[2], kept[3]
+        n = len(self.starts)
+        same = self.__dict__.get("_identity")
+        if same is not None and same[0] is self.starts and same[1] is self.ends:
+            starts, ends = np.arange(n, dtype=np.int64), np.arange(1, n + 1, dtype=np.int64)
+        else:
+            starts = np.fromiter(self.starts, np.int64, n)
+            ends = np.fromiter(self.ends, np.int64, n)
+        self._keep_arrays(starts, ends)
+        return starts, ends
 
     @property
     def spans(self) -> list[tuple[int, int]]:
@@ -176,11 +217,13 @@ class NormalizedText:
     ) -> "NormalizedText":
         """:meth:`map_chars` with ``on_empty="drop"``, fast for long texts.
 
-        ``fn`` must be a pure per-character function (``cache`` memoizes it across calls).
-        Characters mapped one-to-one are translated with :meth:`str.translate` over the
-        whole text; only characters whose image has another length are walked one by one.
-        Every character ``fn`` returns inherits the span of its source character, as the
-        reference ``tokenizers`` library does for per-character normalizers.
+        ``fn`` must be a pure per-character function (``cache`` memoizes it across calls),
+        called once per distinct character. The whole text is translated at once with
+        :meth:`str.translate`; when some image has another length than one, every
+        character's span is repeated by its image's length with numpy (O(n log n): the
+        distinct characters are found by sorting). Every character ``fn`` returns inherits
+        the span of its source character, as the reference ``tokenizers`` library does for
+        per-character normalizers; a character mapped to ``""`` is dropped.
         """
         text = self.text
         table: dict[int, str] = {}
@@ -196,30 +239,17 @@ class NormalizedText:
                     resized.append(c)
         if not resized:
             new = text.translate(table) if table else text
-            return NormalizedText(self.original, new, self.starts, self.ends)
-        pattern = re.compile("[" + "".join(re.escape(c) for c in resized) + "]")
-        pieces: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        pos = 0
-        old_s, old_e = self.starts, self.ends
-        for m in pattern.finditer(text):
-            i = m.start()
-            if i > pos:
-                pieces.append(text[pos:i])
-                starts += old_s[pos:i]
-                ends += old_e[pos:i]
-            out = cache[text[i]]
-            if out:
-                pieces.append(out)
-                starts += [old_s[i]] * len(out)
-                ends += [old_e[i]] * len(out)
-            pos = i + 1
-        pieces.append(text[pos:])
-        starts += old_s[pos:]
-        ends += old_e[pos:]
-        new = "".join(pieces)
-        return NormalizedText(self.original, new.translate(table) if table else new, starts, ends)
+            return self._same_map(new)
+        for c in resized:
+            table[ord(c)] = cache[c]
+        # every character's image length, through the distinct characters: O(n log n)
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+        distinct, inverse = np.unique(codes, return_inverse=True)
+        sizes = np.fromiter((len(cache[chr(c)]) for c in distinct.tolist()), np.int64, len(distinct))
+        repeats = sizes[inverse.reshape(-1)]
+        old_s, old_e = self.arrays()
+        return NormalizedText.from_arrays(self.original, text.translate(table),
+                                          np.repeat(old_s, repeats), np.repeat(old_e, repeats))
 
     def transform(
         self, changes: Iterable[tuple[str, int]], initial_offset: int = 0

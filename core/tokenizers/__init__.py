@@ -1,13 +1,20 @@
 """Real tokenizer pipelines with offsets that match the reference libraries.
 
 Public names: :func:`load` (detects the file format), :func:`demo_tokenizer` (the toy
-WordPiece of SPEC §2), :class:`Tokenizer`, :class:`Encoding`, :class:`TokenizerLoadError`.
+WordPiece of SPEC §2), :class:`Tokenizer`, :class:`Encoding`, :class:`TokenizerLoadError`,
+:func:`vocab_audit` (unreachable, never-produced, glitchy… entries: :mod:`.vocab_audit`).
 
 Formats: HF ``tokenizer.json`` (WordPiece, BPE, Unigram, WordLevel), BERT ``vocab.txt``,
 GPT-2 ``vocab.json`` + ``merges.txt``, tiktoken rank files, SentencePiece ``.model``.
 Byte-level vocabularies (GPT-2 files, ByteLevel tokenizer.json, tiktoken) report tokens in
 GPT-2's byte alphabet as the reference does (``Tokenizer.is_byte_level``); the readable
 form is ``Encoding.token_bytes`` / ``Encoding.readable_tokens``.
+
+``Tokenizer.decode(ids, *, skip_special_tokens=True) -> str`` turns ids back into text as
+the format's reference library does (the file's decoder chain, :mod:`.decoders`);
+``Tokenizer.decode_pieces(ids)`` says per id which characters it produced and which bytes
+of a character it holds only partly (:class:`~.decoding.DecodedPiece`;
+:class:`~.decoding.UnknownIdError` for ids a strict format lacks).
 
 Every ``Encoding`` also says which tokens are the model's unknown token and which are
 byte-fallback pieces (``unknown_mask``, ``byte_fallback_mask``, by id, for every format) and
@@ -18,7 +25,8 @@ Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.token_rules` 
 tokenizer's tokens stand for), :mod:`.derived` (derived offsets), :mod:`.added_tokens`,
 :mod:`.chars` (the reference's character classes); one package per pipeline stage, each with
 its registry in ``__init__``: :mod:`.normalizers` (``NORMALIZERS``), :mod:`.pre_tokenizers`
-(``PRE_TOKENIZERS``), :mod:`.processors` (``POST_PROCESSORS``); :mod:`.models` (WordPiece,
+(``PRE_TOKENIZERS``), :mod:`.processors` (``POST_PROCESSORS``), :mod:`.decoders`
+(``DECODERS``, with :mod:`.decoding` running them); :mod:`.models` (WordPiece,
 BPE, Unigram, WordLevel, the SentencePiece segmenter; ``formats.hf_json.MODELS``) and
 :mod:`.formats` (``LOADERS`` / ``OPTIONS`` / ``FILE_RULES`` / ``FOLDER_FILES``, one module per
 format). Where the reference libraries have offset quirks they are reproduced on purpose
@@ -33,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import TokenizerLoadError
+from core.tokenizers.decoders import WordPiece as WordPieceDecoder
 from core.tokenizers.encoding import Encoding
 from core.tokenizers.formats import LOADERS, check_options, detect
 from core.tokenizers.formats.vocab_txt import read_vocab_txt
@@ -40,9 +49,11 @@ from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers.teaching import Teaching
 from core.tokenizers.pre_tokenizers.separators import bert_pre_tokenizer
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.vocab_audit import VocabAudit, vocab_audit
 from resources import read_text as _read_resource
 
-__all__ = ["Encoding", "Tokenizer", "TokenizerLoadError", "demo_tokenizer", "load"]
+__all__ = ["Encoding", "Tokenizer", "TokenizerLoadError", "VocabAudit", "demo_tokenizer", "load",
+           "vocab_audit"]
 
 
 def load(path: str | PathLike[str], **options: Any) -> Tokenizer:
@@ -81,6 +92,8 @@ def demo_tokenizer() -> Tokenizer:
     the teaching normalizer (SPEC §1 defaults), whitespace + punctuation pre-tokenization
     and greedy longest-match WordPiece."""
     vocab = read_vocab_txt(_read_resource("demo_vocab.txt"))
-    return Tokenizer(name="teaching example (15-entry WordPiece)", model=WordPiece(vocab),
-                     normalizer=Teaching(), pre_tokenizer=bert_pre_tokenizer(),
-                     source={"format": "built-in"})
+    tokenizer = Tokenizer(name="teaching example (15-entry WordPiece)", model=WordPiece(vocab),
+                          normalizer=Teaching(), pre_tokenizer=bert_pre_tokenizer(),
+                          source={"format": "built-in"})
+    tokenizer.decoder = WordPieceDecoder("##", cleanup=True)
+    return tokenizer

@@ -40,6 +40,7 @@ Public names: :func:`derived_offsets`.
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 from typing import Any, Sequence
 
 import numpy as np
@@ -81,8 +82,7 @@ class _Text:
         self.starts_array = np.asarray(self.starts, np.int64)
         self.n = len(self.data)
         self.nt = nt
-        self.nt_starts = np.asarray(nt.starts, np.int64)
-        self.nt_ends = np.asarray(nt.ends, np.int64)
+        self.nt_starts, self.nt_ends = nt.arrays()
         self.blank = _blank(nt, space, self.nt_starts, self.nt_ends)
         # plain arrays index faster than numpy scalars in the per-token loop
         self.char_of = array("q", self.char_of.astype(np.int64).tobytes())
@@ -161,10 +161,11 @@ def _blank(nt: Any, space: np.ndarray, nt_starts: np.ndarray, nt_ends: np.ndarra
     return (np.cumsum(delta[:n]) <= 0).tolist()
 
 
-def _spelled_out(enc: Any, text: _Text) -> list[tuple[int, int]] | None:
+def _spelled_out(enc: Any, text: _Text) -> tuple[np.ndarray, np.ndarray] | None:
     """For byte-level tokens whose bytes, in order, are exactly the normalized text's bytes
     (no special tokens inside, no prefix space added): each token's span from its byte
-    position, as the walk would find it, computed with numpy (O(bytes)); else None."""
+    position, as the walk would find it, as ``(starts, ends)`` code-point arrays of shape
+    ``(n,)``, computed with numpy (O(bytes)); else None."""
     data = enc.token_bytes
     if data is None or any(enc.special_tokens_mask) or b"".join(data) != text.data:
         return None
@@ -174,9 +175,7 @@ def _spelled_out(enc: Any, text: _Text) -> list[tuple[int, int]] | None:
     ends = np.cumsum(lengths)
     char_of = np.frombuffer(text.char_of, np.int64)
     first, last = char_of[ends - lengths], char_of[ends - 1]
-    starts = text.nt_starts[first]
-    stops = text.nt_ends[last]
-    return list(zip(starts.tolist(), stops.tolist()))
+    return text.nt_starts[first], text.nt_ends[last]
 
 
 def _margin(blank: list[bool], a: int, step: int) -> int:
@@ -246,10 +245,13 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
     space = frozenset(" ") if enc.byte_level else chars.WHITESPACE  # what trim_offsets trims
     blank, trims = text.blank, rules.trims_offsets
     raw = _spelled_out(enc, text) if shortcut else None
+    ref = np.fromiter(chain.from_iterable(enc.offsets), np.int64, 2 * len(enc.offsets)).reshape(-1, 2)
     if raw is not None:  # the tokens' bytes are the text's bytes: no walk needed
-        return [ref if r == ref else _settle(original, blank, r, ref, trims, space)
-                for r, ref in zip(raw, map(tuple, enc.offsets))]
-    ref = np.asarray(enc.offsets, np.int64).reshape(-1, 2)
+        out = list(map(tuple, enc.offsets))
+        for j in np.flatnonzero((raw[0] != ref[:, 0]) | (raw[1] != ref[:, 1])).tolist():
+            span = (int(raw[0][j]), int(raw[1][j]))
+            out[j] = _settle(original, blank, span, out[j], trims, space)
+        return out
     b0, b1 = _walk(enc, rules, text, ref, shortcut)
     return _spans(enc, text, ref, b0, b1, trims, space)
 

@@ -208,14 +208,19 @@ def _classify(codes: Sequence[int], table: Sequence[list], special: Sequence[boo
 
 def _kind(atoms: list, metaspace: bytes, marker_in_text: bool,
           byte_level: bool) -> tuple[int, bytes, bool]:
-    if len(atoms) == 1 and atoms[0][0] and atoms[0][1] == metaspace and not marker_in_text:
-        return LONE, b"", False
+    if len(atoms) == 1 and atoms[0][0] and atoms[0][1] == metaspace:
+        if not marker_in_text:
+            return LONE, b"", False
+        return PLAIN, metaspace, False  # a lone marker the text spells out
     if len(atoms) == 1 and not atoms[0][0]:
         kind, lit = PLAIN, atoms[0][1]
     elif len(atoms) == 2 and atoms[0][0] and not atoms[1][0]:
-        if atoms[0][1] != b" " and (atoms[0][1] != metaspace or marker_in_text):
+        if marker_in_text and atoms[0][1] == metaspace:  # the text spells the marker out
+            kind, lit = PLAIN, metaspace + atoms[1][1]  # (a SentencePiece .model's text)
+        elif atoms[0][1] != b" " and atoms[0][1] != metaspace:
             return OTHER, b"", False
-        kind, lit = MARKED, atoms[1][1]
+        else:
+            kind, lit = MARKED, atoms[1][1]
     else:
         return OTHER, b"", False
     if not lit or _has_whitespace(lit, byte_level):

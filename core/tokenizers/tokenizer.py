@@ -11,13 +11,16 @@ from __future__ import annotations
 import bisect
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
-from core.errors import Cancelled
+from core.collector import collector_paused
+from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
+from core.tokenizers.batch import BatchEncoder
+from core.tokenizers.decoding import DecodedPiece, decode, decode_pieces
 from core.tokenizers.encoding import Encoding
 from core.tokenizers.models.base import Piece
 from core.tokenizers.normalizers.base import Normalizer
@@ -83,6 +86,22 @@ class Tokenizer:
         for t in self.added.tokens:
             self._inverse[t.id] = t.content
 
+    #: Token strings back to text (set by the loader; None: joined with spaces, as the
+    #: reference does without a decoder); ``strict_ids``: unknown ids raise instead of
+    #: being skipped (tiktoken, SentencePiece). See :mod:`core.tokenizers.decoding`.
+    decoder: Any = None
+    strict_ids: bool = False
+
+    def decode(self, ids, *, skip_special_tokens: bool = True) -> str:
+        """The text ``ids`` stand for, as the format's reference library decodes them
+        (:func:`core.tokenizers.decoding.decode`; raises ``UnknownIdError`` there)."""
+        return decode(self, ids, skip_special_tokens=skip_special_tokens)
+
+    def decode_pieces(self, ids, *, skip_special_tokens: bool = True) -> list[DecodedPiece]:
+        """Per id, its share of :meth:`decode`'s text and the bytes of characters it holds
+        only partly (:func:`core.tokenizers.decoding.decode_pieces`)."""
+        return decode_pieces(self, ids, skip_special_tokens=skip_special_tokens)
+
     # -- vocabulary ---------------------------------------------------------------------
 
     @property
@@ -118,7 +137,7 @@ class Tokenizer:
         return {
             "name": self.name, **self.source, "model": self.model.describe(),
             "normalizer": show(self.normalizer), "pre_tokenizer": show(self.pre_tokenizer),
-            "post_processor": show(self.post_processor),
+            "post_processor": show(self.post_processor), "decoder": show(self.decoder),
             "added_tokens": [dict(vars(t)) for t in self.added.tokens],
             "padding": self.padding, "truncation": self.truncation,
             "vocab_size": self.vocab_size, "byte_level": self.is_byte_level,
@@ -258,6 +277,48 @@ class Tokenizer:
             self.post_processor.adjust(text, tokens, offsets)
         return self._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
 
+    def encode_batch(self, texts: Sequence[str], *, add_special_tokens: bool = False,
+                     should_stop: Callable[[], bool] | None = None) -> list[Encoding]:
+        """:meth:`encode` of every text, equal field for field, without its per-call
+        set-up: short texts take the list-based path of :mod:`core.tokenizers.batch`
+        (a word cache kept across calls), long ones go through :meth:`encode`.
+
+        Parameters
+        ----------
+        texts : sequence of str
+            Any strings (empty ones and lone surrogates included); not a single ``str``.
+        add_special_tokens : bool
+            As in :meth:`encode`.
+        should_stop : callable, optional
+            Asked before every text (and inside long ones, as :meth:`encode` asks).
+
+        Returns
+        -------
+        list[Encoding]
+            One per text, in order. O(total code points) plus one model call per word
+            never seen before.
+
+        Raises
+        ------
+        TypeError
+            If ``texts`` is a ``str`` or an item is not a ``str`` (naming its index); raised
+            before anything is encoded.
+        core.errors.Cancelled
+            If ``should_stop()`` returned True.
+        """
+        texts = check_texts(texts)
+        fast = self.__dict__.get("_batch")
+        if fast is None:
+            fast = self.__dict__["_batch"] = BatchEncoder(self)
+        out: list[Encoding] = []
+        with collector_paused():
+            for text in texts:
+                check_stop(should_stop)
+                enc = fast.encode(text, add_special_tokens)
+                out.append(enc if enc is not None else self.encode(
+                    text, add_special_tokens=add_special_tokens, should_stop=should_stop))
+        return out
+
     def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids, should_stop=None) -> None:
         wid = word_ids[-1] + 1 if word_ids else 0
         maps = None
@@ -278,7 +339,7 @@ class Tokenizer:
             word_ids += np.repeat(np.arange(wid, wid + len(words)), counts).tolist()
             wid += len(words)
             if maps is None:
-                maps = (np.asarray(nt.starts, dtype=np.int64), np.asarray(nt.ends, dtype=np.int64))
+                maps = nt.arrays()
             offsets += _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift)
 
     def _tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None) -> list:
@@ -316,11 +377,25 @@ _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
 STOP_CHECK_WORDS = 512  # encode asks should_stop before every this many words
 
 
-def check_stop(should_stop: Callable[[], bool] | None) -> None:
-    """Raise :class:`core.errors.Cancelled` if ``should_stop`` is given and returns True
-    (the check long ``core`` loops make between chunks of work)."""
-    if should_stop is not None and should_stop():
-        raise Cancelled()
+def check_texts(texts: Sequence[str]) -> list[str]:
+    """``texts`` as a list, every item checked to be a ``str``.
+
+    Raises
+    ------
+    TypeError
+        If ``texts`` is itself a ``str`` or not iterable, or an item is not a ``str``
+        (the message names the first such index).
+    """
+    if isinstance(texts, str):
+        raise TypeError("texts must be a list of str, not one str (wrap it: [text])")
+    try:
+        texts = list(texts)
+    except TypeError:
+        raise TypeError(f"texts must be a list of str, not {type(texts).__name__}") from None
+    for k, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"texts[{k}] must be str, not {type(text).__name__}")
+    return texts
 
 
 def _word_spans(words, starts, maps):

@@ -19,9 +19,8 @@ module changes the words and keeps the history that makes undo exact.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from typing import Callable, Iterator, Mapping
+from collections import defaultdict
+from typing import Callable, Mapping
 
 from core.training.records import (  # re-exported: callers import them from here
     MAX_TIES,
@@ -30,7 +29,8 @@ from core.training.records import (  # re-exported: callers import them from her
     SegmentStep,
     WordSegmentation,
 )
-from core.training.merging import local_pairs, merge_with_starts, replay_in_rank_order
+from core.collector import collector_paused
+from core.training.merging import replay_in_rank_order
 from core.training.pair_index import PairIndex
 from core.training.symbols import (
     END_OF_WORD,
@@ -47,23 +47,6 @@ from core.training.symbols import (
 
 __all__ = ["BpeTrainer", "Candidate", "MergeStep", "SegmentStep", "WordSegmentation",
            "MAX_TIES", "PairIndex", "train_bpe"]
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector during a run of merges.
-
-    The trainer allocates many small tuples and no reference cycles; the collector's
-    generation scans over its ever larger heap cost about 30 % of a 2,000-merge run
-    (measured on the 29 UDHR texts). Reference counting still frees everything.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class BpeTrainer(PairIndex):
@@ -93,11 +76,12 @@ class BpeTrainer(PairIndex):
         tie_break = check_choice(tie_break, TIE_BREAKS, "tie-break rule")
         self.marker = check_choice(marker, MARKERS, "marker style")
         self._words, counts = validated_counts(word_counts)
-        super().__init__([initial_symbols(w, marker) for w in self._words], counts, tie_break)
-        self.alphabet = tuple(sorted({s for syms in self._symbols for s in syms}))
+        with collector_paused():
+            super().__init__([initial_symbols(w, marker) for w in self._words], counts, tie_break)
+        self.alphabet = tuple(self._names)  # the initial symbols, sorted
         self._merges: list[Pair] = []
         self._ranks: dict[Pair, int] = {}
-        self._history: list[tuple[MergeStep, list]] = []
+        self._history: list[tuple[MergeStep, list, int]] = []
         self._n_tokens = [sum(c * len(s) for c, s in zip(self._counts, self._symbols))]
         self._n_slots = [sum(len(s) for s in self._symbols)]
 
@@ -110,12 +94,13 @@ class BpeTrainer(PairIndex):
     @property
     def history(self) -> list[MergeStep]:
         """The :class:`MergeStep` of every merge so far, in rank order."""
-        return [step for step, _ in self._history]
+        return [entry[0] for entry in self._history]
 
     @property
     def words(self) -> list[WordSegmentation]:
         """Every word type in corpus order with its count and current segmentation."""
-        return [WordSegmentation(w, c, s)
+        decode = self._decode
+        return [WordSegmentation(w, c, decode(s))
                 for w, c, s in zip(self._words, self._counts, self._symbols)]
 
     @property
@@ -130,7 +115,7 @@ class BpeTrainer(PairIndex):
         i = check_whole("the word index", i)
         if i >= len(self._words):
             raise TrainingError(f"word index {i} is out of range: there are {len(self._words)} word types")
-        return WordSegmentation(self._words[i], self._counts[i], self._symbols[i])
+        return WordSegmentation(self._words[i], self._counts[i], self._decode(self._symbols[i]))
 
     @property
     def vocab_size(self) -> int:
@@ -156,49 +141,50 @@ class BpeTrainer(PairIndex):
 
     # -- stepping ------------------------------------------------------------------------
     def step(self) -> MergeStep | None:
-        """Perform the next merge; ``None`` when no pair is left (every word is one symbol)."""
+        """Perform the next merge; ``None`` when no pair is left (every word is one symbol).
+
+        O(symbols of the word types holding the pair) plus the re-ranking of the pairs
+        next to its occurrences (:meth:`~core.training.pair_index.PairIndex._apply`)."""
         chosen = self._select()
         if chosen is None:
             return None
         pair, ties, score = chosen
         new = merged_symbol(pair[0], pair[1], self.marker)
-        count = self._pair_counts[pair]
-        touched: set[Pair] = set()
-        undo_record = []
-        for w in sorted(self._pair_words[pair]):
-            record = self._merge_word(w, pair, new, touched)
-            if record is not None:
-                undo_record.append(record)
-        for table in (self._pair_counts, self._pair_words, self._word_heaps):
-            table.pop(pair, None)  # every occurrence is merged now
-        touched.add(pair)
-        merged = sum(self._counts[r[0]] * len(r[4]) for r in undo_record)  # no overlaps
+        key = self._key(pair)
+        count = self._pair_counts.pop(key)
+        self._word_heaps.pop(key, None)
+        record, merged, slots, delta, grown = self._merge_everywhere(key, self._code(new))
+        delta[key] = 0  # every occurrence is merged now: _refresh forgets the pair
         self._count_symbols(pair, new, merged, 1)
-        self._refresh(touched)
+        self._apply(delta, grown, {r[0] for r in record})
         step = MergeStep(len(self._merges), pair, count, new, ties,
-                         tuple(self._words[r[0]] for r in undo_record), score)
+                         tuple([self._words[r[0]] for r in record]), score)
         self._ranks[pair] = len(self._merges)
         self._merges.append(pair)
-        self._history.append((step, undo_record))
+        self._history.append((step, record, merged))
         self._n_tokens.append(self._n_tokens[-1] - merged)
-        self._n_slots.append(self._n_slots[-1] - sum(len(r[4]) for r in undo_record))
+        self._n_slots.append(self._n_slots[-1] - slots)
         return step
 
     def undo(self) -> MergeStep | None:
-        """Take back the last merge exactly; returns it (``None`` when there is none)."""
+        """Take back the last merge exactly; returns it (``None`` when there is none).
+
+        O(symbols of the word types the merge changed)."""
         if not self._history:
             return None
-        step, record = self._history.pop()
+        step, record, merged = self._history.pop()
         pair = self._merges.pop()
         del self._ranks[pair]
         self._n_tokens.pop()
         self._n_slots.pop()
-        touched: set[Pair] = set()
-        for w, old, old_starts, old_idx, new_idx in reversed(record):
-            self._replace(w, old, old_starts, new_idx, old_idx, touched)
-        merged = sum(self._counts[r[0]] * len(r[4]) for r in record)
+        delta: defaultdict[str, int] = defaultdict(int)
+        grown: defaultdict[str, list[int]] = defaultdict(list)
+        for w, old, old_starts in reversed(record):
+            _diff_pairs(self._symbols[w], self._starts[w], old, old_starts, w, self._counts[w],
+                        delta, grown)
+            self._symbols[w], self._starts[w] = old, old_starts
         self._count_symbols(pair, step.new_symbol, merged, -1)
-        self._refresh(touched)
+        self._apply(delta, grown, {r[0] for r in record})
         return step
 
     def run(self, n: int, *, progress: Callable[[float], None] | None = None,
@@ -212,7 +198,7 @@ class BpeTrainer(PairIndex):
         """
         n = check_whole("the number of merges", n)
         steps = []
-        with _collector_paused():
+        with collector_paused():
             for i in range(n):
                 if should_stop is not None and should_stop():
                     break
@@ -233,7 +219,7 @@ class BpeTrainer(PairIndex):
             ``n`` is not a whole number >= 0.
         """
         n = check_whole("the number of merges", n)
-        with _collector_paused():
+        with collector_paused():
             while len(self._merges) > n:
                 self.undo()
             while len(self._merges) < n and self.step() is not None:
@@ -256,48 +242,88 @@ class BpeTrainer(PairIndex):
         return [SegmentStep(rank, pair, symbols) for rank, pair, symbols in states]
 
     # -- internals -----------------------------------------------------------------------
-    def _merge_word(self, w: int, pair: Pair, new: str, touched: set[Pair]) -> tuple | None:
-        """Merge ``pair`` everywhere in word ``w``; returns the undo record of the word
-        (``None`` when the word no longer holds the pair: the index is a superset).
+    def _merge_everywhere(self, ab: str, new: str) -> tuple[list, int, int, dict, dict]:
+        """Merge the pair ``ab`` (a 2-character key) into the symbol ``new`` (its character)
+        in every word type that holds it, in corpus order.
 
-        Counts and index entries of ``pair`` itself may be left stale: :meth:`step` drops
-        the pair afterwards.
+        Returns the undo record (``(word index, old symbols, old starts)`` per changed word),
+        the occurrences merged weighted by word count, the same unweighted, the net count
+        change of every pair next to a merge, and the word indices that gained each pair.
+        The merged pair's own index entry is consumed.
 
-        The common case of one occurrence is done with tuple slicing; several occurrences go
-        through :func:`~core.training.merging.merge_with_starts`.
+        O(symbols of the indexed words), in C but for a few dict updates per word: a word
+        holding the pair once (the common case) is merged by slicing and only its two
+        neighbouring pairs change; a word with several occurrences goes through
+        :func:`_merge_all` and :func:`_diff_pairs`. Words the index lists but that lost the
+        pair are skipped.
         """
-        old, old_starts = self._symbols[w], self._starts[w]
-        a, b = pair
-        try:
-            j = old.index(a)
-            while old[j + 1 : j + 2] != (b,):
-                j = old.index(a, j + 1)
-        except ValueError:
-            return None
-        if a in old[j + 2 :]:  # maybe more occurrences: the general path
-            syms, starts, old_idx, new_idx = merge_with_starts(old, old_starts, pair, new)
-            if len(new_idx) > 1:
-                self._replace(w, syms, starts, old_idx, new_idx, touched)
-                return (w, old, old_starts, old_idx, new_idx)
-        removed, added = [], []  # the merged pair itself is dropped by step()
-        if j:
-            removed.append((old[j - 1], a))
-            added.append((old[j - 1], new))
-        if j + 2 < len(old):
-            removed.append((b, old[j + 2]))
-            added.append((new, old[j + 2]))
-        self._apply(w, removed, added, touched)
-        self._symbols[w] = old[:j] + (new,) + old[j + 2 :]
-        self._starts[w] = old_starts[: j + 1] + old_starts[j + 2 :]
-        return (w, old, old_starts, [j, j + 1], [j])
+        a, b = ab
+        symbols, starts, counts = self._symbols, self._starts, self._counts
+        record: list[tuple] = []
+        delta: defaultdict[str, int] = defaultdict(int)
+        grown: defaultdict[str, list[int]] = defaultdict(list)
+        merged = slots = 0
+        for w in sorted(self._pair_words.pop(ab)):
+            old = symbols[w]
+            j = old.find(ab)
+            if j < 0:
+                continue  # stale index entry
+            c, old_starts = counts[w], starts[w]
+            if old.find(ab, j + 2) < 0:  # one occurrence: two neighbouring pairs change
+                if j:
+                    left = old[j - 1]
+                    delta[left + a] -= c
+                    p = left + new
+                    delta[p] += c
+                    grown[p].append(w)
+                if j + 2 < len(old):
+                    right = old[j + 2]
+                    delta[b + right] -= c
+                    p = new + right
+                    delta[p] += c
+                    grown[p].append(w)
+                symbols[w] = old[:j] + new + old[j + 2 :]
+                starts[w] = old_starts[: j + 1] + old_starts[j + 2 :]
+                merged += c
+                slots += 1
+            else:
+                syms, sts = _merge_all(old, old_starts, ab, new)
+                _diff_pairs(old, old_starts, syms, sts, w, c, delta, grown)
+                symbols[w], starts[w] = syms, sts
+                merged += c * (len(old) - len(syms))
+                slots += len(old) - len(syms)
+            record.append((w, old, old_starts))
+        return record, merged, slots, delta, grown
 
-    def _replace(self, w: int, new: tuple[str, ...], new_starts: tuple[int, ...],
-                 old_changed: list[int], new_changed: list[int], touched: set[Pair]) -> None:
-        """Give word ``w`` new symbols that differ from the old ones only at the indices
-        ``old_changed`` (old side) / ``new_changed`` (new side)."""
-        removed = local_pairs(self._symbols[w], old_changed)
-        self._apply(w, removed, local_pairs(new, new_changed), touched)
-        self._symbols[w], self._starts[w] = new, new_starts
+
+def _merge_all(word: str, starts: str, ab: str, new: str) -> tuple[str, str]:
+    """Every occurrence of ``ab`` in the encoded ``word`` merged into ``new``, left to right
+    without overlap (``str.replace``), and the start positions of the symbols left.
+    O(len(word))."""
+    kept, i = [], 0
+    while (j := word.find(ab, i)) >= 0:
+        kept.append(starts[i : j + 1])  # the merged symbol starts where its left part did
+        i = j + 2
+    kept.append(starts[i:])
+    return word.replace(ab, new), "".join(kept)
+
+
+def _diff_pairs(old: str, old_starts: str, new: str, new_starts: str, w: int, c: int,
+                delta: defaultdict[str, int], grown: defaultdict[str, list[int]]) -> None:
+    """Add to ``delta`` the change of word ``w`` (count ``c``) going from ``old`` to ``new``
+    symbols: ``-c`` for every pair occurrence (pair and start position) only ``old`` has,
+    ``+c`` for every one only ``new`` has; list ``w`` in ``grown`` under each pair it gained.
+    O(len(old) + len(new))."""
+    before = set(zip(map(str.__add__, old, old[1:]), old_starts))
+    after = set(zip(map(str.__add__, new, new[1:]), new_starts))
+    for p, _ in before - after:
+        delta[p] -= c
+    gained = after - before
+    for p, _ in gained:
+        delta[p] += c
+    for p in {p for p, _ in gained}:
+        grown[p].append(w)
+
 
 def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str = "first",
               marker: str = END_OF_WORD, progress: Callable[[float], None] | None = None,

@@ -1,9 +1,7 @@
 """Merge primitives of the incremental BPE trainer.
 
-``merge_with_starts`` applies one merge to a word and reports which symbol indices changed;
-``local_pairs`` lists the adjacent pairs around those indices — the only pairs whose counts a
-merge (or its undo) can change. ``Descending`` reverses the order of pairs in a min-heap;
-``replay_in_rank_order`` applies learned merges to an unseen word.
+``Descending`` reverses the order of pairs in a min-heap; ``replay_in_rank_order`` applies
+learned merges to an unseen word.
 """
 
 from __future__ import annotations
@@ -27,45 +25,6 @@ class Descending:
 
     def __hash__(self) -> int:
         return hash(self.pair)
-
-
-def merge_with_starts(symbols, starts, pair, new):
-    """:func:`~core.training.symbols.merge_pair` that also keeps each symbol's start position.
-
-    Returns the new symbols, their starts, the old indices that were merged and the new
-    indices of the merged symbols.
-    """
-    a, b = pair
-    n = len(symbols)
-    out, out_starts, old_idx, new_idx = [], [], [], []
-    prev = i = 0
-    while True:
-        try:
-            j = symbols.index(a, i)
-        except ValueError:
-            break
-        if j + 1 < n and symbols[j + 1] == b:
-            out += symbols[prev:j]
-            out_starts += starts[prev:j + 1]
-            old_idx += (j, j + 1)
-            new_idx.append(len(out))
-            out.append(new)
-            prev = i = j + 2
-        else:
-            i = j + 1
-    out += symbols[prev:]
-    out_starts += starts[prev:]
-    return tuple(out), tuple(out_starts), old_idx, new_idx
-
-
-def local_pairs(symbols: tuple[str, ...], changed: list[int]) -> list[Pair]:
-    """The pairs (one entry per position) that involve a symbol at a ``changed`` index."""
-    last = len(symbols) - 1
-    if changed[-1] - changed[0] <= 1:  # one merged pair (old side) or merged symbol (new side)
-        starts = range(max(changed[0] - 1, 0), min(changed[-1], last - 1) + 1)
-    else:
-        starts = sorted({j for i in changed for j in (i - 1, i) if 0 <= j < last})
-    return [(symbols[i], symbols[i + 1]) for i in starts]
 
 
 def replay_in_rank_order(symbols: tuple[str, ...], ranks: dict[Pair, int], merges: list[Pair],

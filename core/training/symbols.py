@@ -96,7 +96,8 @@ def validated_counts(word_counts: Mapping[str, int]) -> tuple[list[str], list[in
     for word, count in word_counts.items():
         if not isinstance(word, str) or not word:
             raise TrainingError(f"every word must be a non-empty string, got {word!r}")
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count <= 0:
+        odd = type(count) is not int  # skip the slow ABC check for plain ints (and not bool)
+        if odd and (isinstance(count, bool) or not isinstance(count, numbers.Integral)) or count <= 0:
             raise TrainingError(f"the count of {word!r} must be a positive integer, got {count!r}")
         words.append(word)
         counts.append(int(count))

@@ -71,7 +71,7 @@ class WordPieceTrainer(BpeTrainer):
 
     def scored_candidates(self, k: int = 10) -> list[Candidate]:
         """The ``k`` best pairs by WordPiece score, in the order this trainer would pick them."""
-        return rank_by_score(self._pair_counts, self._sym_counts, k, self.tie_key)
+        return rank_by_score(self.pair_counts, self._sym_counts, k, self.tie_key)
 
     def _select(self):
         top = self.scored_candidates(MAX_TIES)

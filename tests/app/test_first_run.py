@@ -5,6 +5,7 @@ the Teaching Example menu item; Help; no internal document named in any UI text.
 from __future__ import annotations
 
 import pytest
+from PySide6 import QtWidgets
 from PySide6.QtCore import QThreadPool
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, QWidget
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, 
 import app.__main__ as entry
 from app import help as help_texts
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
+import app.main_window as main_window_module
 from app.main_window import TEACHING, MainWindow
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
 from app.panes.compare import ComparePane
@@ -116,12 +118,12 @@ class _NoLoopApplication:
 def test_the_command_line_beats_remembered_settings(qtbot, tmp_path, monkeypatch, screenshot):
     bert, text = _remember_everything(tmp_path)
     _Recorded.made = []
-    monkeypatch.setattr(entry, "MainWindow", _Recorded)
+    monkeypatch.setattr(main_window_module, "MainWindow", _Recorded)  # read when the GUI starts
     argv = ["--tokenizer", bert, "--text-file", text, "--pane", "merges"]
     if screenshot:
         argv += ["--screenshot", str(tmp_path / "shot.png")]
     else:  # the normal path, with app.exec() returning at once (settle() runs the events)
-        monkeypatch.setattr(entry, "QApplication", _NoLoopApplication)
+        monkeypatch.setattr(QtWidgets, "QApplication", _NoLoopApplication)
     assert entry.main(argv) == 0
     (window,) = _Recorded.made
     qtbot.addWidget(window)

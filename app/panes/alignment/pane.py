@@ -108,6 +108,7 @@ class AlignmentPane(Pane):
         self._connect()
         self._shortcuts()
         self.extras = wire_extras(self)  # picker, side by side, token ids, markers, info strip
+        self._wire_decoded()
         self._build_busy_row()  # after the extras: they place widgets relative to the status line
         self.recompute()
 
@@ -127,6 +128,7 @@ class AlignmentPane(Pane):
             self.state.mode = "tokenize"  # the demo labels only fit the demo tokens: show tokens
             self._write_widgets()
         self.extras.set_tokenizer(tokenizer, label)
+        self.w.decoded.set_tokenizer(tokenizer if tokenizer is not None else self._demo)
         self._write_tokenizer_label()
         self.recompute()
 
@@ -137,10 +139,10 @@ class AlignmentPane(Pane):
 
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
         """Run the event loop until the current state's result is shown (or ``timeout_ms``
-        passes); return whether it was. For ``--screenshot`` and benchmarks, never for a
-        user action."""
+        passes), then until the Decoded view's comparison is; return whether they were. For
+        ``--screenshot`` and benchmarks, never for a user action."""
         if not self.busy:
-            return True
+            return self.w.decoded.wait_until_idle(timeout_ms)
         loop = QEventLoop()
         timer = QTimer(singleShot=True, interval=timeout_ms)
         timer.timeout.connect(loop.quit)
@@ -149,7 +151,7 @@ class AlignmentPane(Pane):
         while self.busy and timer.isActive():
             loop.exec()
         self._runner.sig_busy_changed.disconnect(loop.quit)
-        return not self.busy
+        return not self.busy and self.w.decoded.wait_until_idle(timeout_ms)
 
     def cancel_compute(self) -> None:
         """Stop the running computation (the Cancel button); the shown result stays and the
@@ -284,6 +286,19 @@ class AlignmentPane(Pane):
         s.scheme = w.scheme.currentData() or "auto"
         self.recompute()
 
+    def _wire_decoded(self) -> None:
+        """The Decoded view follows the shown result and the tokenizer (it computes on its
+        own worker, only while unfolded); its fold state is part of the pane's state."""
+        decoded = self.w.decoded
+        decoded.set_tokenizer(self._demo)
+        decoded.set_expanded(self.state.decoded_view)
+        decoded.sig_expanded_changed.connect(self._on_decoded_toggled)
+        self.sig_encoding_changed.connect(decoded.set_view)
+
+    def _on_decoded_toggled(self, on: bool) -> None:
+        self.state.decoded_view = on
+        self._save_timer.start()
+
     def _on_derived_toggled(self, on: bool) -> None:
         """Draw the derived spans (or the tokenizer's) in the span views; nothing is recomputed."""
         self.state.derived_spans = on
@@ -318,6 +333,7 @@ class AlignmentPane(Pane):
         if len(self.state.text) >= self.release_chars and self.result is not None:
             self._release_result()  # two results of a huge text would not fit in memory
         self._compute_started = time.perf_counter()
+        self.w.decoded.text_edited()  # the comparison of the old text would compete with this
         self._runner.submit(prepare, request)
         self._busy_timer.start()
 

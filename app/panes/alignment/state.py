@@ -9,7 +9,7 @@ normalizer options); :func:`compute` hands a frozen :class:`Request` to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from core.align import SCHEMES
 from core.align.modes import MODES
@@ -39,6 +39,7 @@ class AlignmentState:
     repair: bool = True
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
+    decoded_view: bool = True  # the Decoded (round trip) view is unfolded
 
     def normalizer_changed(self) -> bool:
         """Whether the normalizer options differ from the defaults (the user changed them)."""
@@ -141,7 +142,7 @@ class Prepared:
     view: AlignmentView
     chars: frozenset[str]
     norm_chars: frozenset[str]
-    norm_utf16: list[int]
+    norm_utf16: Sequence[int]  # core.text.offsets.utf16_table: a compact int table
     rows: Any = None
     marks: Any = None  # the original view's marks, drawn with derived spans or not:
     marks_derived: bool = False

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.align.modes import MODES
+from app.panes.alignment.decoded import DecodedView
 from app.widgets.offset_map_view import OffsetMapView
 from app.widgets.span_text_view import SpanTextView
 from app.widgets.token_table import TokenTableView
@@ -76,6 +77,7 @@ class AlignmentWidgets:
     status: QLabel
     legend: QLabel
     derived: QCheckBox
+    decoded: DecodedView
 
 
 def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
@@ -218,7 +220,9 @@ def build(pane: QWidget) -> AlignmentWidgets:
     norm_box, _ = _titled("Normalized text", w["normalized"],
                           "The text the tokenizer's model sees, with each token's normalized span")
     left.addWidget(norm_box)
-    left.setSizes([170, 80, 300, 170])
+    w["decoded"] = DecodedView()
+    left.addWidget(w["decoded"])
+    left.setSizes([170, 80, 300, 170, 200])
 
     right = QSplitter(Qt.Orientation.Vertical)
     table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "

@@ -19,7 +19,7 @@ from core.text.scripts import language_name
 #: The colour scale is clipped to these percentiles of the cells under the unknown limit.
 PERCENTILES = (5.0, 95.0)
 _SHARES = {"unknown_share", "unknown_rate", "byte_fallback_share", "byte_fallback_rate",
-           "grapheme_cut_share", "split_character_share"}
+           "grapheme_cut_share", "split_character_share", "round_trip_share"}
 _COUNTS = {"tokens", "adjusted_tokens", "words", "characters", "utf8_bytes"}
 LIMIT = f"{100 * UNKNOWN_LIMIT:g} %"  # "1 %"
 _ADJUSTED_OF = {"fertility": "adjusted_fertility", "premium": "adjusted_premium",
@@ -175,6 +175,10 @@ def legend(model: HeatmapModel) -> str:
         parts.append("Unknown-adjusted: each unknown token counts as one token per UTF-8 byte of the "
                      "characters it covers (what byte-level fallback would need): tokens − unknown tokens "
                      "+ unknown bytes.")
+    if model.metric == "round_trip_share":
+        parts.append("Round trip: share of each language's characters that decode(encode(line)) gives back "
+                     "unchanged (lost accents and case, unknown text and changed whitespace count as lost; "
+                     "spaces the decoder adds do not); the Alignment pane's Decoded view shows where.")
     if model.ranked is not None and model.ranked < len(model.order):
         parts.append("Rows under the dashed line are not ranked (over the unknown limit).")
     return " ".join(parts)

@@ -41,6 +41,7 @@ from app.panes.compare.state import (
     run_comparison,
 )
 from app.panes.compare.table_tab import COMPUTING, TableTab
+from app.panes.compare.vocab_tab import VocabTab
 from app.settings import get_json, set_json
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
@@ -55,12 +56,14 @@ class ComparePane(Pane):
     Signals
     -------
     sig_result_changed() : a new comparison result is shown.
+    sig_text_requested(str) : a Vocabulary example was activated; its text.
     """
 
     title = "Compare"
     key = "compare"
 
     sig_result_changed = Signal()
+    sig_text_requested = Signal(str)  # a vocabulary example's text, for the Alignment pane
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
@@ -141,6 +144,9 @@ class ComparePane(Pane):
         self.tabs.addTab(self.drill_tab, "Drill-down")
         self.tabs.addTab(self.normalization, "Normalization")
         self.tabs.addTab(self.sampling, "Sampling")
+        self.vocab_tab = VocabTab()
+        self.vocab_tab.sig_text_requested.connect(self.sig_text_requested)
+        self.tabs.addTab(self.vocab_tab, "Vocabulary")
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -345,6 +351,7 @@ class ComparePane(Pane):
             self._schedule_recompute()  # cells are cached: only the premium changes
         labelled = list(zip(table.tokenizers, self.result.tokenizers))
         self.drill_tab.set_result(self.result.corpus, labelled, langs, self.state.reference)
+        self.vocab_tab.set_tokenizers(labelled, ["\n".join(f.lines) for f in self.result.corpus])
 
     def heatmap_rows(self) -> list[int]:
         """Table row indices in the order the heatmap shows them (top to bottom)."""

@@ -22,6 +22,7 @@ from core.encoder import StandInEncoder, load_encoder
 from core.errors import Cancelled, SubwordScopeError
 from core.metrics import encoding_metrics, load_corpus, unknown_of
 from core.metrics.per_encoding import ZERO, EncodingMetrics
+from core.metrics.table import encode_all
 from core.retrieval import (
     FlatIndex,
     IVFIndex,
@@ -62,7 +63,7 @@ def tokens_of(encoder, texts: list[str]) -> list[Tokens]:
     """
     tokenizer = getattr(encoder, "tokenizer", None)
     if tokenizer is not None:
-        return [_content(e.tokens, e.offsets) for e in (tokenizer.encode(t) for t in texts)]
+        return [_content(e.tokens, e.offsets) for e in encode_all(tokenizer, texts)]
     out = encoder.encode(texts)
     return [_content(toks, offs) for toks, offs in zip(out.tokens, out.offsets)]
 
@@ -86,7 +87,7 @@ def language_metrics(encoder, lines: tuple[str, ...]) -> EncodingMetrics:
     """
     tokenizer = getattr(encoder, "tokenizer", None)
     unk, unk_id = unknown_of(tokenizer) if tokenizer is not None else (None, None)
-    encs = tokens_of(encoder, list(lines)) if tokenizer is None else [tokenizer.encode(t) for t in lines]
+    encs = tokens_of(encoder, list(lines)) if tokenizer is None else encode_all(tokenizer, lines)
     total = ZERO
     for line, enc in zip(lines, encs):
         total = total + encoding_metrics(enc, line, unk_token=unk, unk_id=unk_id)

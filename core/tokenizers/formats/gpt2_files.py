@@ -17,6 +17,7 @@ from pathlib import Path
 
 from core.errors import TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
+from core.tokenizers.decoders import ByteLevel as ByteLevelDecoder
 from core.tokenizers.formats._files import display_name, read_bytes
 from core.tokenizers.formats._json import check_id, key_path, parse_json
 from core.tokenizers.models.bpe import BPE
@@ -127,12 +128,14 @@ def load_gpt2(path: Path, *, add_prefix_space: bool = False,
     model = load_gpt2_files(vocab_path, merges_path)
     specials = [AddedToken(t, model.vocab[t], special=True) for t in ("<|endoftext|>",)
                 if t in model.vocab]
-    return Tokenizer(name=display_name(vocab_path), model=model,
-                     pre_tokenizer=ByteLevel(add_prefix_space, trim_offsets, True),
-                     post_processor=ByteLevelProcessing(trim_offsets, add_prefix_space),
-                     added_tokens=specials, byte_level=True,
-                     source={"format": "vocab.json+merges.txt", "path": str(vocab_path),
-                             "merges": str(merges_path)})
+    tokenizer = Tokenizer(name=display_name(vocab_path), model=model,
+                          pre_tokenizer=ByteLevel(add_prefix_space, trim_offsets, True),
+                          post_processor=ByteLevelProcessing(trim_offsets, add_prefix_space),
+                          added_tokens=specials, byte_level=True,
+                          source={"format": "vocab.json+merges.txt", "path": str(vocab_path),
+                                  "merges": str(merges_path)})
+    tokenizer.decoder = ByteLevelDecoder()  # as ByteLevelBPETokenizer
+    return tokenizer
 
 
 def _gpt2_pair(path: Path) -> tuple[Path, Path]:

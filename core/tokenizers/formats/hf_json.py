@@ -4,7 +4,8 @@ The text is parsed with :func:`~core.tokenizers.formats._json.parse_json` (depth
 non-finite numbers), every field is checked by
 :func:`~core.tokenizers.formats.hf_schema.check_document` (ids, flags, ranges, choices, by
 JSON path), then each section is built through its registry (:data:`MODELS` here,
-``NORMALIZERS``, ``PRE_TOKENIZERS``, ``POST_PROCESSORS`` in their packages' ``__init__``); a
+``NORMALIZERS``, ``PRE_TOKENIZERS``, ``POST_PROCESSORS``, ``DECODERS`` in their packages'
+``__init__``); a
 missing key or a value of the wrong shape anywhere becomes a :class:`TokenizerLoadError`
 naming the section (never a Python exception's own text).
 
@@ -19,6 +20,7 @@ from typing import Any, Callable
 from core.errors import TokenizerLoadError
 from core.tokenizers._components import build_component
 from core.tokenizers.added_tokens import AddedToken
+from core.tokenizers.decoders import build_decoder
 from core.tokenizers.formats._files import display_name, read_text
 from core.tokenizers.formats._json import parse_json
 from core.tokenizers.formats.hf_schema import check_document, guess_model_type
@@ -122,7 +124,8 @@ def build_tokenizer_json(doc: Any, name: str, path: str) -> Tokenizer:
     if "model" not in doc:
         raise TokenizerLoadError("not a tokenizer.json: it has no 'model' section")
     check_document(doc)
-    return Tokenizer(
+    decoder = _section(doc, "decoder", build_decoder)
+    tokenizer = Tokenizer(
         name=name,
         model=_section(doc, "model", _model),
         normalizer=_section(doc, "normalizer", build_normalizer),
@@ -134,6 +137,8 @@ def build_tokenizer_json(doc: Any, name: str, path: str) -> Tokenizer:
         source={"format": "tokenizer.json", "path": path,
                 "decoder": doc.get("decoder") if isinstance(doc.get("decoder"), dict) else None},
     )
+    tokenizer.decoder = decoder  # None: tokens joined with spaces, as the reference
+    return tokenizer
 
 
 def load_tokenizer_json(path: Path, **options: Any) -> Tokenizer:

@@ -50,6 +50,11 @@ def _str(value: Any, path: str, todo: list) -> None:
         _fail(path, "a string", value)
 
 
+def _char(value: Any, path: str, todo: list) -> None:
+    if not isinstance(value, str) or len(value) != 1:
+        _fail(path, "one character", value)
+
+
 def _opt_str(value: Any, path: str, todo: list) -> None:
     if value is not None:
         _str(value, path, todo)
@@ -185,12 +190,12 @@ FIELDS: dict[str, dict[str, dict[str, Check]]] = {
         "BPEDecoder": {"suffix": _str},
         "ByteLevel": _BYTE_LEVEL,
         "WordPiece": {"prefix": _str, "cleanup": _bool},
-        "Metaspace": _METASPACE,
+        "Metaspace": {**_METASPACE, "replacement": _char},
         "CTC": {"pad_token": _str, "word_delimiter_token": _str, "cleanup": _bool},
         "Sequence": {"decoders": _components("decoder")},
         "Replace": {"pattern": _pattern, "content": _str},
         "Fuse": {}, "ByteFallback": {},
-        "Strip": {"content": _str, "start": _count, "stop": _count},
+        "Strip": {"content": _char, "start": _count, "stop": _count},
     },
     "model": {
         "WordPiece": {"vocab": _vocab_map, "unk_token": _str, "continuing_subword_prefix": _str,

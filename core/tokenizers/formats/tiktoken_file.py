@@ -21,6 +21,7 @@ from pathlib import Path
 
 from core.errors import SubwordScopeError, TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
+from core.tokenizers.decoders import ByteLevel as ByteLevelDecoder
 from core.tokenizers.formats._files import display_name, read_bytes
 from core.tokenizers.formats._json import MAX_ID
 from core.tokenizers.models.bpe import BPE
@@ -189,12 +190,15 @@ def load_tiktoken_file(path: Path, *, pattern: str | None = None,
     in the text only with ``special_tokens=True``. Offsets are untrimmed."""
     tf = load_tiktoken(path, pattern=pattern, special_tokens=bool(special_tokens))
     specials = [AddedToken(t, i, special=True) for t, i in tf.special_tokens.items()]
-    return Tokenizer(name=display_name(path), model=tf.model,
-                     pre_tokenizer=ByteLevel(False, False, True, pattern=tf.pattern),
-                     added_tokens=specials, byte_level=True,
-                     source={"format": "tiktoken", "path": str(path),
-                             "pattern": tf.preset or tf.pattern,
-                             "special_tokens": bool(special_tokens)})
+    tokenizer = Tokenizer(name=display_name(path), model=tf.model,
+                          pre_tokenizer=ByteLevel(False, False, True, pattern=tf.pattern),
+                          added_tokens=specials, byte_level=True,
+                          source={"format": "tiktoken", "path": str(path),
+                                  "pattern": tf.preset or tf.pattern,
+                                  "special_tokens": bool(special_tokens)})
+    # tiktoken.decode: the bytes joined, errors="replace"; an unknown id raises (KeyError)
+    tokenizer.decoder, tokenizer.strict_ids = ByteLevelDecoder(), True
+    return tokenizer
 
 
 def _special_tokens(preset_name: str | None, ranks: dict[bytes, int], path: Path) -> dict[str, int]:

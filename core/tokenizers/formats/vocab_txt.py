@@ -11,6 +11,7 @@ from typing import Any
 from core.errors import TokenizerLoadError
 from core.tokenizers import chars
 from core.tokenizers.added_tokens import AddedToken
+from core.tokenizers.decoders import WordPiece as WordPieceDecoder
 from core.tokenizers.formats._files import display_name, read_text
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers.bert import BertNormalizer
@@ -65,6 +66,8 @@ def load_vocab_txt(path: Path, **options: Any) -> Tokenizer:
         post = BertProcessing(("[SEP]", vocab["[SEP]"]), ("[CLS]", vocab["[CLS]"]))
     normalizer = BertNormalizer(True, True, options.get("strip_accents"),
                                 options.get("lowercase", True))
-    return Tokenizer(name=display_name(path), model=model, normalizer=normalizer,
-                     pre_tokenizer=bert_pre_tokenizer(), post_processor=post,
-                     added_tokens=specials, source={"format": "vocab.txt", "path": str(path)})
+    tokenizer = Tokenizer(name=display_name(path), model=model, normalizer=normalizer,
+                          pre_tokenizer=bert_pre_tokenizer(), post_processor=post,
+                          added_tokens=specials, source={"format": "vocab.txt", "path": str(path)})
+    tokenizer.decoder = WordPieceDecoder("##", cleanup=True)  # as BertWordPieceTokenizer
+    return tokenizer

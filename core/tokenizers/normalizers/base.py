@@ -8,6 +8,7 @@ inherits that character's span. Spans are code points of the original text.
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from typing import Any
 
 from core.text.normalize import NormalizedText
@@ -44,3 +45,29 @@ class CharMapNormalizer(Normalizer):
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         return nt.map_chars_cached(self.char_map, self._cache)
+
+    def translate(self, text: str) -> tuple[str, list[int] | None]:
+        """``text`` normalized, and ``None`` when every character maps to exactly one
+        (the offset map is the identity), else the index in ``text`` of the source
+        character of every output character. Equal to :meth:`normalize` on
+        ``NormalizedText.identity(text)``; the translation table is kept across calls,
+        so a short text costs one ``str.translate`` plus O(n) only where a character
+        is removed or grows. O(n) for n code points."""
+        state = self.__dict__.get("_translation")
+        if state is None:  # char -> image; the str.translate table; chars of another length
+            state = self.__dict__["_translation"] = ({}, {}, set())
+        seen, table, resized = state
+        chars = set(text)
+        for c in chars.difference(seen):
+            out = seen[c] = self._cache.get(c)
+            if out is None:
+                out = seen[c] = self._cache[c] = self.char_map(c)
+            if out != c:
+                table[ord(c)] = out
+            if len(out) != 1:
+                resized.add(c)
+        new = text.translate(table) if table else text
+        if resized.isdisjoint(chars):
+            return new, None
+        sizes = map(len, map(seen.__getitem__, text))  # C-level: each image's length
+        return new, list(chain.from_iterable(map(repeat, range(len(text)), sizes)))

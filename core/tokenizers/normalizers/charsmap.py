@@ -180,6 +180,12 @@ class Charsmap:
                     continue  # a key ending inside a character cannot apply to a str
         return best
 
+    def leaves_alone(self, c: str) -> bool:
+        """True when :meth:`longest_match` never changes the character ``c``: no key
+        starts with it, except perhaps ``c`` itself mapped to itself."""
+        own, follow = self._char_info(c)
+        return own in (None, c) and not follow
+
     def _next_bytes(self, key: bytes) -> frozenset[int]:
         """Bytes that follow ``key`` in some longer key (the labels of its children)."""
         return self._trie.next_bytes(key)

@@ -90,6 +90,13 @@ class ByteLevel(PreTokenizer):
         words, starts, _ = self.split_mapped(text)
         return words, starts
 
+    def source_pieces(self, text: str) -> tuple[list[str], int]:
+        """The pieces of ``text`` before the byte rewrite (they tile the text with the
+        prepended space, if any) and 1 if a space was prepended, else 0. The piece at
+        offset ``p`` of the prepended text starts at normalized ``max(p - prefix, 0)``."""
+        pfx = int(self.add_prefix_space and not text.startswith(" "))
+        return self._pieces(" " + text if pfx else text), pfx
+
     def split_mapped(self, text: str, first: bool = True):
         if not text:
             return [], [], None

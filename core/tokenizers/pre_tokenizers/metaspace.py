@@ -71,18 +71,25 @@ class Metaspace(PreTokenizer):
         words, starts, _ = self.split_mapped(text)
         return words, starts
 
-    def split_mapped(self, text: str, first: bool = True):
-        if not text:
-            return [], [], None
+    def source_pieces(self, text: str, first: bool = True) -> tuple[list[str], int]:
+        """The words of a non-empty ``text`` (spaces replaced, the replacement prepended if
+        the scheme says so; they tile that text) and 1 if it was prepended, else 0. The
+        word at offset ``p`` of the new text starts at normalized ``max(p - prefix, 0)``."""
         rep = self.replacement
         t = text.replace(" ", rep)
         pfx = int((self.prepend_scheme == "always" or (self.prepend_scheme == "first" and first))
                   and not t.startswith(rep))
         if pfx:
             t = rep + t
-        words = self._findall(t) if self.split_words else [t]
+        return (self._findall(t) if self.split_words else [t]), pfx
+
+    def split_mapped(self, text: str, first: bool = True):
+        if not text:
+            return [], [], None
+        words, pfx = self.source_pieces(text, first)
+        t_len = sum(map(len, words))
         starts = [max(s - pfx, 0) for s in accumulate(map(len, words[:-1]), initial=0)]
-        index = np.arange(-pfx, len(t) - pfx, dtype=np.int64)
+        index = np.arange(-pfx, t_len - pfx, dtype=np.int64)
         if pfx:
             return words, starts, (np.maximum(index, 0), np.maximum(index + 1, 1))
         return words, starts, (index, index + 1)

@@ -46,3 +46,13 @@ def test_positions_match_a_per_character_scan(text):
     assert [z.position for z in found] == _slow_zero_width(text)
     assert all(text[z.position] == z.char for z in found)
     assert all(text[m.position] == m.char and m.char.isspace() for m in whitespace_marks(text))
+
+
+def test_the_fast_scan_misses_no_zero_width_character_of_any_code_point():
+    """The scan's candidate class (in the regex module's Unicode version) holds every code
+    point that zero_width_name names (in unicodedata's): one text of all code points."""
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    found = zero_width_chars(every)
+    named = [i for i, ch in enumerate(every) if not ch.isascii() and zero_width_name(ch)]
+    assert [z.position for z in found] == named
+    assert len(named) > 150  # Cf, variation selectors and tags are all there

@@ -18,15 +18,20 @@ Encoding follows the library (``normalizer.cc``, ``unigram_model.cc`` ``EncodeOp
    repeated spaces are dropped (``remove_extra_whitespaces``); a space is prepended
    (``add_dummy_prefix``); spaces become ``▁`` (``escape_whitespaces``). Each normalized
    character remembers the original position where its chunk started (``norm_to_orig``);
-2. segment the whole normalized string: Unigram = Viterbi with float32 sums, unknown
-   characters scored ``min(normal scores) - 10``, user-defined pieces scored
-   ``bytes * max_score - 0.1``; BPE = repeatedly merge the adjacent pair whose merged piece
+2. segment the whole normalized string: Unigram = Viterbi with float32 sums (compared in
+   float32; the library rescales path scores past -100,000), unknown characters scored
+   ``min(normal scores) - 10``, user-defined pieces scored ``bytes * max_score - 0.1``,
+   solved one whitespace-delimited word at a time with a word cache
+   (:class:`~core.tokenizers.models.sentencepiece.UnigramViterbi`); BPE = repeatedly merge the adjacent pair whose merged piece
    has the highest score (leftmost on ties), then split unused pieces back;
 3. runs of unknown pieces are merged into one; with byte fallback an unknown piece is
    spelled as ``<0xAB>`` pieces, only the last of which carries the original span.
 
 Spans are code points of the original text: ``(norm_to_orig[begin], norm_to_orig[end])``
 of the piece's normalized range, exactly as the library's byte offsets, converted.
+Cost: O(n) for normalization of n code points (runs without charsmap keys or user symbols,
+spaces included, are copied as slices), segmentation as documented there, O(pieces) for the
+rest; one int per normalized character for each offset list, no per-character strings.
 
 Segmentation itself is :mod:`core.tokenizers.models.sentencepiece` (with the piece type
 constants).
@@ -39,16 +44,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
 from core.tokenizers.formats._files import read_bytes
 from core.tokenizers.formats.sentencepiece.proto import ModelProto, parse_model_proto
 from core.tokenizers.models.sentencepiece import (
-    BPE, BYTE, MODEL_TYPES, NORMAL, UNIGRAM, UNKNOWN, UNUSED, USER_DEFINED, bpe_path,
-    unigram_path)
+    BPE, BYTE, MODEL_TYPES, NORMAL, UNIGRAM, UNKNOWN, UNUSED, USER_DEFINED, UnigramViterbi,
+    bpe_path, unigram_path)
 from core.tokenizers.models.unigram import byte_piece
 from core.tokenizers.normalizers.charsmap import Charsmap, compile_cached
 
@@ -56,6 +62,7 @@ __all__ = ["SPACE", "SentencePieceModel", "SentencePieceToken", "load_sentencepi
 
 SPACE = "\u2581"
 _FLT_MIN = 1.1754943508222875e-38  # float32 FLT_MIN, SentencePiece's initial max_score
+_SPACE_RUNS = re.compile("  +")
 
 
 # -- the model ------------------------------------------------------------------------------
@@ -112,9 +119,6 @@ class SentencePieceModel:
         self.max_score = max([_FLT_MIN, *normal])
         self._user = {p for p, t in zip(self.pieces, self.types) if t == USER_DEFINED}
         self._user_reach = max(map(len, self._user), default=0)
-        self._reach: dict[str, int] = {}
-        for p in self._normal:
-            self._reach[p[0]] = max(self._reach.get(p[0], 0), len(p))
         cmap = proto.precompiled_charsmap
         self.charsmap = Charsmap(cmap) if cmap else None
         self.vocab = {p: i for i, p in enumerate(self.pieces)}
@@ -183,26 +187,53 @@ class SentencePieceModel:
             return text[pos], 1
         return hit[1], hit[0]
 
+    @cached_property
+    def _plain_space(self) -> bool:
+        """True when no user symbol starts with a space and the charsmap leaves a space
+        alone, so spaces can be handled in bulk (see :meth:`_copy`)."""
+        return (not any(u.startswith(" ") for u in self._user)
+                and (self.charsmap is None or self.charsmap.leaves_alone(" ")))
+
     def _trigger(self, text: str) -> re.Pattern:
-        """Positions where normalization may do more than copy: spaces, user-defined
-        symbols, charsmap keys."""
-        parts = ["[ ]"]
+        """Positions where normalization may do more than copy: user-defined symbols,
+        charsmap keys and, unless :attr:`_plain_space`, spaces."""
+        parts = [] if self._plain_space else ["[ ]"]
         if self._user:
             parts.append("[" + "".join(re.escape(u[0]) for u in sorted(self._user)) + "]")
         if self.charsmap is not None:
-            found = self.charsmap.trigger_pattern(set(text))
+            found = self.charsmap.trigger_pattern(set(text) - ({" "} if self._plain_space else set()))
             if found:
                 parts.append(found)
-        return compile_cached("|".join(parts))
+        return compile_cached("|".join(parts) or "(?!)")
 
-    def _normalize(self, text: str) -> tuple[str, list[int], list[tuple[int, int]]]:
-        """Normalized text, ``norm_to_orig`` (one more entry than characters) and each
-        normalized character's source chunk span."""
+    def _copy(self, text: str, pos: int, stop: int, prev_space: bool, out: list[str],
+              starts: list[int], ends: list[int]) -> bool:
+        """Append ``text[pos:stop]`` (nothing in it but spaces can change) with its offsets;
+        with ``remove_extra_whitespaces``, spaces after a space are dropped. Returns whether
+        the appended text ends in a space that later spaces must not follow. O(stop - pos)."""
+        if not self.proto.remove_extra_whitespaces:
+            _append_run(text, pos, stop, out, starts, ends)
+            return False
+        if prev_space:
+            while pos < stop and text[pos] == " ":
+                pos += 1
+        for m in _SPACE_RUNS.finditer(text, pos, stop):
+            cut = m.start() + 1  # keep the first space of the run
+            _append_run(text, pos, cut, out, starts, ends)
+            pos = m.end()
+        _append_run(text, pos, stop, out, starts, ends)
+        return text[stop - 1] == " "  # a trailing run keeps its first space
+
+    def _normalize(self, text: str) -> tuple[str, list[int], list[int], int]:
+        """Normalized text, each normalized character's source chunk (``starts``, ``ends``:
+        one entry per character) and the original position the text ends at. O(n) for n
+        code points; unchanged runs are copied as slices (no object per character but the
+        offsets)."""
         p = self.proto
         space = SPACE if p.escape_whitespaces else " "
         out: list[str] = []
-        n2o: list[int] = []
-        chunks: list[tuple[int, int]] = []
+        starts: list[int] = []
+        ends: list[int] = []
         pos, n = 0, len(text)
         if p.remove_extra_whitespaces:
             while pos < n:
@@ -211,58 +242,108 @@ class SentencePieceModel:
                     break
                 pos += used
         if pos == n:
-            return "", [pos], []
+            return "", [], [], pos
         if p.add_dummy_prefix and not p.treat_whitespace_as_suffix:
-            out.append(space), n2o.append(pos), chunks.append((pos, pos))
+            out.append(space), starts.append(pos), ends.append(pos)
         prev_space = p.remove_extra_whitespaces
         search = self._trigger(text).search
         while pos < n:
             m = search(text, pos)
             stop = n if m is None else m.start()
-            if stop > pos:  # nothing here can change: copy in bulk
-                out.extend(text[pos:stop])
-                n2o.extend(range(pos, stop))
-                chunks.extend(zip(range(pos, stop), range(pos + 1, stop + 1)))
-                prev_space, pos = False, stop
+            if stop > pos:  # nothing here can change but spaces: copy in bulk
+                prev_space, pos = self._copy(text, pos, stop, prev_space, out, starts, ends), stop
                 continue
             chunk, used = self._prefix(text, pos)
             if prev_space:
                 chunk = chunk.lstrip(" ")
             if chunk:
-                out.extend(space if c == " " else c for c in chunk)
-                n2o.extend([pos] * len(chunk))
-                chunks.extend([(pos, pos + used)] * len(chunk))
+                out.append(chunk)
+                starts.extend([pos] * len(chunk))
+                ends.extend([pos + used] * len(chunk))
                 prev_space = chunk.endswith(" ")
             pos += used
             if not p.remove_extra_whitespaces:
                 prev_space = False
-        consumed = pos
+        norm, consumed = "".join(out).replace(" ", space), pos
         if p.remove_extra_whitespaces:
-            while out and out[-1] == space:
-                consumed = n2o[-1]
-                out.pop(), n2o.pop(), chunks.pop()
+            kept = len(norm.rstrip(space))
+            if kept < len(norm):
+                consumed = starts[kept]
+                norm = norm[:kept]
+                del starts[kept:], ends[kept:]
         if p.add_dummy_prefix and p.treat_whitespace_as_suffix:
-            out.append(space), n2o.append(consumed), chunks.append((consumed, consumed))
-        n2o.append(consumed)
-        return "".join(out), n2o, chunks
+            norm += space
+            starts.append(consumed), ends.append(consumed)
+        return norm, starts, ends, consumed
 
     def normalize(self, text: str) -> NormalizedText:
         """The library's normalized text, each character mapped to the original chunk it
         came from (an inserted ``▁`` gets an empty span)."""
-        norm, _, chunks = self._normalize(text)
-        return NormalizedText(text, norm, [a for a, _ in chunks], [b for _, b in chunks])
+        norm, starts, ends, _ = self._normalize(text)
+        return NormalizedText(text, norm, starts, ends)
 
     # -- segmentation --------------------------------------------------------------------
 
-    def _unigram(self, s: str) -> list[tuple[int, int, int]]:
-        return unigram_path(self, s)
-
-    def _bpe(self, s: str) -> list[tuple[int, int, int]]:
-        return bpe_path(self, s)
+    @cached_property
+    def viterbi(self) -> UnigramViterbi:
+        """The Unigram segmenter with its prefix table and word cache (built on first use)."""
+        return UnigramViterbi(self, SPACE if self.proto.escape_whitespaces else " ")
 
     def _piece_id(self, w: str) -> int:
         id_ = self._reserved.get(w)
         return id_ if id_ is not None else self._normal.get(w, self.unk_id)
+
+    def encode_parts(self, text: str, should_stop: Callable[[], bool] | None = None
+                     ) -> tuple[list[str], list[int], list[int], list[int], NormalizedText]:
+        """Pieces, ids, original code-point starts and ends (parallel lists), and the
+        normalized text, as ``SentencePieceProcessor.encode``. O(n) besides segmentation.
+
+        Raises
+        ------
+        TypeError
+            If ``text`` is not a ``str``.
+        core.errors.Cancelled
+            If ``should_stop()`` returned True (Unigram asks it while segmenting).
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        norm, starts, ends, consumed = self._normalize(text)
+        normalized = NormalizedText(text, norm, starts, ends)
+        if not norm:
+            return [], [], [], [], normalized
+        if self.proto.model_type == BPE:
+            triples = bpe_path(self, norm)
+            a_s, b_s, id_s = [t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples]
+        else:
+            a_s, b_s, id_s = unigram_path(self, norm, should_stop)
+        n2o = starts + [consumed]
+        pieces: list[str] = []
+        ids: list[int] = []
+        begins: list[int] = []
+        finishes: list[int] = []
+        unk, fallback, prev_unk = self.unk_id, self.proto.byte_fallback, False
+        vocab = self.pieces
+        for a, b, id_ in zip(a_s, b_s, id_s):
+            is_unk = id_ == unk
+            if is_unk and fallback:
+                self._spell_bytes(norm[a:b], n2o[a], n2o[b], pieces, ids, begins, finishes)
+            elif is_unk and prev_unk:
+                pieces[-1] += norm[a:b]
+                finishes[-1] = n2o[b]
+            else:  # a known piece is the vocabulary's own string: no new object per piece
+                pieces.append(norm[a:b] if is_unk else vocab[id_])
+                ids.append(id_), begins.append(n2o[a]), finishes.append(n2o[b])
+            prev_unk = is_unk
+        return pieces, ids, begins, finishes, normalized
+
+    def _spell_bytes(self, w: str, begin: int, end: int, pieces, ids, begins, finishes) -> None:
+        """Append one ``<0xAB>`` piece per UTF-8 byte of ``w``; only the last carries the
+        span's end (the library's offsets)."""
+        data = w.encode("utf-8", "surrogatepass")
+        for k, byte in enumerate(data):
+            piece = byte_piece(byte)
+            pieces.append(piece), ids.append(self._piece_id(piece)), begins.append(begin)
+            finishes.append(end if k == len(data) - 1 else begin)
 
     def encode(self, text: str) -> list[SentencePieceToken]:
         """Pieces, ids and original code-point spans, as ``SentencePieceProcessor.encode``.
@@ -272,36 +353,26 @@ class SentencePieceModel:
         TypeError
             If ``text`` is not a ``str``.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        norm, n2o, _ = self._normalize(text)
-        if not norm:
-            return []
-        path = self._bpe(norm) if self.proto.model_type == BPE else self._unigram(norm)
-        out: list[SentencePieceToken] = []
-        prev_unk = False
-        for a, b, id_ in path:
-            w, begin, end = norm[a:b], n2o[a], n2o[b]
-            is_unk = id_ == self.unk_id
-            if is_unk and self.proto.byte_fallback:
-                data = w.encode("utf-8", "surrogatepass")
-                for k, byte in enumerate(data):
-                    piece = byte_piece(byte)
-                    last = k == len(data) - 1
-                    out.append(SentencePieceToken(piece, self._piece_id(piece), begin, end if last else begin))
-            elif is_unk and prev_unk:
-                last = out[-1]
-                out[-1] = SentencePieceToken(last.piece + w, last.id, last.start, end)
-            else:
-                out.append(SentencePieceToken(w, id_, begin, end))
-            prev_unk = is_unk
-        return out
+        return [SentencePieceToken(*t) for t in zip(*self.encode_parts(text)[:4])]
 
     def encode_as_pieces(self, text: str) -> list[str]:
-        return [t.piece for t in self.encode(text)]
+        return self.encode_parts(text)[0]
 
     def encode_as_ids(self, text: str) -> list[int]:
-        return [t.id for t in self.encode(text)]
+        return self.encode_parts(text)[1]
+
+
+def _append_run(text: str, a: int, b: int, out: list[str], starts: list[int],
+                ends: list[int]) -> None:
+    """Append ``text[a:b]``, copied unchanged, with its offsets (character ``k`` from
+    ``(k, k + 1)``); ``ends`` shares the int objects of ``starts``. O(b - a)."""
+    if b <= a:
+        return
+    k = len(starts)
+    out.append(text[a:b])
+    starts.extend(range(a, b))
+    ends.extend(starts[k + 1:])
+    ends.append(b)
 
 
 def load_sentencepiece_model(path: str | Path) -> SentencePieceModel:

@@ -2,7 +2,7 @@
 
 Only the fields this project uses are decoded (everything else is skipped): ``pieces``
 (1: piece, score, type), ``trainer_spec`` (2: model_type, treat_whitespace_as_suffix,
-byte_fallback, unk_id, unk_piece), ``normalizer_spec`` (3: name, precompiled_charsmap,
+byte_fallback, unk_id, unk_surface, unk_piece), ``normalizer_spec`` (3: name, precompiled_charsmap,
 add_dummy_prefix, remove_extra_whitespaces, escape_whitespaces) — field numbers from
 ``sentencepiece_model.proto``. Damage is reported with its byte offset.
 
@@ -73,7 +73,8 @@ def _fields(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, Any]]:
 # field number -> (name, kind); kinds: str, bytes, msg, float, bool, int, enum
 _PIECE = {1: ("piece", "str"), 2: ("score", "float"), 3: ("type", "enum")}
 _TRAINER = {3: ("model_type", "enum"), 24: ("treat_whitespace_as_suffix", "bool"),
-            35: ("byte_fallback", "bool"), 40: ("unk_id", "int"), 45: ("unk_piece", "str")}
+            35: ("byte_fallback", "bool"), 40: ("unk_id", "int"), 44: ("unk_surface", "str"),
+            45: ("unk_piece", "str")}
 _NORMALIZER = {1: ("name", "str"), 2: ("precompiled_charsmap", "bytes"),
                3: ("add_dummy_prefix", "bool"), 4: ("remove_extra_whitespaces", "bool"),
                5: ("escape_whitespaces", "bool")}
@@ -117,6 +118,7 @@ class ModelProto:
     add_dummy_prefix: bool = True
     remove_extra_whitespaces: bool = True
     escape_whitespaces: bool = True
+    unk_surface: str = " \u2047 "  # what decoding writes for the unknown piece
 
 
 def parse_model_proto(data: bytes) -> ModelProto:
@@ -169,4 +171,5 @@ def parse_model_proto(data: bytes) -> ModelProto:
         add_dummy_prefix=normalizer.get("add_dummy_prefix", True),
         remove_extra_whitespaces=normalizer.get("remove_extra_whitespaces", True),
         escape_whitespaces=normalizer.get("escape_whitespaces", True),
+        unk_surface=trainer.get("unk_surface", " \u2047 "),
     )

@@ -21,12 +21,14 @@ from typing import Any, Callable
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken
+from core.tokenizers.decoders.sentencepiece import SentencePieceDecoder
 from core.tokenizers.encoding import Encoding
 from core.tokenizers.formats._files import display_name
 from core.tokenizers.formats.sentencepiece.model import (
     SPACE, SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.models.sentencepiece import CONTROL
-from core.tokenizers.tokenizer import Tokenizer, check_stop
+from core.collector import collector_paused
+from core.tokenizers.tokenizer import Tokenizer, check_stop, check_texts
 
 
 class SentencePieceTokenizer(Tokenizer):
@@ -55,6 +57,11 @@ class SentencePieceTokenizer(Tokenizer):
                                  "add_bos": bool(add_bos), "add_eos": bool(add_eos)})
         self._bos = self._control(model, "<s>", path) if add_bos else None
         self._eos = self._control(model, "</s>", path) if add_eos else None
+        p = model.proto  # SentencePieceProcessor.decode's rule; an id out of range raises
+        self.decoder = SentencePieceDecoder(
+            model.vocab, model.types, model.unk_id, add_dummy_prefix=p.add_dummy_prefix,
+            remove_extra_whitespaces=p.remove_extra_whitespaces, unk_surface=p.unk_surface)
+        self.strict_ids = True
 
     @staticmethod
     def _control(model: SentencePieceModel, piece: str, path: str) -> tuple[str, int]:
@@ -80,7 +87,7 @@ class SentencePieceTokenizer(Tokenizer):
     def encode(self, text: str, *, add_special_tokens: bool = False,
                should_stop: Callable[[], bool] | None = None) -> Encoding:
         """Pieces, ids and original code-point spans, as ``SentencePieceProcessor.encode``;
-        ``should_stop`` is asked before and after the model segments the text.
+        ``should_stop`` is asked before, while and after the model segments the text.
 
         Raises
         ------
@@ -92,11 +99,9 @@ class SentencePieceTokenizer(Tokenizer):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         check_stop(should_stop)
-        pieces = self.model.encode(text)
+        tokens, ids, starts, ends, normalized = self.model.encode_parts(text, should_stop)
         check_stop(should_stop)
-        tokens = [p.piece for p in pieces]
-        ids = [p.id for p in pieces]
-        offsets = [(p.start, p.end) for p in pieces]
+        offsets = list(zip(starts, ends))
         word_ids: list[int | None] = []
         wid = -1
         for k, t in enumerate(tokens):
@@ -114,8 +119,28 @@ class SentencePieceTokenizer(Tokenizer):
                 offsets.insert(k, (0, 0))
                 word_ids.insert(k, None)
                 mask.insert(k, 1)
-        return Encoding(tokens, ids, offsets, word_ids, mask, self.model.normalize(text),
+        return Encoding(tokens, ids, offsets, word_ids, mask, normalized,
                         [0] * len(ids), rules=self.token_rules)
+
+    def encode_batch(self, texts, *, add_special_tokens: bool = False,
+                     should_stop: Callable[[], bool] | None = None) -> list[Encoding]:
+        """:meth:`encode` of every text (SentencePiece segments whole texts, so there is
+        no per-word cache to share); ``should_stop`` is asked before every text.
+
+        Raises
+        ------
+        TypeError
+            If ``texts`` is a ``str`` or an item is not one (naming its index).
+        core.errors.Cancelled
+            If ``should_stop()`` returned True.
+        """
+        texts = check_texts(texts)
+        out: list[Encoding] = []
+        with collector_paused():
+            for text in texts:
+                check_stop(should_stop)
+                out.append(self.encode(text, add_special_tokens=add_special_tokens))
+        return out
 
     def describe(self) -> dict[str, Any]:
         out = super().describe()

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from core.errors import TokenizerLoadError
+from core.tokenizers.derived import derived_offsets
 from core.tokenizers.formats.sentencepiece.model import (
     SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.formats.sentencepiece.proto import parse_model_proto
@@ -181,6 +182,26 @@ def test_property_derived_spans_hold_each_pieces_bytes(trained, text):
             assert b - a == 1 and int(piece[3:5], 16) in text[a].encode("utf-8", "surrogatepass")
         else:
             assert (a, b) == ref
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_derived_spans_guessed_in_bulk_equal_the_token_walk(trained, corpus, data_dir, name):
+    """The vectorized derived offsets (the text spells the ``▁`` marker out, so marked
+    pieces are placed as plain literals) equal the token-by-token walk, on held-out lines
+    and on a long multilingual text with byte pieces."""
+    tok = _tokenizer(trained(name), name)
+    long_text = "\n".join(_lines(data_dir, c, 8)[-1] for c in ("eng", "hin", "arb", "tha", "cmn_hans"))
+    for text in corpus[1] + [long_text + " \U0001F469\u200d\U0001F469\u200d\U0001F467 \U0001F44D\U0001F3FD"]:
+        enc = tok.encode(text)
+        assert derived_offsets(enc, enc.rules) == derived_offsets(enc, enc.rules, shortcut=False), text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=tricky_text)
+def test_property_derived_guess_equals_walk(trained, text):
+    for name in ("unigram-nfkc-bytes", "bpe-identity-bytes"):
+        enc = _tokenizer(trained(name), name).encode(text)
+        assert derived_offsets(enc, enc.rules) == derived_offsets(enc, enc.rules, shortcut=False)
 
 
 # -- the parsed proto ---------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""``subwordscope align``: a token list from any system + its text → each token's span.
+
+The alignment is :func:`core.align.view.alignment_view` in ``"align"`` mode — the Alignment
+pane's *align a token list* — so a list that does not fit fails with the app's message (which
+token, where, and a hint), here as one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from core.align import SCHEMES
+from core.align.view import alignment_view
+from core.errors import SubwordScopeError
+from core.text.files import read_text_file
+
+from app.cli.common import OK, CliError, add_format, bad_input, read_input, write_rows
+from app.cli.encode import COLUMNS as ENCODE_COLUMNS
+from app.cli.encode import UNITS, _epilog, token_rows
+
+FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")
+COLUMNS = {k: v for k, v in ENCODE_COLUMNS.items() if k not in ("id", "derived_start", "derived_end")}
+COLUMNS["flags"] = "comma-separated: unknown ([UNK]-like), cuts-grapheme, shares-characters, empty"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "align", help="align a token list with its text: spans",
+        description="Align tokens from any tokenizer (a JSON list of strings, or tokens "
+                    "separated by whitespace) with the text they came from, as the Alignment "
+                    "pane's 'Align a token list' mode does.",
+        epilog=_epilog(COLUMNS), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("text", nargs="?", help="the text (default: --file, else standard input)")
+    p.add_argument("--file", metavar="F", help="read the text from this UTF-8 file ('-': stdin)")
+    tokens = p.add_mutually_exclusive_group(required=True)
+    tokens.add_argument("--tokens", metavar="LIST", help='the tokens: \'["un", "##able"]\' or "un ##able"')
+    tokens.add_argument("--tokens-file", metavar="F", help="read the token list from this file ('-': stdin)")
+    p.add_argument("--scheme", choices=("auto", *SCHEMES), default="auto",
+                   help="how tokens are marked (default: detected from the markers)")
+    p.add_argument("--form", choices=FORMS, default="NFKD",
+                   help="normalization form of the teaching normalizer (WordPiece; default NFKD)")
+    p.add_argument("--keep-case", action="store_true", help="do not lowercase before aligning")
+    p.add_argument("--keep-accents", action="store_true", help="do not strip accents before aligning")
+    p.add_argument("--normalize-all", action="store_true",
+                   help="apply the normalizer for every scheme, not only WordPiece")
+    p.add_argument("--units", choices=UNITS, default="code-points", help="units of start/end")
+    add_format(p, "table")
+    p.set_defaults(run=run)
+
+
+def _tokens_text(args: argparse.Namespace) -> str:
+    """The raw token list: ``--tokens``, or the file (``-``: stdin) of ``--tokens-file``."""
+    if args.tokens is not None:
+        return args.tokens
+    if args.tokens_file == "-":
+        if args.file in (None, "-") and args.text is None:
+            raise CliError("the text and the tokens cannot both come from standard input")
+        return read_input(None, "-", "the token list")[0]
+    return read_text_file(args.tokens_file)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        raw_tokens = _tokens_text(args)
+    except SubwordScopeError as exc:
+        return bad_input("align: --tokens-file" if args.tokens_file else "align", exc)
+    try:
+        text, source = read_input(args.text, args.file)
+    except CliError as exc:
+        return bad_input("align", exc)
+    except SubwordScopeError as exc:
+        return bad_input(f"align: {'--file' if args.file else 'stdin'}", exc)
+    options = {"form": None if args.form == "none" else args.form,
+               "strip_accents": not args.keep_accents, "lowercase": not args.keep_case,
+               "collapse_whitespace": True}
+    view = alignment_view(text, mode="align", tokens_text=raw_tokens, normalizer_options=options,
+                          normalize_all=args.normalize_all, scheme=args.scheme)
+    if view.error or view.notice:
+        return bad_input("align", CliError(view.error or view.notice))
+    rows = [[r[0], r[1], r[3], r[4], r[5], r[8], r[9]] for r in token_rows(view, args.units)]
+    write_rows(list(COLUMNS), rows, args.format,
+               extra={"scheme": view.scheme, "units": args.units, "text": text,
+                      "normalized": view.normalized.text if view.normalized else None})
+    return OK

@@ -1,0 +1,117 @@
+"""``subwordscope compare``: tokenizers × a corpus folder → the Compare pane's metrics table.
+
+Map: every chunk of every ``<lang>.txt`` is encoded line by line with every tokenizer and its
+:func:`core.metrics.encoding_metrics` summed (:func:`app.cli.work.compare_chunk`). Reduce:
+the chunks' integer counts are added per (language, tokenizer) into a
+:class:`core.metrics.CompareTable` — exactly the table :func:`core.metrics.compare_table`
+builds in the pane, whatever ran the map. Rows are :meth:`CompareTable.long_rows` (the pane's
+CSV export) plus ``unreliable``, so the unknown share stands beside every cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Sequence
+
+from core.errors import SubwordScopeError
+from core.metrics import METRICS, UNKNOWN_LIMIT, CompareTable, unreliable
+from core.metrics.per_encoding import ZERO
+from core.metrics.round_trip_share import RoundTripCount
+
+from app.cli.common import OK, add_format, bad_input, tokenizer_labels, write_rows
+from app.cli.corpus import corpus_files, plan_chunks
+from app.cli.mapreduce import add_options, run_map
+from app.cli.work import CompareCounts, compare_chunk, tokenizers
+
+DEFAULT_TOKENIZERS = ("bert-base-uncased", "gpt2")
+COLUMNS = {
+    "language": "file stem of the corpus file (e.g. por_PT)",
+    "language_name": "the language's name",
+    "tokenizer": "tokenizer label (LABEL=PATH, a built-in name, or the file's folder or stem)",
+    **{key: description for key, (_label, description) in METRICS.items()},
+    "words_are_characters": "the language is written without spaces: words are characters",
+    "unreliable": f"more than {UNKNOWN_LIMIT:.0%} of the characters are unknown: never rank this cell by cost",
+}
+
+
+def add_corpus_arguments(p, default_format: str) -> None:
+    """The corpus folder, ``--tokenizer`` (repeatable), ``--format`` and the map options."""
+    p.add_argument("corpus", help="folder of UTF-8 text files, one language per file (<lang>.txt), "
+                                  "one paragraph a line")
+    p.add_argument("--tokenizer", metavar="P", action="append", dest="tokenizers",
+                   help="tokenizer file or folder, a built-in name, or LABEL=PATH; repeat for "
+                        f"several (default: {', '.join(DEFAULT_TOKENIZERS)})")
+    add_format(p, default_format)
+    add_options(p)
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="metrics of tokenizers across the languages of a corpus",
+        description="Encode every line of every language of a parallel corpus with every "
+                    "tokenizer and print the metrics the Compare pane shows, one row per "
+                    "(language, tokenizer). Files are streamed in chunks over all cores.",
+        epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in COLUMNS.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_arguments(p, "csv")
+    p.add_argument("--reference", default="eng", metavar="LANG",
+                   help="language the premiums are relative to (default eng)")
+    p.set_defaults(run=run)
+
+
+def reduce_table(results: Sequence[CompareCounts], names: Sequence[str],
+                 reference: str | None) -> CompareTable:
+    """Add the chunks' counts per (language, tokenizer), languages in chunk order; a
+    round trip is ``None`` for a language when any of its chunks has none, as for a whole file
+    in :func:`core.metrics.table.file_cell`. O(chunks · tokenizers)."""
+    cells: dict[str, list] = {}
+    trips: dict[str, list] = {}
+    for r in results:
+        row = cells.setdefault(r.chunk.language, [ZERO] * len(names))
+        trip = trips.setdefault(r.chunk.language, [RoundTripCount()] * len(names))
+        for j, (m, t) in enumerate(zip(r.cells, r.round_trips)):
+            row[j] = row[j] + m
+            trip[j] = None if t is None or trip[j] is None else trip[j] + t
+    return CompareTable(tuple(cells), tuple(names), tuple(tuple(row) for row in cells.values()),
+                        reference, tuple(tuple(t) for t in trips.values()))
+
+
+def table_rows(table: CompareTable) -> tuple[list[str], list[list]]:
+    """:meth:`CompareTable.long_rows` with the ``unreliable`` column appended."""
+    header, rows = table.long_rows()
+    marked = unreliable(table)
+    n = len(table.tokenizers)
+    return header + ["unreliable"], [row + [bool(marked[k // n, k % n])] for k, row in enumerate(rows)]
+
+
+def prepare(args: argparse.Namespace, command: str) -> tuple | int:
+    """``(specs, labels, chunks)`` of a corpus command, the tokenizers loaded in this process
+    (so a bad one is reported before any work); or the exit code after a bad-input message."""
+    specs = tuple(args.tokenizers or DEFAULT_TOKENIZERS)
+    try:
+        chunks = plan_chunks(corpus_files(args.corpus), args.chunk_bytes)
+    except SubwordScopeError as exc:
+        return bad_input(f"{command}: corpus", exc)
+    try:
+        tokenizers(specs)
+    except SubwordScopeError as exc:
+        return bad_input(f"{command}: --tokenizer", exc)
+    return specs, tokenizer_labels(specs), chunks
+
+
+def run(args: argparse.Namespace) -> int:
+    prepared = prepare(args, "compare")
+    if isinstance(prepared, int):
+        return prepared
+    specs, names, chunks = prepared
+    try:
+        results = run_map(compare_chunk, specs, chunks, jobs=args.jobs, scheduler=args.scheduler,
+                          workers=args.workers, desc="compare")
+    except SubwordScopeError as exc:
+        return bad_input("compare", exc)
+    table = reduce_table(results, names, args.reference)
+    header, rows = table_rows(table)
+    write_rows(header, rows, args.format,
+               extra={"reference": args.reference, "languages": list(table.languages),
+                      "tokenizers": list(table.tokenizers), "unknown_limit": UNKNOWN_LIMIT})
+    return OK

@@ -1,0 +1,363 @@
+"""Many short texts at once: the per-text fast path behind ``Tokenizer.encode_batch``.
+
+:meth:`Tokenizer.encode <core.tokenizers.tokenizer.Tokenizer.encode>` is built for one long
+text: numpy over all of its tokens at once. On a short text (a line, a sentence) that
+set-up costs more than the work, so :class:`BatchEncoder` encodes short texts with plain
+lists and a second per-word cache, and gives every text an :class:`Encoding` equal, field
+for field, to what ``encode`` returns:
+
+- per-character normalizers (BERT's, Lowercase, …) translate the text with one table kept
+  across texts (:meth:`CharMapNormalizer.translate`); other normalizers run as in ``encode``;
+- a pre-tokenizer that rewrites its words (ByteLevel's byte alphabet, Metaspace's ``▁``) is
+  split into source words whose rewritten form, model tokens and word-relative normalized
+  spans are computed once per distinct word and kept (:meth:`BatchEncoder._rewritten`), so
+  a known word costs one dict look-up; plain pre-tokenizers use the model's own word cache;
+- a text the fast path does not cover (a pipeline shape it does not know, a word it cannot
+  rewrite alone) goes through ``encode``, as does every text of :data:`SMALL_TEXT` code
+  points or more.
+
+Spans are code points: model spans are word-relative (bytes for byte-level words), the
+cached spans normalized code points relative to the word's start, the Encoding's original
+code points.
+
+Public names: :class:`BatchEncoder`, :data:`SMALL_TEXT`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from itertools import accumulate, chain, repeat
+from operator import add, lt
+from typing import Any
+
+from core.text.byte_alphabet import bytes_to_byte_level
+from core.text.normalize import NormalizedText
+from core.tokenizers.normalizers.base import CharMapNormalizer
+
+__all__ = ["BatchEncoder", "SMALL_TEXT"]
+
+SMALL_TEXT = 2048
+"""Texts of this many code points or more are encoded by ``Tokenizer.encode`` (numpy)."""
+MAX_CACHED = 200_000
+"""The rewritten-word cache is cleared when it holds this many words."""
+MAX_CACHED_WORD = 256
+"""Rewritten words of this many code points or more are not cached."""
+
+Split = tuple[list[str], list[int], int]  # words, their normalized starts, which shifted
+
+
+class BatchEncoder:
+    """Encodes short texts for one tokenizer; built once per tokenizer and kept.
+
+    Parameters
+    ----------
+    tokenizer : core.tokenizers.tokenizer.Tokenizer
+        Its model, normalizer, pre-tokenizer, added tokens and post-processor are read;
+        ``tokenizer._post_process`` assembles the Encoding as ``encode`` does.
+    """
+
+    def __init__(self, tokenizer: Any):
+        self.tok = tokenizer
+        self.model = tokenizer.model
+        norm = tokenizer.normalizer
+        self._translate = norm.translate if isinstance(norm, CharMapNormalizer) else None
+        self._plan = _plan(tokenizer.pre_tokenizer)
+        byte_level = self._plan in (_byte_level, _then_bytes)
+        # rewritten words by whether their first character was prepended (0/1)
+        self._rewrites = (_Rewrites(self.model, byte_level, 0),
+                          _Rewrites(self.model, byte_level, 1))
+
+    # -- one text ---------------------------------------------------------------------------
+
+    def encode(self, text: str, add_special_tokens: bool) -> Any:
+        """The Encoding of ``text``, or None when the fast path does not cover it (the
+        caller then uses ``encode``). O(n) for n code points plus one model call per word
+        never seen before."""
+        tok = self.tok
+        if self._plan is None or len(text) >= SMALL_TEXT:
+            return None
+        tokens: list[str] = []
+        ids: list[int] = []
+        offsets: list[tuple[int, int]] = []
+        word_ids: list[int | None] = []
+        if not tok.added.has_raw:
+            normalized, identity = self._normalize(text)
+            if not self._encode_piece(normalized, identity, 0, tokens, ids, offsets, word_ids):
+                return None
+        else:
+            normalized = self._encode_segments(text, tokens, ids, offsets, word_ids)
+            if normalized is None:
+                return None
+        if tok.post_processor is not None:
+            tok.post_processor.adjust(text, tokens, offsets)
+        return tok._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
+
+    def _encode_segments(self, text, tokens, ids, offsets, word_ids):
+        """The pieces between added tokens matched in the original text (as
+        ``Tokenizer.encode``); their joined NormalizedText, None if one is not covered."""
+        parts = []
+        for a, b, added in self.tok.added.split_original(text):
+            if added is not None:
+                _emit_added(added, text[a:b], (a, b), tokens, ids, offsets, word_ids)
+                parts.append((a, NormalizedText.identity(text[a:b])))
+                continue
+            nt, identity = self._normalize(text if (a, b) == (0, len(text)) else text[a:b])
+            if not self._encode_piece(nt, identity, a, tokens, ids, offsets, word_ids):
+                return None
+            parts.append((a, nt))
+        if len(parts) == 1 and parts[0][0] == 0:
+            return parts[0][1]
+        return NormalizedText.concat(text, parts)
+
+    def _normalize(self, piece: str) -> tuple[NormalizedText, bool]:
+        """The piece's NormalizedText and whether its map is the identity."""
+        n = len(piece)
+        if self._translate is None:
+            if self.tok.normalizer is None:
+                return NormalizedText(piece, piece, list(range(n)), list(range(1, n + 1))), True
+            return self.tok.normalizer.normalize(NormalizedText.identity(piece)), False
+        new, source = self._translate(piece)
+        if source is None:
+            return NormalizedText(piece, new, list(range(n)), list(range(1, n + 1))), True
+        return NormalizedText(piece, new, source, [i + 1 for i in source]), False
+
+    def _encode_piece(self, nt, identity, shift, tokens, ids, offsets, word_ids) -> bool:
+        """Append the tokens of one normalized piece (as ``Tokenizer._encode_piece``);
+        False when the fast path cannot split it. O(tokens) list work."""
+        added = self.tok.added
+        text = nt.text
+        if not text:
+            return True
+        first = bisect.bisect_right(nt.starts, 0) if shift == 0 else 0
+        if not added.has_normalized:
+            split = self._plan(self, text, first)
+            if split is None:
+                return False
+            if split[0]:
+                self._emit_words(nt, identity, shift, split, word_ids[-1] + 1 if word_ids else 0,
+                                 tokens, ids, offsets, word_ids)
+            return True
+        wid = word_ids[-1] + 1 if word_ids else 0
+        for a, b, tok in added.split_normalized(text):
+            if tok is not None:
+                s, e = nt.to_original(a, b)
+                _emit_added(tok, text[a:b], (s + shift, e + shift), tokens, ids, offsets,
+                            word_ids, wid)
+                wid += 1
+                continue
+            split = self._plan(self, text[a:b] if (a, b) != (0, len(text)) else text,
+                               max(first - a, 0))
+            if split is None:
+                return False
+            keys, starts, shifted = split
+            if not keys:
+                continue
+            if a:
+                split = keys, [s + a for s in starts], shifted
+            self._emit_words(nt, identity, shift, split, wid, tokens, ids, offsets, word_ids)
+            wid += len(keys)
+        return True
+
+    def _emit_words(self, nt, identity, shift, split, wid, tokens, ids, offsets,
+                    word_ids) -> None:
+        """Tokens, ids, word ids and original spans of the words' cached pieces.
+        O(tokens), in C-level chains."""
+        keys, starts, shifted = split
+        if self._plan is _plain:
+            pieces = self.model.tokenize_words(keys)
+        elif shifted == ALL:
+            pieces = list(map(self._rewrites[1].__getitem__, keys))
+        else:
+            pieces = list(map(self._rewrites[0].__getitem__, keys))
+            if shifted:
+                pieces[0] = self._rewrites[1][keys[0]]
+        toks, tids, rel_lo, rel_hi = zip(*pieces)
+        counts = list(map(len, tids))
+        tokens += chain.from_iterable(toks)
+        ids += chain.from_iterable(tids)
+        word_ids += chain.from_iterable(map(repeat, range(wid, wid + len(keys)), counts))
+        base = list(chain.from_iterable(map(repeat, starts, counts)))
+        lo = map(add, base, chain.from_iterable(rel_lo))
+        hi = map(add, base, chain.from_iterable(rel_hi))
+        if identity:
+            if shift:
+                offsets += zip([x + shift for x in lo], [y + shift for y in hi])
+            else:
+                offsets += zip(lo, hi)
+        else:
+            offsets += _mapped_spans(nt, lo, hi, shift)
+
+
+class _Rewrites(dict):
+    """Source word -> ``(tokens, ids, lo, hi)``: the model's tokens of the word rewritten
+    (its byte-level spelling for ByteLevel; for Metaspace the word itself, ``▁`` included)
+    with each token's normalized span relative to the word's start (``lo <= hi``).
+    ``shifted``: the word's first character was prepended and stands for the next one.
+    Computed on a miss (O(len(word))) and kept; cleared at :data:`MAX_CACHED` words."""
+
+    def __init__(self, model: Any, byte_level: bool, shifted: int):
+        super().__init__()
+        self.model, self.byte_level, self.shifted = model, byte_level, shifted
+
+    def __missing__(self, word: str) -> tuple:
+        shifted = self.shifted
+        ascii_ = word.isascii()
+        if self.byte_level:
+            model_word = bytes_to_byte_level(word.encode("utf-8", "surrogatepass"))
+            char_of = range(len(word)) if ascii_ else list(chain.from_iterable(
+                map(repeat, range(len(word)), map(_utf8_length, map(ord, word)))))
+        else:
+            model_word, char_of = word, range(len(word))
+        piece = self.model.tokenize_word(model_word)
+        if not shifted and all(map(lt, piece[2], piece[3])):  # no empty token
+            if ascii_ or not self.byte_level:  # one character per symbol
+                return self._keep(word, piece)
+            lo = tuple(map(char_of.__getitem__, piece[2]))
+            hi = tuple(char_of[b - 1] + 1 for b in piece[3])
+            return self._keep(word, (piece[0], piece[1], lo, hi))
+        lo_map = [max(k - shifted, 0) for k in char_of]
+        hi_map = [max(k + 1 - shifted, 1) for k in char_of]
+        toks, ids, starts, ends = piece
+        last = len(model_word) - 1
+        lo, hi = [], []
+        for a, b in zip(starts, ends):  # tokenizer._normalized_spans, for one word
+            x = lo_map[min(a, last)]
+            if b <= a:
+                x = hi_map[last] if a > last else x
+                y = x
+            else:
+                y = max(hi_map[min(max(b - 1, 0), last)], x)
+            lo.append(x)
+            hi.append(y)
+        return self._keep(word, (toks, ids, tuple(lo), tuple(hi)))
+
+    def _keep(self, word: str, out: tuple) -> tuple:
+        if len(word) < MAX_CACHED_WORD:
+            if len(self) >= MAX_CACHED:
+                self.clear()
+            self[word] = out
+        return out
+
+
+def _utf8_length(code: int) -> int:
+    """Bytes of code point ``code`` in UTF-8 (a lone surrogate: 3, as ``surrogatepass``)."""
+    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+
+
+def _mapped_spans(nt, lo, hi, shift):
+    """``(start, end)`` original code points of normalized spans ``[lo, hi)`` through the
+    piece's offset map (as ``tokenizer._piece_offsets``: an empty span sits at its start).
+    O(tokens)."""
+    starts, ends = nt.starts, nt.ends
+    out = []
+    for x, y in zip(lo, hi):
+        if y > x:
+            out.append((starts[x] + shift, ends[y - 1] + shift))
+        else:
+            s, e = nt.to_original(x, x)
+            out.append((s + shift, e + shift))
+    return out
+
+
+def _emit_added(tok, surface, span, tokens, ids, offsets, word_ids, wid=None) -> None:
+    """Append an added token (its string the matched text, as ``encode`` reports it)."""
+    if wid is None:
+        wid = word_ids[-1] + 1 if word_ids else 0
+    tokens.append(surface)
+    ids.append(tok.id)
+    offsets.append(span)
+    word_ids.append(wid)
+
+
+# -- how each pre-tokenizer is split into cacheable words ---------------------------------------
+#
+# A plan takes (encoder, normalized text, first bound) and returns (keys, starts, shifted):
+# for _plain the words themselves (the model caches them), for the others the source words
+# of the _Rewrites caches, with which of them had a character prepended (0: none, FIRST:
+# the first, ALL: every one); or None when this text must go through Tokenizer.encode.
+
+FIRST, ALL = 1, 2
+
+
+def _plain(enc: BatchEncoder, text: str, first: int) -> Split | None:
+    pre = enc.tok.pre_tokenizer
+    if pre is None:
+        return ([text], [0], 0) if text else ([], [], 0)
+    words, starts = pre.split(text)
+    return words, starts, 0
+
+
+def _tiling(pieces: list[str], pfx: int) -> Split:
+    """Pieces tiling a text with ``pfx`` characters prepended (the first piece holds
+    them), with their normalized starts."""
+    starts = list(accumulate(map(len, pieces[:-1]), initial=0))
+    if pfx:
+        return pieces, [max(s - pfx, 0) for s in starts], FIRST
+    return pieces, starts, 0
+
+
+def _byte_level(enc: BatchEncoder, text: str, first: int) -> Split | None:
+    if not text:
+        return [], [], 0
+    return _tiling(*enc.tok.pre_tokenizer.source_pieces(text))
+
+
+def _metaspace(enc: BatchEncoder, text: str, first: int) -> Split | None:
+    if not text:
+        return [], [], 0
+    return _tiling(*enc.tok.pre_tokenizer.source_pieces(text, first))
+
+
+def _then_meta(enc: BatchEncoder, text: str, first: int) -> Split | None:
+    *plain, meta = enc.tok.pre_tokenizer.pre_tokenizers
+    words, starts = _plain_stages(plain, text)
+    rep = meta.replacement
+    joined = "".join(words)
+    if " " in joined or rep in joined:
+        return None
+    scheme = meta.prepend_scheme
+    if scheme == "always":
+        return [rep + w for w in words], starts, ALL
+    if scheme == "first" and words and starts[0] < first:
+        return [rep + words[0]] + words[1:], starts, FIRST
+    return words, starts, 0
+
+
+def _then_bytes(enc: BatchEncoder, text: str, first: int) -> Split | None:
+    *plain, _ = enc.tok.pre_tokenizer.pre_tokenizers
+    words, starts = _plain_stages(plain, text)
+    return words, starts, 0
+
+
+def _plain_stages(stages, text: str) -> Split:
+    """Words and starts after non-rewriting Sequence members (as ``Sequence.split_mapped``)."""
+    words, starts = ([text], [0]) if text else ([], [])
+    for p in stages:
+        nw: list[str] = []
+        ns: list[int] = []
+        for word, base in zip(words, starts):
+            w2, s2 = p.split(word)
+            nw += w2
+            ns += [base + s for s in s2]
+        words, starts = nw, ns
+    return words, starts
+
+
+def _plan(pre: Any):
+    """The split function for this pre-tokenizer, None when the fast path does not know it."""
+    if pre is None or not pre.transforms:
+        return _plain
+    kind = pre.type_name
+    if kind == "ByteLevel" and hasattr(pre, "source_pieces"):
+        return _byte_level
+    if kind == "Metaspace" and hasattr(pre, "source_pieces"):
+        return _metaspace
+    if kind == "Sequence":
+        *plain, last = pre.pre_tokenizers
+        if any(p.transforms for p in plain):
+            return None
+        if last.type_name == "Metaspace" and hasattr(last, "split_many"):
+            return _then_meta
+        if last.type_name == "ByteLevel" and not last.use_regex and not last.add_prefix_space:
+            return _then_bytes
+    return None

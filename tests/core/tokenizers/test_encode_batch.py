@@ -1,0 +1,197 @@
+"""``Tokenizer.encode_batch`` equals ``encode`` on each text, field for field: all UDHR lines
+through the four shared tokenizers, the teaching tokenizer and a trained SentencePiece
+``.model``, with and without special tokens; pipelines the fast path handles differently
+(Metaspace schemes, a Split + ByteLevel sequence, prefix spaces, added tokens in the
+normalized text) and arbitrary Unicode (hypothesis); the argument checks and cancelling."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import io
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.errors import Cancelled
+from core.tokenizers import demo_tokenizer, load
+from core.tokenizers.batch import SMALL_TEXT
+from core.tokenizers.formats.hf_json import build_tokenizer_json
+from core.tokenizers.formats.sentencepiece.model import SentencePieceModel
+from core.tokenizers.formats.sentencepiece.tokenizer import SentencePieceTokenizer
+from tests.core.strategies import any_text, tricky_text
+
+SHARED = {"bert": "bert-base-uncased/tokenizer.json", "gpt2": "gpt2/tokenizer.json",
+          "pegasus": "pegasus-unigram/tokenizer.json",
+          "cl100k": "cl100k_base/cl100k_base.tiktoken"}
+#: lines per UDHR text for the slower tokenizers (all lines for the others)
+SAMPLE = {"pegasus": 25, "cl100k": 40}
+EDGE = ["", " ", "  a  b ", "\ud800x\udfff", "a\x00b\x01", "[CLS] hi [SEP]", "<|endoftext|>x",
+        "</s> a <unk>", "▁a ▁b", "e\u0301 ñ 中文字 👩\u200d👩\u200d👧 👍🏽", "\x01abc", "¯\x1f",
+        "a\u3000b\u00a0c", " leading", "trailing  ", "\n\n", "it's 1234567 I'll"]
+_CACHE: dict[str, object] = {}
+
+
+def _shared(data_dir, key):
+    if key not in _CACHE:
+        _CACHE[key] = load(data_dir / "tokenizers" / SHARED[key])
+    return _CACHE[key]
+
+
+def _lines(udhr_texts, per_text=None):
+    return [ln for text in udhr_texts.values() for ln in text.splitlines()[:per_text]]
+
+
+def assert_same(tok, texts, special):
+    """Every field of every Encoding of ``encode_batch`` equals ``encode``'s."""
+    batch = tok.encode_batch(texts, add_special_tokens=special)
+    assert len(batch) == len(texts)
+    for k, (text, got) in enumerate(zip(texts, batch)):
+        want = tok.encode(text, add_special_tokens=special)
+        for f in dataclasses.fields(want):
+            assert getattr(got, f.name) == getattr(want, f.name), (
+                f"texts[{k}] = {text[:40]!r}: field {f.name} differs")
+        assert got.rules is want.rules  # so the lazy masks and derived spans agree too
+
+
+@pytest.mark.parametrize("special", [False, True])
+@pytest.mark.parametrize("key", SHARED)
+def test_shared_tokenizers_udhr_lines(data_dir, udhr_texts, key, special):
+    tok = _shared(data_dir, key)
+    assert_same(tok, _lines(udhr_texts, SAMPLE.get(key)) + EDGE, special)
+
+
+@pytest.mark.parametrize("special", [False, True])
+def test_teaching_tokenizer_udhr_lines(udhr_texts, special):
+    assert_same(demo_tokenizer(), _lines(udhr_texts) + EDGE, special)
+
+
+def test_long_texts_go_through_encode(data_dir, udhr_texts):
+    """A text of SMALL_TEXT code points or more, between short ones, gives encode's result."""
+    long = udhr_texts["eng"][:SMALL_TEXT + 10]
+    for key in ("bert", "gpt2"):
+        assert_same(_shared(data_dir, key), ["short one", long, "", long[:SMALL_TEXT - 1]], True)
+
+
+def test_sentencepiece_model(udhr_texts):
+    spm = pytest.importorskip("sentencepiece")
+    train = [ln for c in ("eng", "fra", "rus", "hin") for ln in udhr_texts[c].splitlines()[:40]]
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(train), model_writer=out,
+                                   model_type="unigram", vocab_size=400, minloglevel=2,
+                                   character_coverage=0.99, num_threads=1)
+    tok = SentencePieceTokenizer(SentencePieceModel.from_bytes(out.getvalue()), name="m",
+                                 path="m", add_bos=True, add_eos=True)
+    lines = _lines(udhr_texts, 8) + EDGE
+    assert_same(tok, lines, False)
+    assert_same(tok, lines, True)
+
+
+# -- pipelines the fast path splits its own way ------------------------------------------------
+
+def _variant(doc, edit):
+    doc = copy.deepcopy(doc)
+    edit(doc)
+    return build_tokenizer_json(doc, "variant", "variant")
+
+
+def _metaspace(scheme):
+    def edit(doc):
+        doc["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁",
+                                "prepend_scheme": scheme, "split": True}
+    return edit
+
+
+def _sequence_metaspace(scheme):
+    def edit(doc):
+        doc["pre_tokenizer"]["pretokenizers"][1]["prepend_scheme"] = scheme
+    return edit
+
+
+def _prefix_space(doc):
+    doc["pre_tokenizer"]["add_prefix_space"] = True
+
+
+def _split_then_bytes(doc):
+    doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": r" ?\p{L}+| ?\p{N}+|\s+|[^\s\p{L}\p{N}]+"},
+         "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+         "use_regex": False}]}
+
+
+def _normalized_added(doc):
+    doc["added_tokens"].append({"id": 5, "content": "ion", "single_word": False, "lstrip": False,
+                                "rstrip": False, "normalized": True, "special": False})
+
+
+VARIANTS = {
+    "metaspace-first": ("pegasus", _metaspace("first")),
+    "metaspace-never": ("pegasus", _metaspace("never")),
+    "sequence-first": ("pegasus", _sequence_metaspace("first")),
+    "sequence-never": ("pegasus", _sequence_metaspace("never")),
+    "bytelevel-prefix": ("gpt2", _prefix_space),
+    "split-then-bytes": ("gpt2", _split_then_bytes),
+    "normalized-added": ("bert", _normalized_added),
+}
+
+
+@pytest.fixture(scope="module")
+def variants(docs):
+    return {name: _variant(docs[base], edit) for name, (base, edit) in VARIANTS.items()}
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_pipeline_variants(variants, udhr_texts, name):
+    assert_same(variants[name], _lines(udhr_texts, 6) + EDGE, True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.one_of(any_text, tricky_text), max_size=6), special=st.booleans(),
+       name=st.sampled_from(sorted(VARIANTS) + ["bert", "gpt2", "pegasus"]))
+def test_property_any_text(variants, docs, texts, special, name):
+    """Arbitrary Unicode (lone surrogates, controls, marks, CJK): offsets and every other
+    field equal ``encode``'s."""
+    key = f"doc:{name}"
+    if name in variants:
+        tok = variants[name]
+    else:
+        if key not in _CACHE:
+            _CACHE[key] = build_tokenizer_json(docs[name], name, name)
+        tok = _CACHE[key]
+    assert_same(tok, texts, special)
+
+
+# -- arguments and cancelling --------------------------------------------------------------
+
+def test_empty_list_and_empty_strings():
+    tok = demo_tokenizer()
+    assert tok.encode_batch([]) == []
+    assert tok.encode_batch(iter(["", ""])) == [tok.encode(""), tok.encode("")]
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"abc"])
+def test_non_str_item_names_its_index(bad):
+    with pytest.raises(TypeError, match=r"texts\[2\] must be str"):
+        demo_tokenizer().encode_batch(["a", "b", bad, "c"])
+
+
+def test_a_single_str_is_refused():
+    with pytest.raises(TypeError, match="one str"):
+        demo_tokenizer().encode_batch("hello")
+    with pytest.raises(TypeError, match="list of str"):
+        demo_tokenizer().encode_batch(5)
+
+
+def test_should_stop_cancels_between_texts():
+    asked = []
+
+    def should_stop():
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(Cancelled):
+        demo_tokenizer().encode_batch(["a b"] * 10, should_stop=should_stop)
+    assert len(asked) == 4
+    assert len(demo_tokenizer().encode_batch(["a"] * 5, should_stop=lambda: False)) == 5
