@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.data import data_dir, udhr_files  # noqa: E402
 from core.tokenizers import load, vocab_audit  # noqa: E402
-from core.tokenizers.vocab_audit_reach import make_probes  # noqa: E402
-from core.tokenizers.vocab_audit_surface import vocab_entries  # noqa: E402
+from core.tokenizers.vocab_audit.reach import make_probes  # noqa: E402
+from core.tokenizers.vocab_audit.surface import vocab_entries  # noqa: E402
 
 TOKENIZERS = {
     "bert-base-uncased": "bert-base-uncased/tokenizer.json",

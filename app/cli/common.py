@@ -150,10 +150,11 @@ def write_rows(header: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
     or ``json`` (``{"columns": header, "rows": [objects], **extra}``). O(cells)."""
     out = out or sys.stdout
     rows = [list(r) for r in rows]
-    if fmt == "csv":
+    if fmt == "csv":  # a list cell (flags) is written as in the table: comma-separated
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerows([",".join(map(str, v)) if isinstance(v, (list, tuple)) else v
+                          for v in r] for r in rows)
     elif fmt == "jsonl":
         for r in rows:
             out.write(json.dumps(jsonable(dict(zip(header, r))), ensure_ascii=False) + "\n")

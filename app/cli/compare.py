@@ -19,7 +19,7 @@ from core.metrics.per_encoding import ZERO
 from core.metrics.round_trip_share import RoundTripCount
 
 from app.cli.common import OK, add_format, bad_input, tokenizer_labels, write_rows
-from app.cli.corpus import corpus_files, plan_chunks
+from app.cli.corpus import CorpusError, corpus_files, plan_chunks
 from app.cli.mapreduce import add_options, run_map
 from app.cli.work import CompareCounts, compare_chunk, tokenizers
 
@@ -54,8 +54,9 @@ def add_parser(subparsers) -> None:
         epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in COLUMNS.items()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(p, "csv")
-    p.add_argument("--reference", default="eng", metavar="LANG",
-                   help="language the premiums are relative to (default eng)")
+    p.add_argument("--reference", default=None, metavar="LANG",
+                   help="language the premiums are relative to (default eng, or the first "
+                        "language when the corpus has no eng.txt)")
     p.set_defaults(run=run)
 
 
@@ -92,6 +93,13 @@ def prepare(args: argparse.Namespace, command: str) -> tuple | int:
         chunks = plan_chunks(corpus_files(args.corpus), args.chunk_bytes)
     except SubwordScopeError as exc:
         return bad_input(f"{command}: corpus", exc)
+    languages = sorted({c.language for c in chunks})
+    if hasattr(args, "reference") and args.reference is None:
+        args.reference = "eng" if "eng" in languages else languages[0]
+    reference = getattr(args, "reference", None)
+    if reference is not None and reference not in languages:
+        return bad_input(f"{command}: --reference", CorpusError(
+            f"no {reference}.txt in {args.corpus}; the languages there are {', '.join(languages)}"))
     try:
         tokenizers(specs)
     except SubwordScopeError as exc:

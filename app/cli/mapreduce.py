@@ -38,10 +38,23 @@ def add_options(parser) -> None:
     dask.add_argument("--scheduler", metavar="ADDRESS",
                       help="run on this Dask scheduler (e.g. tcp://host:8786); workers must see "
                            "the same files")
-    dask.add_argument("--workers", type=_positive, metavar="N",
-                      help="run on a local Dask cluster of N worker processes")
+    dask.add_argument("--workers", type=_local_workers, metavar="N",
+                      help="run on a local Dask cluster of N worker processes (at most "
+                           f"{MAX_LOCAL_WORKERS} here: four per core)")
     parser.add_argument("--chunk-bytes", type=_positive, default=1 << 20, metavar="B",
                         help="bytes of a file per task, cut at line starts (default 1 MiB)")
+
+
+MAX_LOCAL_WORKERS = 4 * (os.cpu_count() or 1)
+"""Most worker processes a local Dask cluster gets (more only wait for the cores)."""
+
+
+def _local_workers(value: str) -> int:
+    n = _positive(value)
+    if n > MAX_LOCAL_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"{n} worker processes on {os.cpu_count() or 1} cores; use at most {MAX_LOCAL_WORKERS}")
+    return n
 
 
 def _positive(value: str) -> int:
@@ -96,6 +109,10 @@ def _on_processes(fn, specs, chunks, jobs, advance, kwargs) -> list[Any]:
     return out
 
 
+CONNECT_TIMEOUT = "4s"
+"""How long a Dask scheduler gets to answer before the command exits 2."""
+
+
 def _on_dask(fn, specs, chunks, scheduler, workers, advance, kwargs) -> list[Any]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed as dask_completed  # lazy: optional extra
@@ -106,7 +123,7 @@ def _on_dask(fn, specs, chunks, scheduler, workers, advance, kwargs) -> list[Any
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
-        client = Client(cluster if cluster is not None else scheduler, timeout="10s")
+        client = Client(cluster if cluster is not None else scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         raise CliError(f"cannot reach the Dask scheduler {scheduler or ''}: {exc}") from None
     try:

@@ -24,9 +24,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from core.align.audit import Audit, audit, check_stop
+from core.align.audit import Audit, audit
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
+from core.errors import check_stop
 from core.text.graphemes import GraphemeBounds
 from core.text.normalize import NormalizedText
 from core.text.offsets import int_table, offset_arrays
@@ -263,8 +264,8 @@ def alignment_view(
     if not text.strip():
         return replace(base, notice="The text is empty: type or paste some text above.")
     if len(text) > MAX_CHARS:
-        return replace(base, notice=f"The text has {len(text):,} characters; this pane "
-                       f"tokenizes at most {MAX_CHARS:,}. Shorten it to see tokens.")
+        return replace(base, notice=f"The text has {len(text):,} characters; at most "
+                       f"{MAX_CHARS:,} are tokenized here. Shorten it to see tokens.")
     options = normalizer_options or {}
     if mode == "align":
         partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,

@@ -111,6 +111,20 @@ def test_bad_corpus_folder(tmp_path, make, expected, capsys, monkeypatch):
     assert line.startswith(expected.format(d=tmp_path))
 
 
+def test_a_reference_language_not_in_the_corpus_exits_2(tmp_path, capsys, monkeypatch):
+    folder = small_corpus(tmp_path / "c", ("hin", "tha"), 2)
+    line = error_line(run_here(capsys, monkeypatch, "compare", str(folder), "--reference", "xyz"))
+    assert line == f"subwordscope: compare: --reference: no xyz.txt in {folder}; the languages there are hin, tha"
+    ok = run_here(capsys, monkeypatch, "compare", str(folder), "--jobs", "1", "--format", "json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["reference"] == "hin"  # no eng.txt: the first
+
+
+def test_more_local_workers_than_the_machine_can_run_exit_2(tmp_path, capsys, monkeypatch):
+    folder = small_corpus(tmp_path / "c", ("eng",), 2)
+    result = run_here(capsys, monkeypatch, "compare", str(folder), "--workers", "100000")
+    assert result.returncode == 2 and "worker processes on" in result.stderr
+
+
 def test_lone_surrogate_in_a_corpus_file_exits_2(tmp_path, capsys, monkeypatch):
     folder = small_corpus(tmp_path / "c", ("eng",), 2)
     (folder / "xx.txt").write_bytes(b"fine\nnot \xed\xb0\x80 fine\n")

@@ -4,6 +4,7 @@ list that does not fit) exits 2 with one line on stderr."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -62,7 +63,10 @@ def test_encode_file_table_and_csv(tmp_path, capsys, monkeypatch):
     assert table.stdout.splitlines()[0].split() == [
         "index", "token", "id", "start", "end", "text", "derived_start", "derived_end", "flags", "note"]
     csv_out = run_here(capsys, monkeypatch, "encode", "--file", str(f), "--format", "csv")
-    assert csv_out.stdout.splitlines()[1] == "0,hello,7592,0,5,hello,0,5,[],"
+    assert csv_out.stdout.splitlines()[1] == "0,hello,7592,0,5,hello,0,5,,"
+    flagged = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "--format", "csv", "👍🏽")
+    row = next(csv.reader(flagged.stdout.splitlines()[1:2]))
+    assert row[8] == "cuts-grapheme,shares-characters,partial-character"  # as in the table, not a list
 
 
 def test_align_json_equals_core_align():

@@ -37,8 +37,9 @@ from PySide6.QtWidgets import (
 from app.widgets.span_segments import entity_colour
 from app.widgets.span_text_view import SpanTextView
 from app.workers import TaskRunner
-from core.align.round_trip import Cause, Difference, RoundTrip, check_stop, round_trip
+from core.align.round_trip import Cause, Difference, RoundTrip, round_trip
 from core.align.view import AlignmentView
+from core.errors import check_stop
 from core.text.graphemes import grapheme_bounds
 from core.text.normalize import NormalizedText
 from core.text.offsets import utf16_table

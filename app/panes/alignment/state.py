@@ -14,9 +14,9 @@ from typing import Any, Callable, Sequence
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
+from core.errors import check_stop
 from core.text.graphemes import GraphemeBounds
 from core.text.offsets import utf16_table
-from core.tokenizers.tokenizer import check_stop
 
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"

@@ -16,12 +16,12 @@ import pytest
 from core.errors import Cancelled
 from core.tokenizers import load, vocab_audit
 from core.tokenizers.models.bpe_merge import merges_from_ranks
-from core.tokenizers.vocab_audit_checks import byte_coverage, merge_gaps, merge_orphans
-from core.tokenizers.vocab_audit_ranks import merge_table, merged_whole, rank_merges
-from core.tokenizers.vocab_audit_reach import (
+from core.tokenizers.vocab_audit.checks import byte_coverage, merge_gaps, merge_orphans
+from core.tokenizers.vocab_audit.ranks import merge_table, merged_whole, rank_merges
+from core.tokenizers.vocab_audit.reach import (
     CHUNK, _alone, _batch_words, _joined_words, _safe, words_alone, make_probes, run_probes)
-from core.tokenizers.vocab_audit_whole import whole_piece
-from core.tokenizers.vocab_audit_surface import (
+from core.tokenizers.vocab_audit.whole import whole_piece
+from core.tokenizers.vocab_audit.surface import (
     CONTINUATION, PARTIAL, WORD, VocabEntry, glitch_flags, legible, vocab_entries)
 
 # id: token — the comment says what the audit must find

@@ -18,7 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from core.errors import TokenizerLoadError
+from core.collector import collector_paused
+from core.errors import TokenizerLoadError, check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.decoders.sentencepiece import SentencePieceDecoder
@@ -27,8 +28,7 @@ from core.tokenizers.formats._files import display_name
 from core.tokenizers.formats.sentencepiece.model import (
     SPACE, SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.models.sentencepiece import CONTROL
-from core.collector import collector_paused
-from core.tokenizers.tokenizer import Tokenizer, check_stop, check_texts
+from core.tokenizers.tokenizer import Tokenizer, check_texts
 
 
 class SentencePieceTokenizer(Tokenizer):

@@ -4,8 +4,8 @@
 category (:data:`CATEGORIES`):
 
 - ``unreachable``: word and continuation entries whose own string (see
-  :mod:`.vocab_audit_surface`) does not encode back to that single entry, with the
-  segmentation it gets instead (how it is probed: :mod:`.vocab_audit_reach`);
+  :mod:`.surface`) does not encode back to that single entry, with the
+  segmentation it gets instead (how it is probed: :mod:`.reach`);
 - ``never_produced``: entries (special tokens aside) that encoding the corpus never gives;
 - ``bytes``: the 256 bytes as byte-level symbols or ``<0xAB>`` byte-fallback pieces — which
   are missing (not applicable to a vocabulary with neither);
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from core.collector import collector_paused
-from core.tokenizers.tokenizer import check_stop
-from core.tokenizers.vocab_audit_checks import (
+from core.errors import check_stop
+from core.tokenizers.vocab_audit.checks import (
     byte_coverage, duplicate_groups, merge_gaps, merge_orphans, produced_ids)
-from core.tokenizers.vocab_audit_ranks import rank_merges
-from core.tokenizers.vocab_audit_reach import make_probes, run_probes
-from core.tokenizers.vocab_audit_surface import (
+from core.tokenizers.vocab_audit.ranks import rank_merges
+from core.tokenizers.vocab_audit.reach import make_probes, run_probes
+from core.tokenizers.vocab_audit.surface import (
     BYTE, PARTIAL, SPECIAL, VocabEntry, glitchy_entries, legible, vocab_entries)
 
 CATEGORIES = ("unreachable", "never_produced", "bytes", "merges", "duplicates", "longest",
@@ -129,7 +129,7 @@ def vocab_audit(tokenizer: Any, corpus: list[str] | None = None, *, max_examples
 
     Cost: one pipeline pass over all V entries in batches (O(V · L)), a corpus encoding,
     O(V + M) for the merges (a tiktoken rank file derives its merge list first:
-    :func:`~core.tokenizers.vocab_audit_ranks.rank_merges`, kept per model).
+    :func:`~core.tokenizers.vocab_audit.ranks.rank_merges`, kept per model).
 
     Raises
     ------

@@ -1,6 +1,6 @@
 """Words a model certainly returns as one whole piece, decided without running it word by word.
 
-The reachability probes (:mod:`.vocab_audit_reach`) hand the model about one word per
+The reachability probes (:mod:`.reach`) hand the model about one word per
 vocabulary entry, nearly all of them entries themselves. For four model rules a vocabulary
 word's fate is known from the vocabulary alone:
 
@@ -10,7 +10,7 @@ word's fate is known from the vocabulary alone:
   before any merging;
 - BPE by merge list (GPT-2) without continuing-subword prefix or end-of-word suffix: the
   words whose characters are all tokens are merged side by side in numpy
-  (:func:`~core.tokenizers.vocab_audit_ranks.merged_whole`, the same rule as the model);
+  (:func:`~core.tokenizers.vocab_audit.ranks.merged_whole`, the same rule as the model);
   those that end as one symbol are that token, the others are left to the model;
 - Unigram (Viterbi, ties keep the earlier candidate, so the one-piece path found first wins
   them): the one piece's score ``s`` is compared with an upper bound on every other
@@ -34,7 +34,7 @@ from itertools import accumulate, repeat
 from operator import add
 from typing import Any, Callable
 
-from core.tokenizers.vocab_audit_ranks import merge_table, merged_whole
+from core.tokenizers.vocab_audit.ranks import merge_table, merged_whole
 
 Whole = Callable[[list[str]], "list[int | None]"]
 MARGIN = 1e-9  # score units; far above float64 rounding of a sum of a few log probabilities
@@ -76,7 +76,7 @@ def _rule(model: Any) -> Whole | None:
 
 def _merge_list_whole(vocab: dict[str, int], table, words: list[str]) -> list[int | None]:
     """The merge-list rule: words of symbols that are all tokens are merged side by side
-    (:func:`~core.tokenizers.vocab_audit_ranks.merged_whole`); one symbol is its own token.
+    (:func:`~core.tokenizers.vocab_audit.ranks.merged_whole`); one symbol is its own token.
     O(total length) plus the rounds."""
     out: list[int | None] = [None] * len(words)
     many = []

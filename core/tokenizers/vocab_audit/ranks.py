@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from core.tokenizers.tokenizer import check_stop
+from core.errors import check_stop
 
 NO_RANK = np.int64(1 << 62)  # "this pair does not merge"
 _CACHE: "weakref.WeakKeyDictionary[Any, list[tuple[str, str]]]" = weakref.WeakKeyDictionary()

@@ -14,9 +14,9 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from core.text.byte_alphabet import BYTE_TO_CHAR
-from core.tokenizers.tokenizer import check_stop
-from core.tokenizers.vocab_audit_reach import segment_words, texts_with_added, word_level, words_alone
-from core.tokenizers.vocab_audit_surface import BYTE, CONTINUATION, SPECIAL, VocabEntry
+from core.errors import check_stop
+from core.tokenizers.vocab_audit.reach import segment_words, texts_with_added, word_level, words_alone
+from core.tokenizers.vocab_audit.surface import BYTE, CONTINUATION, SPECIAL, VocabEntry
 
 
 def byte_coverage(tokenizer: Any) -> tuple[str, list[int]]:
@@ -99,7 +99,7 @@ def produced_ids(tokenizer: Any, texts: list[str], *,
     """The distinct ids that encoding ``texts`` produces (no special tokens added).
 
     For a word-level pipeline the texts are pre-tokenized (no offsets are computed) and
-    each distinct word is segmented once (:func:`~.vocab_audit_reach.segment_words`); a
+    each distinct word is segmented once (:func:`~.reach.segment_words`); a
     text in which an added token matches, and any text of another pipeline, is encoded
     whole. O(total characters) plus one segmentation per distinct word.
 

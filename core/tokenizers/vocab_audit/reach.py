@@ -24,7 +24,7 @@ combining mark, or (for the digit) ends in whitespace is pre-tokenized by itself
 pipeline whose result depends on where a text starts (``Prepend``/``Strip`` normalizers,
 ``first``-word Metaspace, ByteLevel ``add_prefix_space``); a probe in which an added token
 matches is encoded whole. The model then segments all words of the chunk at once, the ones
-:func:`~.vocab_audit_whole.whole_piece` vouches for without running it word by word. Other
+:func:`~.whole.whole_piece` vouches for without running it word by word. Other
 pipelines (a SentencePiece ``.model``) encode each probe. The tests check the batches
 against pre-tokenizing or encoding each probe alone.
 
@@ -43,10 +43,11 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from core.errors import check_stop
 from core.tokenizers.models.sentencepiece import BPE as SP_BPE, bpe_path, unigram_path
-from core.tokenizers.tokenizer import Tokenizer, check_stop
-from core.tokenizers.vocab_audit_surface import CONTINUATION, WORD, VocabEntry
-from core.tokenizers.vocab_audit_whole import whole_piece
+from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.vocab_audit.surface import CONTINUATION, WORD, VocabEntry
+from core.tokenizers.vocab_audit.whole import whole_piece
 
 CHUNK = 4096  # probes per batch (progress and should_stop between batches)
 SEP = "\n"
@@ -319,7 +320,7 @@ def _judge(tokenizer: Any, chunk: list[Probe], words: list[list[str] | None], wh
 
 def segment_words(tokenizer: Any, words: list[str]) -> list:
     """The model's pieces of ``words`` of a :func:`word_level` tokenizer (only tokens and
-    ids are filled for the words :func:`~.vocab_audit_whole.whole_piece` vouches for)."""
+    ids are filled for the words :func:`~.whole.whole_piece` vouches for)."""
     return _segment(tokenizer.model, words, whole_piece(tokenizer.model))
 
 
