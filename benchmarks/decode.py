@@ -12,25 +12,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.data import data_dir  # noqa: E402
 from core.tokenizers import load  # noqa: E402
+from benchmarks._shared import best  # noqa: E402
 
 FILES = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
          "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
-
-
-def best(fn, repeats: int) -> float:
-    out = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - t)
-    return out * 1000
 
 
 def reference(path: Path):

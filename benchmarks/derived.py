@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -21,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.data import data_dir  # noqa: E402
 from core.tokenizers import load  # noqa: E402
 from core.tokenizers.derived import derived_offsets  # noqa: E402
+from benchmarks._shared import best  # noqa: E402
 
 TOKENIZERS = ("bert-base-uncased", "gpt2", "pegasus-unigram", "cl100k_base")
 LANGS = ("eng", "fra", "deu_1996", "rus", "cmn_hans", "hin", "arb", "tur")
@@ -32,15 +32,6 @@ def sample_text(n: int) -> str:
     while len(text) < n:
         text += text
     return text[:n]
-
-
-def best(fn, repeats: int) -> float:
-    out = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - t)
-    return out * 1000
 
 
 def main() -> None:

@@ -33,13 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.data import data_dir, udhr_files  # noqa: E402
 from core.tokenizers import load  # noqa: E402
+from benchmarks._shared import TOKENIZERS  # noqa: E402
 
-TOKENIZERS = {
-    "bert-base-uncased": "bert-base-uncased/tokenizer.json",
-    "gpt2": "gpt2/tokenizer.json",
-    "pegasus-unigram": "pegasus-unigram/tokenizer.json",
-    "cl100k_base": "cl100k_base/cl100k_base.tiktoken",
-}
 KINDS = ("lone ▁ claims the next character", "dropped character shifts the span",
          "trimmed past a character", "byte piece", "other")
 

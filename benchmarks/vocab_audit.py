@@ -25,13 +25,8 @@ from core.data import data_dir, udhr_files  # noqa: E402
 from core.tokenizers import load, vocab_audit  # noqa: E402
 from core.tokenizers.vocab_audit.reach import make_probes  # noqa: E402
 from core.tokenizers.vocab_audit.surface import vocab_entries  # noqa: E402
+from benchmarks._shared import TOKENIZERS  # noqa: E402
 
-TOKENIZERS = {
-    "bert-base-uncased": "bert-base-uncased/tokenizer.json",
-    "gpt2": "gpt2/tokenizer.json",
-    "pegasus-unigram": "pegasus-unigram/tokenizer.json",
-    "cl100k_base": "cl100k_base/cl100k_base.tiktoken",
-}
 CL100K = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++"""
           r"""[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
 
