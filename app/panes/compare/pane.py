@@ -351,7 +351,7 @@ class ComparePane(Pane):
             self._schedule_recompute()  # cells are cached: only the premium changes
         labelled = list(zip(table.tokenizers, self.result.tokenizers))
         self.drill_tab.set_result(self.result.corpus, labelled, langs, self.state.reference)
-        self.vocab_tab.set_tokenizers(labelled, ["\n".join(f.lines) for f in self.result.corpus])
+        self.vocab_tab.set_tokenizers(labelled, [f.lines for f in self.result.corpus])
 
     def heatmap_rows(self) -> list[int]:
         """Table row indices in the order the heatmap shows them (top to bottom)."""

@@ -12,7 +12,7 @@ thread; rendering is at most ``max_examples`` rows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -89,8 +89,9 @@ class VocabTab(QWidget):
         layout.addWidget(split, 1)
 
     # -- inputs ---------------------------------------------------------------------------
-    def set_tokenizers(self, labelled: list[tuple[str, Any]], corpus: list[str]) -> None:
-        """The comparison's ``(label, tokenizer)`` pairs and its corpus texts (one per language)."""
+    def set_tokenizers(self, labelled: list[tuple[str, Any]], corpus: Sequence[str | Sequence[str]]) -> None:
+        """The comparison's ``(label, tokenizer)`` pairs and its corpus: one text per language,
+        or its lines (joined by newlines in the worker: O(1) here)."""
         current = self.tokenizer.currentText()
         self._tokenizers, self._corpus = list(labelled), list(corpus)
         self.tokenizer.blockSignals(True)
@@ -175,6 +176,8 @@ class VocabTab(QWidget):
             self.message.setText("This example has no text of its own to show (a byte or a partial character).")
 
 
-def _run_audit(tokenizer: Any, label: str, corpus: list[str], *, progress=None, should_stop=None):
-    """The worker's call: ``(label, audit)``."""
-    return label, vocab_audit(tokenizer, corpus or None, progress=progress, should_stop=should_stop)
+def _run_audit(tokenizer: Any, label: str, corpus: Sequence[str | Sequence[str]], *, progress=None,
+               should_stop=None):
+    """The worker's call: ``(label, audit)``; a language given as lines is joined here."""
+    texts = [t if isinstance(t, str) else "\n".join(t) for t in corpus]
+    return label, vocab_audit(tokenizer, texts or None, progress=progress, should_stop=should_stop)
