@@ -16,7 +16,9 @@ Prints, all measured in this process:
 
 Targets: naive ≥ 20× slower than ``BpeTrainer``; median ``step()`` ≤ 5 ms (issue 4);
 ``BpeTrainer`` (counting + build + 2,000 merges) ≤ 3× the ``tokenizers`` time, moonshot ≤ 2×
-(issue 16 §5) — the last line prints that ratio against the faster of the two reference runs.
+(issue 16 §5) — the RATIO line prints that ratio against the faster of the two reference
+runs; the CPU line the same in process CPU time (``time.process_time``) against the
+single-threaded reference, which load from other processes on a shared machine disturbs less.
 """
 
 from __future__ import annotations
@@ -56,22 +58,24 @@ def naive_step(words: list[list], marker: str = "</w>") -> tuple | None:
     return pair
 
 
-def time_ours(counts: dict) -> tuple[float, float, list[float], BpeTrainer]:
+def time_ours(counts: dict) -> tuple[float, float, list[float], BpeTrainer, float]:
     """Build time and the time of ``run(N_MERGES)`` (what the pane's "Run to" calls), then
-    every single ``step()`` timed on a second trainer (the median single step)."""
-    t0 = time.perf_counter()
+    every single ``step()`` timed on a second trainer (the median single step); last the
+    CPU seconds of the build and the run."""
+    c0, t0 = time.process_time(), time.perf_counter()
     trainer = BpeTrainer(counts)
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
     trainer.run(N_MERGES)
     merges = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     stepped = BpeTrainer(counts)
     steps = []
     for _ in range(N_MERGES):
         t = time.perf_counter()
         stepped.step()
         steps.append(time.perf_counter() - t)
-    return build, merges, steps, trainer
+    return build, merges, steps, trainer, cpu
 
 
 def time_naive(counts: dict, trainer: BpeTrainer) -> list[float]:
@@ -96,7 +100,7 @@ def tokenizers_trainer(lines: list[str]):
     except ImportError:
         return None
 
-    def train(vocab_size: int) -> tuple[float, dict]:
+    def train(vocab_size: int) -> tuple[float, dict, float]:
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.Sequence([
             pre_tokenizers.WhitespaceSplit(),
@@ -104,17 +108,18 @@ def tokenizers_trainer(lines: list[str]):
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=0,
                                       show_progress=False, end_of_word_suffix="</w>",
                                       limit_alphabet=1_000_000)
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         tok.train_from_iterator(lines, trainer)
-        return time.perf_counter() - t, json.loads(tok.to_str())["model"]
+        seconds, cpu = time.perf_counter() - t, time.process_time() - c
+        return seconds, json.loads(tok.to_str())["model"], cpu
 
-    _, probe = train(1)  # untimed: learns the size of its initial alphabet
+    _, probe, _ = train(1)  # untimed: learns the size of its initial alphabet
     alphabet = len(probe["vocab"]) - len(probe["merges"])
 
-    def run(parallel: bool) -> tuple[float, int]:
+    def run(parallel: bool) -> tuple[float, int, float]:
         os.environ["TOKENIZERS_PARALLELISM"] = "true" if parallel else "false"
-        seconds, model = train(alphabet + N_MERGES)
-        return seconds, len(model["merges"])
+        seconds, model, cpu = train(alphabet + N_MERGES)
+        return seconds, len(model["merges"]), cpu
 
     return run
 
@@ -125,9 +130,9 @@ def main() -> int:
         print("shared data not found (set SUBWORDSCOPE_DATA)")
         return 1
     text = "\n".join(p.read_text(encoding="utf-8") for p in files)
-    t = time.perf_counter()
+    c, t = time.process_time(), time.perf_counter()
     counts = word_counts(text)
-    count_s = time.perf_counter() - t
+    count_s, count_cpu = time.perf_counter() - t, time.process_time() - c
     print(f"corpus: {len(files)} UDHR texts, {len(text):,} code points, "
           f"{sum(counts.values()):,} words, {len(counts):,} word types")
     reference = tokenizers_trainer(text.splitlines())
@@ -137,11 +142,11 @@ def main() -> int:
         if reference is not None:
             for parallel in (True, False):
                 ref[parallel].append(reference(parallel))
-    build, train, steps, trainer = min(runs, key=lambda r: r[0] + r[1])
+    build, train, steps, trainer, _ = min(runs, key=lambda r: r[0] + r[1])
     ours = build + train
     print(f"BpeTrainer: counting {count_s:.3f} s, index build {build:.3f} s, "
           f"{N_MERGES} merges {train:.3f} s, total {ours + count_s:.3f} s "
-          f"(best of {ROUNDS}; all totals: {', '.join(f'{b + t:.2f}' for b, t, _, _ in runs)})")
+          f"(best of {ROUNDS}; all totals: {', '.join(f'{r[0] + r[1]:.2f}' for r in runs)})")
     steps_ms = sorted(s * 1000 for s in steps)
     print(f"  single step(): median {statistics.median(steps_ms):.3f} ms, "
           f"90th percentile {steps_ms[int(0.9 * len(steps_ms))]:.3f} ms, max {steps_ms[-1]:.2f} ms")
@@ -155,13 +160,17 @@ def main() -> int:
         print("tokenizers not installed: no reference ratio")
         return 0
     for parallel, how in ((True, "default thread pool"), (False, "TOKENIZERS_PARALLELISM=false")):
-        seconds, merges = min(ref[parallel])
+        seconds, merges, _ = min(ref[parallel])
         print(f"tokenizers BpeTrainer (Rust, {how}, counting included, best of {ROUNDS}): "
               f"{seconds:.3f} s for {merges} merges -> BpeTrainer (counting + build + merges) "
               f"is {(ours + count_s) / seconds:.2f}x that")
     best = min(min(ref[True]), min(ref[False]))[0]
     print(f"RATIO BpeTrainer / tokenizers (faster reference run): {(ours + count_s) / best:.2f} "
           "(target <= 3, moonshot <= 2)")
+    ours_cpu = count_cpu + min(r[4] for r in runs)
+    ref_cpu = min(r[2] for r in ref[False])
+    print(f"CPU BpeTrainer {ours_cpu:.3f} s / tokenizers single-threaded {ref_cpu:.3f} s "
+          f"(process CPU time, best of {ROUNDS}): {ours_cpu / ref_cpu:.2f}")
     return 0
 
 

@@ -8,9 +8,9 @@ The app scans it on a worker thread (:func:`scan_cache` takes ``should_stop``).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from core.errors import Cancelled
 
@@ -30,6 +30,43 @@ class CachedTokenizer:
         return f"{self.repo_id} ({self.path.name}, {self.revision[:8]})"
 
 
+class CachedTokenizers(Sequence):
+    """The tokenizer files of a scan, a read-only sequence of :class:`CachedTokenizer`.
+
+    Stored as plain ``(repo_id, revision, path)`` string tuples, which the garbage collector
+    stops tracking: 20,000 objects per scan would instead make the next collection a full
+    one, and a full collection holds the interpreter lock for the whole heap (200+ ms in the
+    app, a frozen GUI while a worker scans). Items are built on access: indexing is O(1),
+    a slice or an iteration O(items taken).
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: Iterable[tuple[str, str, str]] = ()):
+        self._rows = list(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [CachedTokenizer(r, v, Path(p)) for r, v, p in self._rows[index]]
+        r, v, p = self._rows[index]
+        return CachedTokenizer(r, v, Path(p))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CachedTokenizers):
+            return self._rows == other._rows
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"CachedTokenizers({len(self._rows):,} files)"
+
+
 def hub_cache_dir() -> Path:
     """The hub cache folder the environment points at (it may not exist)."""
     if os.environ.get("HF_HUB_CACHE"):
@@ -44,20 +81,20 @@ def hub_cache_dir() -> Path:
 class CacheScan:
     """What :func:`scan_cache` found: the tokenizer files, and the folders it could not read."""
 
-    found: list[CachedTokenizer] = field(default_factory=list)
+    found: CachedTokenizers = field(default_factory=CachedTokenizers)
     skipped: list[Path] = field(default_factory=list)  # unreadable (e.g. permission denied)
 
 
-def _entries(folder: Path, skipped: list[Path]) -> list[os.DirEntry]:
-    """The entries of ``folder`` sorted by name; [] (and ``folder`` noted in ``skipped``)
-    when it cannot be read."""
+def _entries(folder: str, skipped: list[Path]) -> list[os.DirEntry]:
+    """The entries of ``folder`` (unsorted); [] (and ``folder`` noted in ``skipped``) when it
+    cannot be read."""
     try:
         with os.scandir(folder) as it:
-            return sorted(it, key=lambda e: e.name)
+            return list(it)
     except FileNotFoundError:
         return []
     except OSError:  # PermissionError, a folder that vanished mid-scan, I/O errors
-        skipped.append(folder)
+        skipped.append(Path(folder))
         return []
 
 
@@ -69,14 +106,22 @@ def _is(entry: os.DirEntry, kind: str) -> bool:
         return False
 
 
+def _by_name(entry: os.DirEntry) -> str:
+    return entry.name
+
+
 def scan_cache(cache: Path | None = None, *,
                should_stop: Callable[[], bool] | None = None) -> CacheScan:
-    """Tokenizer files in the hub cache, one per (model, revision), best file first
-    (``tokenizer.json`` before the other files of the same snapshot, see
-    :data:`TOKENIZER_FILES`); folders that cannot be read are skipped and listed.
+    """Tokenizer files in the hub cache, one per (model, revision), sorted by model folder
+    then revision, best file first (``tokenizer.json`` before the other files of the same
+    snapshot, see :data:`TOKENIZER_FILES`); folders that cannot be read are skipped and
+    listed.
 
-    One ``scandir`` per model and per snapshot: O(models + snapshots) system calls, and
-    ``should_stop`` is asked once per model (it runs in a worker: 20,000 models take a while).
+    One ``scandir`` per model and per snapshot: O(models + snapshots) system calls, plus
+    sorting the model folders, O(models log models). Paths are joined as strings (no
+    ``Path`` per entry) and the result holds no garbage-collected object per file (see
+    :class:`CachedTokenizers`). ``should_stop`` is asked once per model (it runs in a
+    worker: 20,000 models take a while).
 
     Raises
     ------
@@ -84,23 +129,23 @@ def scan_cache(cache: Path | None = None, *,
         If ``should_stop()`` returned True.
     """
     root = Path(cache) if cache is not None else hub_cache_dir()
-    out = CacheScan()
-    for model in _entries(root, out.skipped):
+    skipped: list[Path] = []
+    rows: list[tuple[str, str, str]] = []
+    for model in sorted(_entries(str(root), skipped), key=_by_name):
         if should_stop is not None and should_stop():
             raise Cancelled()
         if not model.name.startswith("models--") or not _is(model, "dir"):
             continue
         repo_id = model.name[len("models--"):].replace("--", "/")
-        snapshots = Path(model.path) / "snapshots"
-        for snap in _entries(snapshots, out.skipped):
-            files = {e.name: e for e in _entries(Path(snap.path), out.skipped)} if _is(snap, "dir") else {}
+        for snap in sorted(_entries(os.path.join(model.path, "snapshots"), skipped), key=_by_name):
+            files = {e.name: e for e in _entries(snap.path, skipped)} if _is(snap, "dir") else {}
             name = next((n for n in TOKENIZER_FILES if n in files and _is(files[n], "file")), None)
             if name is not None:
-                out.found.append(CachedTokenizer(repo_id, snap.name, Path(snap.path) / name))
-    return out
+                rows.append((repo_id, snap.name, os.path.join(snap.path, name)))
+    return CacheScan(CachedTokenizers(rows), skipped)
 
 
 def find_cached_tokenizers(cache: Path | None = None) -> list[CachedTokenizer]:
     """:func:`scan_cache`'s tokenizer files (an empty list when the cache does not exist).
     Never raises on odd folder contents: unreadable folders are skipped."""
-    return scan_cache(cache).found
+    return list(scan_cache(cache).found)

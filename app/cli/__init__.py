@@ -5,7 +5,8 @@ each with ``add_parser(subparsers)`` and ``run(args) -> int``; :mod:`.common` ho
 codes, the one-line error and the output formats; :mod:`.corpus`, :mod:`.work` and
 :mod:`.mapreduce` stream a corpus folder over all cores or a Dask cluster. Nothing here
 imports Qt (an import-linter contract keeps it so). Exit codes: 0 done, 2 bad input (one line
-on stderr: ``subwordscope: <where>: <message>``).
+on stderr: ``subwordscope: <where>: <message>``; a bad argument:
+``subwordscope <command>: error: <message>; try 'subwordscope <command> --help'``).
 """
 
 from __future__ import annotations
@@ -20,9 +21,19 @@ from app.cli import align, audit, compare, encode
 SUBCOMMANDS = {"encode": encode, "align": align, "compare": compare, "audit": audit}
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line on stderr, without the usage:
+    ``subwordscope compare: error: <message>; try 'subwordscope compare --help'`` (exit 2).
+    Subparsers are of the same class."""
+
+    def error(self, message: str):
+        message = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {message}; try '{self.prog} --help'\n")
+
+
 def parser() -> argparse.ArgumentParser:
     """The ``subwordscope`` parser with every subcommand."""
-    p = argparse.ArgumentParser(
+    p = OneLineErrorParser(
         prog="subwordscope",
         description="Subword Scope without the window. Run without a subcommand for the app "
                     "(subwordscope --help lists its options).")
@@ -39,7 +50,11 @@ def is_subcommand(argv: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str]) -> int:
     """Parse ``argv`` and run its subcommand; argparse exits 2 on a bad argument."""
-    args = parser().parse_args(list(argv))
+    p = parser()
+    args, extra = p.parse_known_args(list(argv))
+    if extra:  # named by the subcommand's parser, as its other errors are
+        commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:

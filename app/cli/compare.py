@@ -5,12 +5,17 @@ Map: every chunk of every ``<lang>.txt`` is encoded line by line with every toke
 the chunks' integer counts are added per (language, tokenizer) into a
 :class:`core.metrics.CompareTable` — exactly the table :func:`core.metrics.compare_table`
 builds in the pane, whatever ran the map. Rows are :meth:`CompareTable.long_rows` (the pane's
-CSV export) plus ``unreliable``, so the unknown share stands beside every cost.
+CSV export) plus ``unreliable``, so the unknown share stands beside every cost. Counts
+(:data:`COUNT_COLUMNS`) are written as integers. A file of only blank lines has nothing to
+measure: it is skipped with a warning on stderr, and when every file is blank (or the
+reference is) the command exits 2 with one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from typing import Sequence
 
 from core.errors import SubwordScopeError
@@ -34,6 +39,10 @@ COLUMNS = {
 }
 
 
+COUNT_COLUMNS = ("tokens", "adjusted_tokens", "words", "characters", "utf8_bytes")
+"""Columns that count things: written as integers (``1970``, not ``1970.0``)."""
+
+
 def add_corpus_arguments(p, default_format: str) -> None:
     """The corpus folder, ``--tokenizer`` (repeatable), ``--format`` and the map options."""
     p.add_argument("corpus", help="folder of UTF-8 text files, one language per file (<lang>.txt), "
@@ -51,7 +60,10 @@ def add_parser(subparsers) -> None:
         description="Encode every line of every language of a parallel corpus with every "
                     "tokenizer and print the metrics the Compare pane shows, one row per "
                     "(language, tokenizer). Files are streamed in chunks over all cores.",
-        epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in COLUMNS.items()),
+        epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in COLUMNS.items())
+               + f"\n\n{', '.join(COUNT_COLUMNS)} are integers. A file of only blank lines is "
+                 "skipped with a warning on stderr; when every file (or the reference) is blank, "
+                 "the command exits 2.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(p, "csv")
     p.add_argument("--reference", default=None, metavar="LANG",
@@ -78,11 +90,31 @@ def reduce_table(results: Sequence[CompareCounts], names: Sequence[str],
 
 
 def table_rows(table: CompareTable) -> tuple[list[str], list[list]]:
-    """:meth:`CompareTable.long_rows` with the ``unreliable`` column appended."""
+    """:meth:`CompareTable.long_rows` with the ``unreliable`` column appended and the
+    :data:`COUNT_COLUMNS` as ``int`` (a whole, finite float only). O(cells)."""
     header, rows = table.long_rows()
     marked = unreliable(table)
     n = len(table.tokenizers)
+    counts = [k for k, name in enumerate(header) if name in COUNT_COLUMNS]
+    for row in rows:
+        for k in counts:
+            v = row[k]
+            if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+                row[k] = int(v)
     return header + ["unreliable"], [row + [bool(marked[k // n, k % n])] for k, row in enumerate(rows)]
+
+
+def drop_blank_languages(table: CompareTable) -> tuple[CompareTable, list[str]]:
+    """``(table without its blank languages, their codes)``: a language is blank when no
+    tokenizer saw a character of it (its file holds only blank lines). O(cells)."""
+    keep = [i for i, row in enumerate(table.cells) if any(c.characters for c in row)]
+    if len(keep) == len(table.languages):
+        return table, []
+    kept = set(keep)
+    blank = [code for i, code in enumerate(table.languages) if i not in kept]
+    trips = tuple(table.round_trips[i] for i in keep) if table.round_trips else ()
+    return CompareTable(tuple(table.languages[i] for i in keep), table.tokenizers,
+                        tuple(table.cells[i] for i in keep), table.reference, trips), blank
 
 
 def prepare(args: argparse.Namespace, command: str) -> tuple | int:
@@ -117,7 +149,17 @@ def run(args: argparse.Namespace) -> int:
                           workers=args.workers, desc="compare")
     except SubwordScopeError as exc:
         return bad_input("compare", exc)
-    table = reduce_table(results, names, args.reference)
+    table, blank = drop_blank_languages(reduce_table(results, names, args.reference))
+    files = {c.language: c.path for c in chunks}
+    if not table.languages:
+        return bad_input("compare: corpus", CorpusError(
+            f"{args.corpus}: every .txt file holds only blank lines; nothing to measure"))
+    if args.reference in blank:
+        return bad_input("compare: --reference", CorpusError(
+            f"{files[args.reference]} holds only blank lines; choose another with --reference "
+            f"({', '.join(table.languages)})"))
+    for code in blank:
+        print(f"subwordscope: compare: warning: {files[code]}: only blank lines; skipped", file=sys.stderr)
     header, rows = table_rows(table)
     write_rows(header, rows, args.format,
                extra={"reference": args.reference, "languages": list(table.languages),

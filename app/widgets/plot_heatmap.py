@@ -175,6 +175,56 @@ class HoverCard(QLabel):
         self.raise_()
 
 
+class CategoryAxis(pg.AxisItem):
+    """A horizontal axis with one label per category, at ``i + 0.5`` (view units: the
+    centres of unit-wide cells starting at 0), each elided in the middle to its cell's width
+    in pixels. pyqtgraph hides a label that sticks out of the axis, so a long last label would
+    vanish; elided, every column keeps one. Hovering a label shows its full text as a tooltip.
+    O(labels) per repaint."""
+
+    PAD = 6.0  # pixels kept free between neighbouring labels
+
+    def __init__(self, orientation: str = "bottom", **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.categories: list[str] = []
+        self.setAcceptHoverEvents(True)
+
+    def set_categories(self, labels: list[str]) -> None:
+        """Label cell ``i`` with ``labels[i]`` (shortened to fit when drawn)."""
+        self.categories = list(labels)
+        self.setTicks([[(i + 0.5, label) for i, label in enumerate(self.categories)]])
+
+    def cell_pixels(self) -> float:
+        """The width of one view unit (one cell) in pixels; 0 before the axis has a size."""
+        lo, hi = self.range
+        return self.size().width() / abs(hi - lo) if hi != lo else 0.0
+
+    def shown_labels(self, metrics: QFontMetricsF) -> list[str]:
+        """The labels as drawn with ``metrics``: elided in the middle ("bert-b…ed (2)") to the
+        cell width less :attr:`PAD`, unchanged where they fit."""
+        room = max(0.0, self.cell_pixels() - self.PAD)
+        return [metrics.elidedText(label, Qt.TextElideMode.ElideMiddle, room) for label in self.categories]
+
+    def category_at(self, x: float) -> int | None:
+        """The category under ``x`` (pixels, axis coordinates), or None."""
+        lo, hi = self.range
+        width = self.size().width()
+        if not self.categories or width <= 0:
+            return None
+        i = int(np.floor(lo + (hi - lo) * x / width))
+        return i if 0 <= i < len(self.categories) else None
+
+    def generateDrawSpecs(self, p: QPainter):  # noqa: N802 - pyqtgraph override
+        if self.categories:
+            metrics = QFontMetricsF(p.font(), p.device())
+            self._tickLevels = [[(i + 0.5, label) for i, label in enumerate(self.shown_labels(metrics))]]
+        return super().generateDrawSpecs(p)
+
+    def hoverEvent(self, event) -> None:  # noqa: N802 - pyqtgraph override
+        i = None if event.isExit() else self.category_at(event.pos().x())
+        self.setToolTip("" if i is None else self.categories[i])
+
+
 class HeatmapPlot(PlotFrame):
     """A reusable heatmap view.
 
@@ -193,9 +243,10 @@ class HeatmapPlot(PlotFrame):
         invert_y: bool = True,
         integer_axes: tuple[str, ...] = (),
         hover_card: bool = False,
+        axis_items: dict | None = None,
         parent: QWidget | None = None,
     ):
-        super().__init__(title, name, parent, integer_axes=integer_axes)
+        super().__init__(title, name, parent, axis_items=axis_items, integer_axes=integer_axes)
         self.x_label, self.y_label, self.value_label = x_label, y_label, value_label
         self.image_item = pg.ImageItem(axisOrder="row-major")
         self.image_item.source_data = None  # the unmodified array (for readout and CSV)

@@ -2,6 +2,8 @@
 
 - edit diffing: :func:`first_difference` (what an edit leaves untouched, so only the changed
   table rows are repainted);
+- line breaks a view shows that its text does not have: :func:`line_breaks`,
+  :func:`qt_positions`, :func:`with_breaks`, :func:`break_affixes`;
 - the segment sweep: :func:`marks`, :func:`window_intervals` and :func:`sweep` cut the
   overlapping token spans, marks, entities and highlights of the drawn window into disjoint
   segments, each with its set of active keys (:func:`visible_lines` finds that window);
@@ -16,13 +18,15 @@ Positions are code points unless a name says otherwise.
 from __future__ import annotations
 
 import bisect
+from array import array
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from core.text.offsets import code_points
+from core.text.columns import SpanArray
+from core.text.offsets import code_points, int_table
 
 TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
 MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
@@ -67,6 +71,76 @@ def display_text(text: str, max_paragraph: int = MAX_PARAGRAPH) -> str:
                 end = cut + 1
         pos = end
     return "".join(out)
+
+
+def line_breaks(original: str, text: str, ends: np.ndarray) -> np.ndarray:
+    """Where a span view shows a normalized ``text`` broken into paragraphs as its
+    ``original`` is: ``(k,) int64`` sorted normalized positions ``b`` (``0 < b < len(text)``),
+    a line break shown *before* character ``b`` that is not in the text (a SentencePiece
+    normalizer turns every newline into ``▁``, BERT's into a space: the normalized text is
+    then one paragraph, which Qt lays out whole on every edit). One per line break of
+    ``original`` whose normalized form is not a line break; after a space it became (the
+    space ends the line). ``ends`` is the normalized text's ``ends`` array (non-decreasing,
+    see :class:`core.text.normalize.NormalizedText`). O(n) at numpy speed."""
+    none = np.zeros(0, np.int64)
+    if not text or not original:
+        return none
+    newlines = np.flatnonzero(code_points(original) == 10)
+    if not len(newlines):
+        return none
+    cps = code_points(text)
+    at = np.searchsorted(ends, newlines, side="right")  # the first character from it or after
+    at = at[at < len(text)]
+    at = np.where(cps[at] == 32, at + 1, at)
+    at = np.unique(at[(at > 0) & (at < len(text))])
+    return at[(cps[at] != 10) & (cps[at - 1] != 10)].astype(np.int64)
+
+
+def qt_positions(utf16: Sequence[int], breaks: np.ndarray) -> Sequence[int]:
+    """The Qt position of every code-point boundary of a text shown with ``breaks`` (see
+    :func:`line_breaks`): ``utf16[c]`` plus the breaks at or before ``c``; ``utf16`` itself
+    when there are none. Length ``len(utf16)``. O(n) at numpy speed."""
+    if not len(breaks):
+        return utf16
+    compact = isinstance(utf16, array) and utf16.itemsize == 4  # an int_table: no copy
+    table = np.frombuffer(utf16, np.int32) if compact else np.asarray(utf16, np.int64)
+    shift = np.zeros(len(table), table.dtype)
+    shift[breaks] = 1
+    np.cumsum(shift, out=shift)
+    shift += table
+    return int_table(shift)
+
+
+def with_breaks(display: str, breaks: np.ndarray, start: int = 0) -> str:
+    """``display`` (the display text of code points ``start ..``) with a line break put
+    before every code point ``b`` of ``breaks`` with ``start < b <= start + len(display)``
+    (a break at the end is appended: the next part starts after it). O(len + breaks)."""
+    lo, hi = np.searchsorted(breaks, (start, start + len(display)), side="right")
+    if lo == hi:
+        return display
+    cuts = (breaks[lo:hi] - start).tolist()
+    return "\n".join(display[a:b] for a, b in zip([0, *cuts], [*cuts, len(display)]))
+
+
+def break_affixes(old: np.ndarray, new: np.ndarray, n_old: int, n_new: int, p: int, q: int) -> tuple[int, int]:
+    """Shrink the common prefix ``p`` and suffix ``q`` (code points) of two texts shown
+    with the breaks ``old`` and ``new`` so that the breaks in them are the same too: the
+    prefix keeps the breaks at or before ``p``, the suffix those after ``n - q``; the part
+    between is replaced with its breaks. O(breaks) at numpy speed."""
+    i, j = np.searchsorted(old, p, side="right"), np.searchsorted(new, p, side="right")
+    k = min(i, j)
+    diff = np.flatnonzero(old[:k] != new[:k])
+    k = int(diff[0]) if len(diff) else k
+    if k < max(i, j):  # a break in the prefix differs: the prefix ends before it
+        p = min(p, *(int(b[k]) - 1 for b in (old, new) if k < len(b)))
+    i, j = np.searchsorted(old, n_old - q, side="right"), np.searchsorted(new, n_new - q, side="right")
+    tail_old, tail_new = n_old - old[i:][::-1], n_new - new[j:][::-1]  # distances from the end
+    k = min(len(tail_old), len(tail_new))
+    diff = np.flatnonzero(tail_old[:k] != tail_new[:k])
+    k = int(diff[0]) if len(diff) else k
+    if k < max(len(tail_old), len(tail_new)):  # a break in the suffix differs
+        q = min(q, *(int(t[k]) for t in (n_old - old[::-1], n_new - new[::-1]) if k < len(t)))
+    return max(0, p), max(0, q)
 
 
 def entity_colour(label: str) -> str:
@@ -117,24 +191,49 @@ def window_intervals(
     """Everything to draw that overlaps ``[lo, hi)`` as ``(start, end, key)``: token spans
     (key ``("tok", i % 2)``; spans sorted by start, missing ones last, for the binary
     search), unknown tokens (``("unk",)`` where ``unknown[i]``), marks, entities, linked
-    spans and the error span. O(tokens in the window + marks + entities)."""
-    first = max(0, bisect.bisect_left(spans, lo, key=_span_start) - 64)
+    spans and the error span. O(tokens in the window + marks + entities); a
+    :class:`~core.text.columns.SpanArray` is read through its columns (numpy), not a tuple
+    per span."""
     out: list[tuple[int, int, object]] = []
-    for i in range(first, len(spans)):
-        sp = spans[i]
-        if sp is None or sp[1] <= lo:
+    for i, start, end in _window_spans(spans, lo, hi):
+        if end <= lo:
             continue
-        if sp[0] >= hi:
-            break
-        out.append((sp[0], sp[1], ("tok", i % 2)))
+        out.append((start, end, ("tok", i % 2)))
         if i < len(unknown) and unknown[i]:
-            out.append((sp[0], sp[1], ("unk",)))
+            out.append((start, end, ("unk",)))
     out.extend((s, e, (kind,)) for s, e, kind in marks if s < hi and e > lo)
     out.extend((s, e, ("ent", label)) for s, e, label in entities if s < hi and e > lo)
     out.extend((s, e, ("link",)) for s, e in linked if s < hi and e > lo)
     if error and error[0] < hi and error[1] > lo:
         out.append((*error, ("err",)))
     return out
+
+
+def _window_spans(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> Iterator[tuple[int, int, int]]:
+    """``(index, start, end)`` of the spans from a little before the first one that can
+    reach ``lo`` up to the first that starts at or after ``hi`` (spans sorted by start,
+    missing ones skipped). O(log n + spans in the window)."""
+    if isinstance(spans, SpanArray):
+        starts, ends = spans.arrays()
+        missing = None in spans
+        keys = np.where(starts < 0, 1 << 40, starts) if missing else starts
+        first = max(0, int(np.searchsorted(keys, lo)) - 64)
+        if missing:  # a missing span does not end the window
+            after = np.flatnonzero(starts[first:] >= hi)
+            stop = first + int(after[0]) if len(after) else len(starts)
+        else:
+            stop = first + int(np.searchsorted(starts[first:], hi))
+        for i, start, end in zip(range(first, stop), starts[first:stop].tolist(), ends[first:stop].tolist()):
+            if start >= 0:
+                yield i, start, end
+        return
+    for i in range(max(0, bisect.bisect_left(spans, lo, key=_span_start) - 64), len(spans)):
+        sp = spans[i]
+        if sp is None:
+            continue
+        if sp[0] >= hi:
+            break
+        yield i, sp[0], sp[1]
 
 
 def _span_start(span: tuple[int, int] | None) -> int:

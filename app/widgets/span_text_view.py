@@ -14,8 +14,12 @@ Only the visible part (plus a margin) is prepared, recomputed on scroll and resi
 at :attr:`SpanTextView.max_segments` segments, so a 100,000-character text costs no more to
 draw than a screenful. An edit replaces only the changed part of the document, so the layouts
 of untouched paragraphs survive; a new long text goes into the document in chunks, one per
-event-loop turn, so even 1,000,000 characters never freeze the GUI. The Qt-free helpers (edit diffing, segment sweep, style
-composition) are in :mod:`app.widgets.span_segments`.
+event-loop turn, so even 1,000,000 characters never freeze the GUI. A text may be shown
+with line breaks it does not have (``breaks``: the normalized text of a SentencePiece or BERT
+normalizer, which turns newlines into ``▁`` or spaces, is shown broken where the original
+is), so Qt lays out a paragraph, not the whole text, when it changes. The Qt-free helpers
+(edit diffing, line breaks, segment sweep, style composition) are in
+:mod:`app.widgets.span_segments`.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import bisect
 from typing import Iterator, Sequence
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QRect, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -33,17 +37,22 @@ from app.widgets.span_geometry import LineGeometry
 from app.widgets.span_painter import Decorations, LineOps, OpsCache, paint_ops
 from app.widgets.span_segments import (
     boundaries,
+    break_affixes,
     compose_style,
     display_text,
     marks as span_marks,
     outlines,
+    qt_positions,
     sweep,
     visible_lines,
     window_intervals,
+    with_breaks,
 )
 from core.text.edits import common_affixes
+from core.text.columns import SpanArray
 from core.text.offsets import utf16_table
 
+_NO_BREAKS = np.zeros(0, np.int64)
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
 MARGIN_CHARS = 300  # prepared beyond the visible part, so small scrolls need no redraw
 FILL_CHUNK = 32_768  # code points a reset puts into the document per event-loop turn
@@ -74,7 +83,8 @@ class SpanTextView(QPlainTextEdit):
         )
         self.viewport().setMouseTracking(True)
         self._text = ""
-        self._utf16: list[int] = [0]
+        self._utf16: Sequence[int] = [0]  # code point -> Qt position (with the shown breaks)
+        self._breaks = _NO_BREAKS  # shown line breaks that are not in the text (see set_content)
         self._spans: list[tuple[int, int] | None] = []
         self._marks: list[tuple[int, int, str]] = []
         self._mark_ends: list[int] = []
@@ -112,18 +122,26 @@ class SpanTextView(QPlainTextEdit):
         *,
         chars: frozenset[str] | None = None,
         marks: list[tuple[int, int, str]] | None = None,
+        breaks: np.ndarray | None = None,
     ) -> None:
         """Show ``text`` with token ``spans`` (code points); ``cover[c]`` = tokens covering c.
         ``utf16`` (the text's code point → UTF-16 table) and ``chars`` (its distinct
         characters) save computing them here, O(len(text)), e.g. when a worker did; so do
         ``marks`` (:func:`~app.widgets.span_segments.marks` of ``text`` and ``cover``).
+        ``breaks`` (sorted ``(k,) int`` code points, :func:`~app.widgets.span_segments.line_breaks`)
+        shows a line break before each of those characters that is not in the text (display
+        only: positions in and out stay code points of ``text``); with them, ``utf16`` is the
+        :func:`~app.widgets.span_segments.qt_positions` table of the text and breaks.
         Clears the entities, error, linked spans and unknown mask (set them after this)."""
-        if text != self._text:
-            old, old_utf16 = self._text, self._utf16
-            self._text = text
-            self._utf16 = utf16 if utf16 is not None and len(utf16) == len(text) + 1 else utf16_table(text)
-            self._check_fonts(self._replace_text(old, old_utf16, text), chars)
-        self._spans = list(spans)
+        breaks = _NO_BREAKS if breaks is None or not len(breaks) else np.asarray(breaks, np.int64)
+        if text != self._text or not np.array_equal(breaks, self._breaks):
+            old, old_utf16, old_breaks = self._text, self._utf16, self._breaks
+            self._text, self._breaks = text, breaks
+            if utf16 is None or len(utf16) != len(text) + 1:
+                utf16 = qt_positions(utf16_table(text), breaks)
+            self._utf16 = utf16
+            self._check_fonts(self._replace_text(old, old_utf16, old_breaks, text), chars)
+        self._spans = spans if isinstance(spans, SpanArray) else list(spans)  # a SpanArray is immutable
         if marks is None:
             marks = span_marks(text, cover) if cover is not None else []
         self._marks = marks
@@ -143,18 +161,22 @@ class SpanTextView(QPlainTextEdit):
         """How many tokens the last :meth:`set_unknown` marked."""
         return sum(self._unknown)
 
-    def _replace_text(self, old: str, old_utf16: list[int], new: str) -> str | None:
-        """Show ``new``: a small edit replaces only what changed, so the layouts of
-        untouched paragraphs survive; anything bigger resets the document. Returns the
-        inserted text of a small edit, None after a reset."""
+    def _replace_text(self, old: str, old_utf16: Sequence[int], old_breaks: np.ndarray, new: str) -> str | None:
+        """Show ``new`` (with :attr:`_breaks`): a small edit replaces only what changed, so
+        the layouts of untouched paragraphs survive; anything bigger resets the document.
+        Returns the inserted text of a small edit, None after a reset."""
+        breaks = self._breaks
         p, q = common_affixes(old, new)
+        if len(old_breaks) or len(breaks):
+            p, q = break_affixes(old_breaks, breaks, len(old), len(new), p, q)
         doc = self.document()
         if (not old or self._filled < len(old) or len(new) - p - q > SMALL_EDIT
                 or len(old) - p - q > SMALL_EDIT):
             doc.setUndoRedoEnabled(False)
             self._filled, self._scroll_target = min(len(new), FILL_CHUNK), -1
-            self._display = display_text(new)  # same length: positions do not move
-            self.setPlainText(self._display[: self._filled])
+            # display_text keeps positions; the breaks are the only characters added
+            self._display = with_breaks(display_text(new), breaks)
+            self.setPlainText(self._display[: self._doc_index(self._filled)])
             if self._filled < len(new):
                 self._fill_timer.start()
             return None
@@ -163,8 +185,12 @@ class SpanTextView(QPlainTextEdit):
         cursor.setPosition(old_utf16[p])
         cursor.setPosition(old_utf16[len(old) - q], QTextCursor.MoveMode.KeepAnchor)
         inserted = new[p : len(new) - q]
-        cursor.insertText(display_text(inserted))
+        cursor.insertText(with_breaks(display_text(inserted), breaks, p))
         return inserted
+
+    def _doc_index(self, pos: int) -> int:
+        """Where code point ``pos`` is in the display string (after the breaks before it)."""
+        return pos + int(np.searchsorted(self._breaks, pos, side="right")) if len(self._breaks) else pos
 
     def _fill_more(self) -> None:
         """Append the next :data:`FILL_CHUNK` code points of a long text to the document, one
@@ -176,7 +202,7 @@ class SpanTextView(QPlainTextEdit):
         end = min(len(text), start + FILL_CHUNK)
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(self._display[start:end])
+        cursor.insertText(self._display[self._doc_index(start) : self._doc_index(end)])
         self._filled = end
         if end < len(text):
             self._fill_timer.start()
@@ -274,7 +300,18 @@ class SpanTextView(QPlainTextEdit):
         return self._utf16[max(0, min(pos, len(self._utf16) - 1))]
 
     def _to_cp(self, qpos: int) -> int:
-        return max(0, bisect.bisect_right(self._utf16, qpos) - 1)
+        """The code point at Qt position ``qpos``; at a shown break, the one after it."""
+        cp = max(0, bisect.bisect_right(self._utf16, qpos) - 1)
+        return cp + 1 if self._break_at(qpos, cp) else cp
+
+    def _break_at(self, qpos: int, cp: int) -> bool:
+        """Whether Qt position ``qpos`` (in code point ``cp`` or just after it) is a shown
+        break that is not in the text. O(log breaks)."""
+        breaks = self._breaks
+        if not len(breaks) or cp + 1 >= len(self._utf16) or self._utf16[cp + 1] - 1 != qpos:
+            return False
+        i = int(np.searchsorted(breaks, cp + 1))
+        return i < len(breaks) and breaks[i] == cp + 1
 
     def visible_range(self) -> tuple[int, int]:
         """Code-point span of the visible part of the text."""
@@ -305,7 +342,10 @@ class SpanTextView(QPlainTextEdit):
         qpos = geom.position_at(point.x() - origin.x())
         if qpos < 0:
             return -1
-        cp = self._to_cp(block.position() + qpos)
+        qpos += block.position()
+        cp = max(0, bisect.bisect_right(self._utf16, qpos) - 1)
+        if self._break_at(qpos, cp):
+            return -1
         return -1 if cp >= len(self._text) or self._text[cp] in "\n\u2028\u2029" else cp
 
     def _line_at(self, point: QPointF):
@@ -355,6 +395,19 @@ class SpanTextView(QPlainTextEdit):
         if win is None or lo < win[0] or hi > win[1]:
             self.schedule_redraw()
 
+    copy_drops = ""
+    """Characters of the shown text left out of a copied selection (e.g. the isolates a
+    caller put around right-to-left parts); the shown-only line breaks are never copied."""
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        """The selected code points of the text itself (Ctrl+C, drag): no shown-only line
+        breaks, none of :attr:`copy_drops`. O(selection)."""
+        cursor, data = self.textCursor(), QMimeData()
+        if cursor.hasSelection():
+            text = self._text[self._to_cp(cursor.selectionStart()):self._to_cp(cursor.selectionEnd())]
+            data.setText(text.translate(dict.fromkeys(map(ord, self.copy_drops))) if self.copy_drops else text)
+        return data
+
     def _on_selection_changed(self) -> None:
         cursor = self.textCursor()
         if cursor.hasSelection():
@@ -381,8 +434,8 @@ class SpanTextView(QPlainTextEdit):
         last = bisect.bisect_left(self._marks, (hi,), lo=first)
         intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
                                      linked=self._linked, error=self._error, unknown=self._unknown)
-        # The same window text (same UTF-16 start) and intervals paint the same: nothing to do.
-        key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals)
+        # The same window text (same Qt start, same breaks) and intervals paint the same.
+        key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals, self._window_breaks(lo, hi))
         if key == self._drawn_key:
             return
         self._drawn_key = key
@@ -400,6 +453,14 @@ class SpanTextView(QPlainTextEdit):
         if deco != self._deco:  # unchanged decorations need no repaint (Qt repaints edits)
             self._deco = deco
             self.viewport().update()
+
+    def _window_breaks(self, lo: int, hi: int) -> bytes:
+        """The shown breaks in code points ``[lo, hi]``, as bytes (for a cache key)."""
+        breaks = self._breaks
+        if not len(breaks):
+            return b""
+        a, b = np.searchsorted(breaks, (lo, hi), side="right")
+        return breaks[a:b].tobytes()
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
         """Paint the highlights of the exposed lines, then the plain text over them."""
@@ -445,3 +506,4 @@ class SpanTextView(QPlainTextEdit):
     def visible_ops(self) -> list[LineOps]:
         """The paint operations of the visible lines (what :meth:`paintEvent` draws)."""
         return [ops for *_, ops in self._line_ops(self.viewport().rect())]
+

@@ -48,15 +48,22 @@ class TextMarkers(QObject):
     def set_cover(self, text: str, cover) -> None:
         """Mark the zero-width characters of ``text`` that no token covers (``cover[i]``
         tokens cover code point i, length ``len(text)``; None or a cover of another length:
-        mark none). Kept by reference; only the visible part is scanned, when painting."""
+        mark none). Kept by reference; only the visible part is scanned: here, to repaint
+        only when its marks change (a new result after each keystroke mostly keeps them),
+        and when painting."""
         ok = cover is not None and len(cover) == len(text)
+        visible = self.view.visible_range()
+        before = self.zero_width(visible)
         self._text, self._cover = (text, cover) if ok else ("", None)
-        self.view.viewport().update()
+        if self.zero_width(visible) != before:
+            self.view.viewport().update()
 
     def set_specials(self, marks: Sequence[tuple[int, str]]) -> None:
         """Draw a zero-width badge for each ``(code point, token)`` (``[CLS]`` at 0 …)."""
-        self._specials = [(int(p), str(t)) for p, t in marks]
-        self.view.viewport().update()
+        specials = [(int(p), str(t)) for p, t in marks]
+        if specials != self._specials:
+            self._specials = specials
+            self.view.viewport().update()
 
     def zero_width(self, visible: tuple[int, int] | None = None) -> list[tuple[int, str]]:
         """``(code point, short name)`` of the uncovered zero-width characters in the

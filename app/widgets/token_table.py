@@ -23,9 +23,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from app.widgets.span_segments import first_difference
 from app.widgets.token_badges import METASPACE, BadgeDelegate, readable, visible
+from app.widgets.viewport_cache import ViewportCache
 from app.widgets.token_flags import (
     BYTE_FALLBACK_FLAG, FLAG_TEXTS, MISLEADING_FLAG, UNKNOWN_FLAG, flag_bits, marks, short_note)
 from core.align.audit import Audit, TokenFlags
+from core.text.columns import SpanArray
 from core.text.edits import common_prefix
 
 __all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "RowArrays", "TokenTableModel", "TokenTableView", "row_arrays"]
@@ -87,14 +89,28 @@ def row_arrays(spans: Sequence[tuple[int, int] | None], audit: Audit | None = No
 
 def _running_end_max(spans: Sequence[tuple[int, int] | None], floor: int | None = None) -> np.ndarray:
     """``out[r]``: the largest span end of ``spans[0..r]`` (and ``floor``); a missing span
-    counts as the end of everything. O(len(spans)) at C speed when no span is missing."""
-    if None in spans:
+    counts as the end of everything. O(len(spans)) at C speed when no span is missing or
+    ``spans`` is a :class:`~core.text.columns.SpanArray`."""
+    if isinstance(spans, SpanArray):
+        starts, ends = spans.arrays()
+        ends = np.where(starts < 0, 1 << 40, ends) if None in spans else ends
+    elif None in spans:
         ends = np.fromiter((sp[1] if sp else 1 << 40 for sp in spans), np.int64, len(spans))
     else:
         ends = np.fromiter(map(_END, spans), np.int64, len(spans))
     if floor is not None:
         ends = np.maximum(ends, floor)
     return np.maximum.accumulate(ends) if len(ends) else ends
+
+
+def _common_span_prefix(a: Sequence, b: Sequence) -> int:
+    """How many leading spans ``a`` and ``b`` share: numpy on the columns of two
+    :class:`~core.text.columns.SpanArray` (iterating one makes a tuple per span), else one
+    pass that stops at the first difference. O(len) at C speed."""
+    if isinstance(a, SpanArray) and isinstance(b, SpanArray):
+        (s0, e0), (s1, e1) = a.arrays(), b.arrays()
+        return min(first_difference(s0, s1), first_difference(e0, e1))
+    return common_prefix(a, b)
 
 
 def _span(span: tuple[int, int] | None) -> str:
@@ -152,7 +168,8 @@ class TokenTableModel(QAbstractTableModel):
         Rows are inserted or removed at the end and one ``dataChanged`` covers the rows
         from the first that differs (no model reset, so the view keeps its scroll position
         and current row, and repaints only rows it shows that changed)."""
-        tokens, ids, spans, labels = list(tokens), list(ids), list(spans), list(labels)
+        tokens, ids, labels = list(tokens), list(ids), list(labels)
+        spans = spans if isinstance(spans, SpanArray) else list(spans)  # a SpanArray is immutable
         if rows is None or len(rows.marks) != len(tokens):
             rows = None
             row_marks = marks(len(tokens), unknown, byte_fallback)
@@ -172,7 +189,8 @@ class TokenTableModel(QAbstractTableModel):
         self._text, self._tokens, self._ids, self._spans = text, tokens, ids, spans
         self._utf16, self._utf8, self._labels = utf16, utf8, labels
         self._audit, self._bits, self._error_row = audit, bits, error_row
-        self._marks, self._derived = row_marks, None if derived is None else list(derived)
+        self._marks = row_marks
+        self._derived = derived if derived is None or isinstance(derived, SpanArray) else list(derived)
         self._token_bytes = token_bytes
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
@@ -192,7 +210,7 @@ class TokenTableModel(QAbstractTableModel):
         """The first row whose cells may differ from what the model shows now: rows before it
         have the same token, id, label, span and flags, and their span lies in the part of
         the text that did not change."""
-        rows = common_prefix(self._spans, spans)
+        rows = _common_span_prefix(self._spans, spans)
         rows = common_prefix(self._tokens, tokens, rows)
         for old, new in ((self._ids, ids), (self._labels, labels)):  # may be shorter than tokens
             if len(old) != len(new) or old != new:
@@ -410,6 +428,11 @@ class TokenTableView(QTableView):
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.setMouseTracking(True)
         self.entered.connect(lambda index: self.sig_token_hovered.emit(index.row()))
+        self.paint_cache = ViewportCache(self)  # rows added below the visible ones repaint nothing new
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if not self.paint_cache.paint(event):
+            super().paintEvent(event)
 
     def leaveEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().leaveEvent(event)

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
 from core.align.entities import LabelError, entities
 from core.errors import SubwordScopeError
+from core.text.columns import SpanArray
 from core.text.normalize import NormalizedText, normalize
 from core.tokenizers.normalizers import Teaching
 
@@ -82,14 +83,19 @@ def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool,
     return {
         "tokens": list(enc.tokens),
         "ids": list(enc.ids),
-        "spans": [tuple(o) for o in enc.offsets],
+        "spans": _spans(enc.offsets),
         "normalized": enc.normalized,
         "token_bytes": enc.token_bytes if getattr(enc, "byte_level", False) else None,
         "special": list(enc.special_tokens_mask),
         "unknown": list(enc.unknown_mask),
         "byte_fallback": list(enc.byte_fallback_mask),
-        "derived_spans": [tuple(o) for o in enc.derived_offsets],
+        "derived_spans": _spans(enc.derived_offsets),
     }
+
+
+def _spans(offsets) -> Any:
+    """Offsets as tuples; a compact SpanArray (long encodings) as it is."""
+    return offsets if isinstance(offsets, SpanArray) else [tuple(o) for o in offsets]
 
 
 def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "auto",

@@ -28,6 +28,7 @@ from core.align.audit import Audit, audit
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
 from core.errors import check_stop
+from core.text.columns import SpanArray, int_array
 from core.text.graphemes import GraphemeBounds
 from core.text.normalize import NormalizedText
 from core.text.offsets import int_table, offset_arrays
@@ -38,7 +39,11 @@ class AlignmentView:
     """Everything one rendering of the alignment pane needs.
 
     ``spans[i]`` is token ``i``'s original code-point span, or None for tokens after an
-    alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``.
+    alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``. Once
+    :func:`alignment_view` has filled them, ``spans``, ``norm_spans``, ``derived_spans`` and
+    ``derived_norm_spans`` are :class:`core.text.columns.SpanArray` columns (16 bytes a
+    span): indexing gives a ``(start, end)`` tuple or None, as a list of them would, and
+    they compare equal to such a list.
     ``audit`` holds :func:`core.align.audit.audit`'s flags for the leading tokens that have a
     span; ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
     ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary;
@@ -106,7 +111,7 @@ class AlignmentView:
         of the reference spans — itself when no token is misleading."""
         if not self.misleading or self.derived_spans is None:
             return self
-        return replace(self, spans=list(self.derived_spans), norm_spans=self.derived_norm_spans,
+        return replace(self, spans=self.derived_spans, norm_spans=self.derived_norm_spans,
                        cover=self.derived_cover)
 
     @cached_property
@@ -130,8 +135,11 @@ class AlignmentView:
         return [i for i, sp in enumerate(self.spans) if sp and sp[0] < end and start < sp[1]]
 
 
-def _starts(spans: list[tuple[int, int] | None]) -> list[int]:
+def _starts(spans: Sequence[tuple[int, int] | None]) -> Sequence[int]:
     """Each span's start (a missing span sorts last), O(tokens)."""
+    if isinstance(spans, SpanArray):
+        starts = spans.starts.view()
+        return int_array(np.where(starts < 0, 1 << 40, starts)) if None in spans else spans.starts
     if None in spans:
         return [sp[0] if sp else 1 << 40 for sp in spans]
     return list(map(itemgetter(0), spans))
@@ -168,6 +176,11 @@ def _cover(n: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
 def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """``(starts, ends, missing)``: int64 arrays (a missing span reads as ``(0, 0)``) and
     the indices of the missing spans."""
+    if isinstance(spans, SpanArray):
+        starts, ends = spans.arrays()
+        if None not in spans:
+            return starts, ends, []
+        return np.maximum(starts, 0), np.maximum(ends, 0), np.flatnonzero(starts < 0).tolist()
     missing = [i for i, sp in enumerate(spans) if sp is None] if None in spans else []
     pairs = [sp or (0, 0) for sp in spans] if missing else spans
     flat = np.fromiter(chain.from_iterable(pairs), np.int64, 2 * len(pairs)).reshape(-1, 2)
@@ -185,21 +198,19 @@ def audit_spans(text: str, spans, token_bytes, special, graphemes=None, derived=
                  derived_offsets=None if derived is None else derived[:k], should_stop=should_stop)
 
 
-def normalized_spans(nt: NormalizedText, spans) -> list[tuple[int, int] | None]:
+def normalized_spans(nt: NormalizedText, spans) -> SpanArray:
     """``nt.to_normalized(*span)`` for every span at once (the same two binary searches,
-    vectorized: O(tokens · log n)); None stays None."""
+    vectorized: O(tokens · log n)); None stays None. A :class:`SpanArray` (it equals the
+    list of those spans)."""
     return _normalized_spans(nt, _span_arrays(spans))
 
 
-def _normalized_spans(nt: NormalizedText, arrays) -> list[tuple[int, int] | None]:
+def _normalized_spans(nt: NormalizedText, arrays) -> SpanArray:
     starts, ends, missing = arrays
     nt_starts, nt_ends = nt.arrays()
     lo = np.searchsorted(nt_ends, starts, side="right")
     hi = np.maximum(lo, np.searchsorted(nt_starts, ends, side="left"))
-    out: list[tuple[int, int] | None] = list(zip(lo.tolist(), hi.tolist()))
-    for i in missing:
-        out[i] = None
-    return out
+    return SpanArray.from_arrays(lo, hi, missing)
 
 
 def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
@@ -272,6 +283,9 @@ def alignment_view(
                                should_stop=should_stop)
     else:
         partial = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop)
+    for key in ("spans", "derived_spans"):  # compact columns: the tuples are freed
+        if partial.get(key) is not None:
+            partial[key] = SpanArray.from_pairs(partial[key])
     result = replace(base, **partial)
     check_stop(should_stop)
     utf16, utf8 = offset_arrays(text)

@@ -2,7 +2,9 @@
 
 Every normalized character remembers the half-open span of original code points it came
 from, so any span of normalized text maps back to the original text. All positions here are
-Python code-point indices.
+Python code-point indices. The map is kept in two compact columns
+(:class:`core.text.columns.IntArray`, 8 bytes an entry) that index, iterate and compare
+like lists of ints.
 
 Public names: :class:`NormalizedText`, :func:`normalize`, :data:`FORMS`.
 """
@@ -11,14 +13,29 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Literal
+from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
 from core.errors import OffsetError
+from core.text.columns import IntArray, int_array
 
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+COMPACT_FROM = 256
+"""Offset lists at least this long are stored as compact :class:`IntArray` columns."""
+_COUNT = np.arange(COMPACT_FROM + 1, dtype=np.int64)  # the arrays() of short identity maps
+_COUNT.flags.writeable = False
+
+
+def _view(values) -> np.ndarray:
+    """A read-only int64 array of a column (:meth:`IntArray.view`) or of a short list."""
+    if type(values) is IntArray:
+        return values.view()
+    out = np.fromiter(values, np.int64, len(values))
+    out.flags.writeable = False
+    return out
 Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 
@@ -32,18 +49,27 @@ class NormalizedText:
         The text as the user gave it.
     text : str
         The normalized text.
-    starts, ends : list[int]
+    starts, ends : Sequence[int]
         One entry per character of ``text``: normalized character ``j`` came from
-        ``original[starts[j]:ends[j]]`` (code points). Both lists are non-decreasing for
-        every normalizer in this project.
+        ``original[starts[j]:ends[j]]`` (code points). Both are non-decreasing for every
+        normalizer in this project. Given as any sequences of ints (lists, ranges, int
+        ndarrays), they are kept as compact :class:`~core.text.columns.IntArray` columns
+        (8 bytes an entry), except that a list shorter than :data:`COMPACT_FROM` is kept as
+        given (cheapest for the many short texts of a batch). Either way indexing and
+        iterating give ints and ``len`` and ``==`` with a list work as for a list. They are
+        never edited in place (every edit builds a new NormalizedText).
     """
 
     original: str
     text: str
-    starts: list[int] = field(repr=False)
-    ends: list[int] = field(repr=False)
+    starts: Sequence[int] = field(repr=False)
+    ends: Sequence[int] = field(repr=False)
 
     def __post_init__(self) -> None:
+        if not (type(self.starts) is list and len(self.starts) < COMPACT_FROM):
+            self.starts = int_array(self.starts)
+        if not (type(self.ends) is list and len(self.ends) < COMPACT_FROM):
+            self.ends = int_array(self.ends)
         if not (len(self.text) == len(self.starts) == len(self.ends)):
             raise OffsetError(
                 f"offset map has {len(self.starts)} starts and {len(self.ends)} ends "
@@ -54,8 +80,10 @@ class NormalizedText:
     def identity(cls, original: str) -> "NormalizedText":
         """The unnormalized text: character ``i`` maps to ``(i, i+1)``."""
         n = len(original)
+        if n >= COMPACT_FROM:
+            return cls(original, original, int_array(range(n)), int_array(range(1, n + 1)))
         nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
-        nt.__dict__["_identity"] = (nt.starts, nt.ends)  # arrays() are then aranges
+        nt.__dict__["_arrays"] = (nt.starts, nt.ends, _COUNT[:n], _COUNT[1:n + 1])
         return nt
 
     def __len__(self) -> int:
@@ -64,13 +92,11 @@ class NormalizedText:
     @classmethod
     def from_arrays(cls, original: str, text: str, starts: np.ndarray,
                     ends: np.ndarray) -> "NormalizedText":
-        """A map given as two ``(len(text),)`` int arrays (kept as :meth:`arrays`)."""
-        nt = cls(original, text, starts.tolist(), ends.tolist())
-        nt._keep_arrays(np.asarray(starts, np.int64), np.asarray(ends, np.int64))
-        return nt
+        """A map given as two ``(len(text),)`` int arrays (copied once into the columns)."""
+        return cls(original, text, int_array(starts), int_array(ends))
 
     def _same_map(self, text: str) -> "NormalizedText":
-        """A new text over the same offset map (a one-to-one rewrite), sharing the lists
+        """A new text over the same offset map (a one-to-one rewrite), sharing the columns
         and their arrays."""
         nt = NormalizedText(self.original, text, self.starts, self.ends)
         kept = self.__dict__.get("_arrays")
@@ -78,25 +104,15 @@ class NormalizedText:
             nt.__dict__["_arrays"] = kept
         return nt
 
-    def _keep_arrays(self, starts: np.ndarray, ends: np.ndarray) -> None:
-        starts.flags.writeable = ends.flags.writeable = False
-        self.__dict__["_arrays"] = (self.starts, self.ends, starts, ends)
-
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(starts, ends)`` as read-only ``(len(text),) int64`` arrays, built once and
-        kept while the two lists are the same objects (no one edits them in place: every
-        edit here builds new lists). O(n) the first time, O(1) after."""
+        """``(starts, ends)`` as read-only ``(len(text),) int64`` arrays sharing the
+        columns' memory (O(1); a short list is copied once, O(n)), kept while the columns
+        are the same objects."""
         kept = self.__dict__.get("_arrays")
         if kept is not None and kept[0] is self.starts and kept[1] is self.ends:
             return kept[2], kept[3]
-        n = len(self.starts)
-        same = self.__dict__.get("_identity")
-        if same is not None and same[0] is self.starts and same[1] is self.ends:
-            starts, ends = np.arange(n, dtype=np.int64), np.arange(1, n + 1, dtype=np.int64)
-        else:
-            starts = np.fromiter(self.starts, np.int64, n)
-            ends = np.fromiter(self.ends, np.int64, n)
-        self._keep_arrays(starts, ends)
+        starts, ends = _view(self.starts), _view(self.ends)
+        self.__dict__["_arrays"] = (self.starts, self.ends, starts, ends)
         return starts, ends
 
     @property
@@ -182,33 +198,49 @@ class NormalizedText:
         (or after it, at the very start).
         """
         text: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
+        src = array("q")  # per output character: its source character, -1: the one before
+        first_insert = None  # where an insertion before any output character is
+        n = len(self.text)
         pos = 0
         for a, b, rep in segments:
-            if a < pos or b < a or b > len(self.text):
+            if a < pos or b < a or b > n:
                 raise OffsetError(f"segment ({a}, {b}) overlaps or is out of range")
             text.append(self.text[pos:a])
-            starts.extend(self.starts[pos:a])
-            ends.extend(self.ends[pos:a])
-            for k in range(len(rep)):
-                if b > a:
-                    src = min(a + k, b - 1)
-                    s, e = self.starts[src], self.ends[src]
-                elif ends:
-                    s, e = starts[-1], ends[-1]
-                elif a < len(self.text):
-                    s, e = self.starts[a], self.starts[a]
-                else:
-                    s = e = len(self.original)
-                starts.append(s)
-                ends.append(e)
+            src.extend(range(pos, a))
+            if b > a:
+                k = min(len(rep), b - a)
+                src.extend(range(a, a + k))
+                src.extend([b - 1] * (len(rep) - k))
+            elif rep:
+                if not src and first_insert is None:
+                    first_insert = a
+                src.extend([-1] * len(rep))
             text.append(rep)
             pos = b
         text.append(self.text[pos:])
-        starts.extend(self.starts[pos:])
-        ends.extend(self.ends[pos:])
-        return NormalizedText(self.original, "".join(text), starts, ends)
+        src.extend(range(pos, n))
+        return NormalizedText.from_arrays(self.original, "".join(text), *self._spans_of(src, first_insert))
+
+    def _spans_of(self, src: array, first_insert: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """``(starts, ends)`` of output characters whose source characters are ``src``
+        (``-1``: the span of the output character before; none before: the empty span at
+        source character ``first_insert``, or at the end of the original). O(len(src))."""
+        idx = np.frombuffer(src, np.int64) if len(src) else np.zeros(0, np.int64)
+        old_s, old_e = self.arrays()
+        if not len(idx) or idx.min() >= 0:
+            return old_s[idx], old_e[idx]
+        at = np.where(idx >= 0, np.arange(len(idx)), -1)
+        np.maximum.accumulate(at, out=at)  # the last output character with a source
+        lead = at < 0
+        idx = idx[np.maximum(at, 0)]
+        idx[lead] = 0
+        starts = old_s[idx] if len(old_s) else np.zeros(len(idx), np.int64)
+        ends = old_e[idx] if len(old_e) else np.zeros(len(idx), np.int64)
+        if lead.any():
+            fi = first_insert if first_insert is not None else len(old_s)
+            pos = int(old_s[fi]) if fi < len(old_s) else len(self.original)
+            starts[lead] = ends[lead] = pos
+        return starts, ends
 
     # -- fast, HF-compatible edit primitives used by core.tokenizers -------------------------
 
@@ -302,9 +334,9 @@ class NormalizedText:
         """Normalized characters ``[start, end)`` with their (absolute) original spans."""
         if not 0 <= start <= end <= len(self.text):
             raise OffsetError(f"slice ({start}, {end}) is outside 0..{len(self.text)}")
-        return NormalizedText(
-            self.original, self.text[start:end], self.starts[start:end], self.ends[start:end]
-        )
+        starts, ends = self.arrays()
+        return NormalizedText.from_arrays(self.original, self.text[start:end], starts[start:end],
+                                          ends[start:end])
 
     @classmethod
     def concat(
@@ -316,17 +348,16 @@ class NormalizedText:
         ``original[shift:shift + len(piece.original)]``; its spans are shifted by ``shift``.
         """
         texts: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
+        starts: list[np.ndarray] = []
+        ends: list[np.ndarray] = []
         for shift, piece in parts:
             texts.append(piece.text)
-            if shift:
-                starts += [s + shift for s in piece.starts]
-                ends += [e + shift for e in piece.ends]
-            else:
-                starts += piece.starts
-                ends += piece.ends
-        return cls(original, "".join(texts), starts, ends)
+            s, e = piece.arrays()
+            starts.append(s + shift if shift else s)
+            ends.append(e + shift if shift else e)
+        if not starts:
+            return cls(original, "", IntArray(), IntArray())
+        return cls.from_arrays(original, "".join(texts), np.concatenate(starts), np.concatenate(ends))
 
 
 def _units(text: str, form: Form | None) -> list[tuple[int, int]]:

@@ -12,6 +12,9 @@ for field, to what ``encode`` returns:
   split into source words whose rewritten form, model tokens and word-relative normalized
   spans are computed once per distinct word and kept (:meth:`BatchEncoder._rewritten`), so
   a known word costs one dict look-up; plain pre-tokenizers use the model's own word cache;
+- byte-level pipelines (GPT-2, tiktoken files) encode chunks of texts together
+  (:meth:`BatchEncoder.encode_many`, :mod:`core.tokenizers.batch_bulk`): one cache look-up
+  pass and flat list and numpy work over all the chunk's words instead of per-text lists;
 - a text the fast path does not cover (a pipeline shape it does not know, a word it cannot
   rewrite alone) goes through ``encode``, as does every text of :data:`SMALL_TEXT` code
   points or more.
@@ -28,10 +31,12 @@ from __future__ import annotations
 import bisect
 from itertools import accumulate, chain, repeat
 from operator import add, lt
-from typing import Any
+from typing import Any, Callable
 
+from core.errors import check_stop
 from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
+from core.tokenizers.batch_bulk import CHUNK, encode_chunk
 from core.tokenizers.normalizers.base import CharMapNormalizer
 
 __all__ = ["BatchEncoder", "SMALL_TEXT"]
@@ -56,6 +61,8 @@ class BatchEncoder:
         ``tokenizer._post_process`` assembles the Encoding as ``encode`` does.
     """
 
+    small_text = SMALL_TEXT  # read by batch_bulk (which this module imports)
+
     def __init__(self, tokenizer: Any):
         self.tok = tokenizer
         self.model = tokenizer.model
@@ -66,6 +73,27 @@ class BatchEncoder:
         # rewritten words by whether their first character was prepended (0/1)
         self._rewrites = (_Rewrites(self.model, byte_level, 0),
                           _Rewrites(self.model, byte_level, 1))
+
+    # -- many texts -------------------------------------------------------------------------
+
+    def encode_many(self, texts: list[str], add_special_tokens: bool,
+                    should_stop: Callable[[], bool] | None = None) -> list[Any]:
+        """The Encodings of ``texts``, None for each text the caller must give to
+        ``Tokenizer.encode``. Byte-level pipelines encode chunks of :data:`CHUNK` texts
+        together (:func:`~core.tokenizers.batch_bulk.encode_chunk`), others a text at a
+        time (:meth:`encode`). ``should_stop`` is asked before every text (raises
+        :class:`core.errors.Cancelled`). O(total code points + tokens) plus one model call
+        per word never seen before."""
+        if self._plan is _byte_level:
+            out: list[Any] = []
+            for k in range(0, len(texts), CHUNK):
+                out += encode_chunk(self, texts[k:k + CHUNK], add_special_tokens, should_stop)
+            return out
+        out = []
+        for text in texts:
+            check_stop(should_stop)
+            out.append(self.encode(text, add_special_tokens))
+        return out
 
     # -- one text ---------------------------------------------------------------------------
 
@@ -114,7 +142,7 @@ class BatchEncoder:
         n = len(piece)
         if self._translate is None:
             if self.tok.normalizer is None:
-                return NormalizedText(piece, piece, list(range(n)), list(range(1, n + 1))), True
+                return NormalizedText.identity(piece), True
             return self.tok.normalizer.normalize(NormalizedText.identity(piece)), False
         new, source = self._translate(piece)
         if source is None:
@@ -205,7 +233,7 @@ class _Rewrites(dict):
         if self.byte_level:
             model_word = bytes_to_byte_level(word.encode("utf-8", "surrogatepass"))
             char_of = range(len(word)) if ascii_ else list(chain.from_iterable(
-                map(repeat, range(len(word)), map(_utf8_length, map(ord, word)))))
+                map(repeat, range(len(word)), map(_UTF8_LENGTH.__getitem__, word))))
         else:
             model_word, char_of = word, range(len(word))
         piece = self.model.tokenize_word(model_word)
@@ -239,9 +267,19 @@ class _Rewrites(dict):
         return out
 
 
-def _utf8_length(code: int) -> int:
-    """Bytes of code point ``code`` in UTF-8 (a lone surrogate: 3, as ``surrogatepass``)."""
-    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+class _Utf8Length(dict):
+    """Character -> its bytes in UTF-8 (a lone surrogate: 3, as ``surrogatepass``), kept
+    so that a known character costs a C-level look-up; cleared at 65,536 characters."""
+
+    def __missing__(self, ch: str) -> int:
+        if len(self) >= 65_536:
+            self.clear()
+        code = ord(ch)
+        n = self[ch] = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        return n
+
+
+_UTF8_LENGTH = _Utf8Length()
 
 
 def _mapped_spans(nt, lo, hi, shift):

@@ -114,6 +114,14 @@ def _tokens(tokenizer: Any, ids: Iterable[int],
     return ids, tokens, kept
 
 
+def _decoded(tokenizer: Any, tokens: list[str | None], kept: list[bool]) -> list[bool]:
+    """Per token, whether it goes to the decoder: the kept ones, or every known one for a
+    decoder that drops special pieces itself (``Decoder.drops_special_pieces``)."""
+    if getattr(getattr(tokenizer, "decoder", None), "drops_special_pieces", False):
+        return [t is not None for t in tokens]
+    return kept
+
+
 def _run(tokenizer: Any, items: list[Tracked]) -> Tracked:
     decoder = getattr(tokenizer, "decoder", None)
     if decoder is not None:
@@ -149,7 +157,7 @@ def decode(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = Tr
     """
     _, tokens, kept = _tokens(tokenizer, ids, skip_special_tokens)
     decoder = getattr(tokenizer, "decoder", None)
-    strings = [t for t, keep in zip(tokens, kept) if keep]
+    strings = [t for t, keep in zip(tokens, _decoded(tokenizer, tokens, kept)) if keep]
     if decoder is None:
         return " ".join(strings)
     text = decoder.plain(strings)
@@ -177,7 +185,8 @@ def decode_pieces(tokenizer: Any, ids: Iterable[int], *,
         As :func:`decode`.
     """
     ids, tokens, kept = _tokens(tokenizer, ids, skip_special_tokens)
-    items = [Tracked.of(t, k, True) for k, (t, keep) in enumerate(zip(tokens, kept)) if keep]
+    sent = _decoded(tokenizer, tokens, kept)
+    items = [Tracked.of(t, k, True) for k, (t, keep) in enumerate(zip(tokens, sent)) if keep]
     out = _run(tokenizer, items)
     parts: dict[int, list[CharPart]] = {}
     for part in out.parts:

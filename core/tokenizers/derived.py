@@ -46,10 +46,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from core.text.byte_alphabet import from_byte_level
-from core.text.offsets import offset_arrays
+from core.text.columns import IntArray, SpanArray
 from core.tokenizers import chars
 from core.tokenizers.derived_contents import Atom, token_contents
-from core.tokenizers.derived_runs import guess_walk, resume_at
+from core.tokenizers.derived_runs import guess_walk, nonzero32, resume_at
 from core.tokenizers.token_rules import TokenRules
 
 __all__ = ["derived_offsets"]
@@ -58,35 +58,58 @@ SEARCH_BYTES = 256
 """How far past the cursor (bytes, beyond the token's own length) a token's content is
 looked for when it does not fit at the cursor: room for dropped characters."""
 
+_BYTE_SPACE = np.array([chr(b).isspace() for b in range(256)], bool)
+
+
+def _view32(table: array) -> np.ndarray:
+    """An ``array("i")`` as an int32 ndarray sharing its memory."""
+    return np.frombuffer(table, np.int32) if len(table) else np.zeros(0, np.int32)
+
+
 class _Text:
     """The normalized text as UTF-8 bytes with, per byte, its character and whether that
-    character is whitespace."""
+    character is whitespace.
+
+    Per byte (``m`` bytes, ``n`` characters): ``ws`` (bytes, 1 for whitespace) and
+    ``ws_array`` (its bool view), ``char_of`` (``array("i")``, length ``m + 1``) and
+    ``char_array`` (its int32 view); per character ``starts`` / ``starts_array`` (its first
+    byte, length ``n + 1``); per original code point ``blank`` (bytes, see :func:`_blank`).
+    About 10 bytes a byte; no per-byte Python object. O(m)."""
 
     def __init__(self, nt: Any, byte_level_text: bool):
         text = nt.text
         if byte_level_text:
             self.data = from_byte_level(text)
-            self.char_of = np.arange(len(self.data) + 1, dtype=np.int64)
+            data = np.frombuffer(self.data, np.uint8)
+            self.char_of = array("i", np.arange(len(self.data) + 1, dtype=np.int32).tobytes())
             self.starts = self.char_of
-            space = np.array([chr(b).isspace() for b in self.data], bool)
+            space = _BYTE_SPACE[data]
             self.ws_array = space
         else:
             self.data = text.encode("utf-8", "surrogatepass")
-            self.starts = offset_arrays(text)[1]
-            lengths = np.diff(self.starts)
-            self.char_of = np.append(np.repeat(np.arange(len(text)), lengths), len(text))
+            data = np.frombuffer(self.data, np.uint8)
+            lead = (data & 0xC0) != 0x80  # the first byte of each character
+            char_of = np.empty(len(data) + 1, np.int32)
+            np.cumsum(lead, dtype=np.int32, out=char_of[:-1])
+            char_of[:-1] -= 1
+            char_of[-1] = len(text)
+            starts = np.empty(len(text) + 1, np.int32)
+            starts[:-1] = nonzero32(lead)
+            starts[-1] = len(data)
+            del lead
             space = np.fromiter(map(str.isspace, text), bool, len(text))
-            self.ws_array = np.repeat(space, lengths)
-        self.ws = self.ws_array.tolist()
-        self.char_array = np.asarray(self.char_of, np.int64)
-        self.starts_array = np.asarray(self.starts, np.int64)
+            self.ws_array = space[char_of[:-1]]
+            # plain arrays index faster than numpy scalars in the per-token loop
+            self.char_of = array("i", char_of.tobytes())
+            self.starts = array("i", starts.tobytes())
+            del char_of, starts
+        self.ws = self.ws_array.tobytes()
+        self.char_array = _view32(self.char_of)
+        self.starts_array = _view32(self.starts)
         self.n = len(self.data)
         self.nt = nt
         self.nt_starts, self.nt_ends = nt.arrays()
         self.blank = _blank(nt, space, self.nt_starts, self.nt_ends)
-        # plain arrays index faster than numpy scalars in the per-token loop
-        self.char_of = array("q", self.char_of.astype(np.int64).tobytes())
-        self.starts = array("q", np.asarray(self.starts, np.int64).tobytes())
         self._nt_starts, self._nt_ends = nt.starts, nt.ends
 
     def skip_ws(self, p: int) -> int:
@@ -150,15 +173,16 @@ class _Text:
         return self.starts[n0], self.starts[n1]
 
 
-def _blank(nt: Any, space: np.ndarray, nt_starts: np.ndarray, nt_ends: np.ndarray) -> list[bool]:
-    """Per original code point: True when no non-whitespace normalized character comes from
-    it (whitespace, or a character the normalizer dropped). O(n)."""
+def _blank(nt: Any, space: np.ndarray, nt_starts: np.ndarray, nt_ends: np.ndarray) -> bytes:
+    """Per original code point: 1 when no non-whitespace normalized character comes from
+    it (whitespace, or a character the normalizer dropped), else 0. O(n)."""
     n = len(nt.original)
     keep = ~space
     starts = nt_starts[keep]
     ends = nt_ends[keep]
-    delta = np.bincount(starts, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
-    return (np.cumsum(delta[:n]) <= 0).tolist()
+    delta = np.bincount(starts, minlength=n + 1)
+    delta -= np.bincount(ends, minlength=n + 1)
+    return (np.cumsum(delta[:n]) <= 0).tobytes()
 
 
 def _spelled_out(enc: Any, text: _Text) -> tuple[np.ndarray, np.ndarray] | None:
@@ -173,12 +197,12 @@ def _spelled_out(enc: Any, text: _Text) -> tuple[np.ndarray, np.ndarray] | None:
     if len(lengths) == 0 or not lengths.all():
         return None
     ends = np.cumsum(lengths)
-    char_of = np.frombuffer(text.char_of, np.int64)
+    char_of = text.char_array
     first, last = char_of[ends - lengths], char_of[ends - 1]
     return text.nt_starts[first], text.nt_ends[last]
 
 
-def _margin(blank: list[bool], a: int, step: int) -> int:
+def _margin(blank: bytes, a: int, step: int) -> int:
     """The end of the run of blank code points next to ``a`` going ``step`` (-1 or +1)."""
     if step < 0:
         while a > 0 and blank[a - 1]:
@@ -189,7 +213,7 @@ def _margin(blank: list[bool], a: int, step: int) -> int:
     return a
 
 
-def _settle(text: str, blank: list[bool], span: tuple[int, int], ref: tuple[int, int],
+def _settle(text: str, blank: bytes, span: tuple[int, int], ref: tuple[int, int],
             trims: bool, space: frozenset[str]) -> tuple[int, int]:
     """Keep the reference's whitespace convention: its start (end) is kept when it lies in
     the blank code points (whitespace, dropped characters) next to the derived span's first
@@ -235,8 +259,9 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
 
     Returns
     -------
-    list of (int, int)
-        Length ``len(enc)``; half-open code points of the original text, inside it,
+    list of (int, int), or SpanArray
+        A :class:`core.text.columns.SpanArray` (equal to the list) when ``enc.offsets``
+        is one. Length ``len(enc)``; half-open code points of the original text, inside it,
         with non-decreasing starts over the non-special tokens. O(bytes + tokens) plus
         the searches past dropped characters (O(:data:`SEARCH_BYTES`) each).
     """
@@ -245,18 +270,45 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
     space = frozenset(" ") if enc.byte_level else chars.WHITESPACE  # what trim_offsets trims
     blank, trims = text.blank, rules.trims_offsets
     raw = _spelled_out(enc, text) if shortcut else None
-    ref = np.fromiter(chain.from_iterable(enc.offsets), np.int64, 2 * len(enc.offsets)).reshape(-1, 2)
+    ref = _ref_arrays(enc.offsets)
     if raw is not None:  # the tokens' bytes are the text's bytes: no walk needed
-        out = list(map(tuple, enc.offsets))
-        for j in np.flatnonzero((raw[0] != ref[:, 0]) | (raw[1] != ref[:, 1])).tolist():
-            span = (int(raw[0][j]), int(raw[1][j]))
-            out[j] = _settle(original, blank, span, out[j], trims, space)
-        return out
+        refs = enc.offsets
+        differ = np.flatnonzero((raw[0] != ref[0]) | (raw[1] != ref[1])).tolist()
+        return _replaced(refs, {j: _settle(original, blank, (int(raw[0][j]), int(raw[1][j])),
+                                           tuple(refs[j]), trims, space) for j in differ})
     b0, b1 = _walk(enc, rules, text, ref, shortcut)
     return _spans(enc, text, ref, b0, b1, trims, space)
 
 
-def _walk(enc: Any, rules: TokenRules, text: _Text, ref: np.ndarray, guess: bool) -> tuple[np.ndarray, np.ndarray]:
+def _ref_arrays(offsets: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, ends)``: the reference spans as two ``(n,) int64`` arrays (a
+    :class:`SpanArray`'s own columns, not copied). O(tokens)."""
+    if isinstance(offsets, SpanArray):
+        return offsets.arrays()
+    flat = np.fromiter(chain.from_iterable(offsets), np.int64, 2 * len(offsets)).reshape(-1, 2)
+    return flat[:, 0], flat[:, 1]
+
+
+def _replaced(refs: Sequence[tuple[int, int]], changed: dict[int, tuple[int, int]]):
+    """``refs`` with the spans in ``changed`` replaced: a new :class:`SpanArray` when
+    ``refs`` is one (no per-token tuples), else a list of tuples. O(tokens)."""
+    if isinstance(refs, SpanArray):
+        starts, ends = IntArray(), IntArray()
+        starts.frombytes(memoryview(refs.starts).cast("B"))
+        ends.frombytes(memoryview(refs.ends).cast("B"))
+        if changed and len(starts):
+            at = np.fromiter(changed, np.int64, len(changed))
+            pairs = np.array(list(changed.values()), np.int64).reshape(-1, 2)
+            np.frombuffer(starts, np.int64)[at] = pairs[:, 0]
+            np.frombuffer(ends, np.int64)[at] = pairs[:, 1]
+        return SpanArray(starts, ends, 0)
+    out = [r if isinstance(r, tuple) else tuple(r) for r in refs]
+    for j, span in changed.items():
+        out[j] = span
+    return out
+
+
+def _walk(enc: Any, rules: TokenRules, text: _Text, ref: tuple[np.ndarray, np.ndarray], guess: bool) -> tuple[np.ndarray, np.ndarray]:
     """The byte span each token's content is found at by the cursor walk (special tokens:
     ``(-1, -1)``, they keep the reference span). With ``guess``, the walk is guessed for all
     tokens at once (:func:`~core.tokenizers.derived_runs.guess_walk`, the same spans) and
@@ -305,26 +357,25 @@ def _step(text: _Text, atoms: list[Atom] | None, cur: int, r0: int, r1: int) -> 
     return found
 
 
-def _ref_bytes(ref: np.ndarray, text: _Text) -> tuple[np.ndarray, np.ndarray]:
-    """Per token, the normalized bytes of its reference span ``ref`` (shape (n, 2), code
-    points), as :meth:`NormalizedText.to_normalized` maps it, vectorized.
-    O(tokens · log chars)."""
+def _ref_bytes(ref: tuple[np.ndarray, np.ndarray], text: _Text) -> tuple[np.ndarray, np.ndarray]:
+    """Per token, the normalized bytes of its reference span ``ref`` (starts, ends: code
+    points), as :meth:`NormalizedText.to_normalized` maps it, vectorized: two int32
+    arrays. O(tokens · log chars)."""
     starts, ends = text.nt_starts, text.nt_ends
-    n0 = np.searchsorted(ends, ref[:, 0], side="right")
-    n1 = np.maximum(n0, np.searchsorted(starts, ref[:, 1], side="left"))
+    n0 = np.searchsorted(ends, ref[0], side="right")
+    n1 = np.maximum(n0, np.searchsorted(starts, ref[1], side="left"))
     return text.starts_array[n0], text.starts_array[n1]
 
 
-def _spans(enc: Any, text: _Text, ref: np.ndarray, b0: np.ndarray, b1: np.ndarray,
-           trims: bool, space: frozenset[str]) -> list[tuple[int, int]]:
+def _spans(enc: Any, text: _Text, ref: tuple[np.ndarray, np.ndarray], b0: np.ndarray,
+           b1: np.ndarray, trims: bool, space: frozenset[str]):
     """Map the walk's byte spans to original code points and settle each against its
     reference span (:func:`_settle`); vectorized where the two agree or differ only by
-    blank code points before the reference start. O(tokens)."""
-    refs = list(enc.offsets)
-    if not refs:
-        return []
-    if not isinstance(refs[0], tuple):
-        refs = [tuple(r) for r in refs]
+    blank code points before the reference start. O(tokens). A SpanArray when
+    ``enc.offsets`` is one, else a list of tuples."""
+    refs = enc.offsets
+    if not len(refs):
+        return _replaced(refs, {})
     nonempty = b1 > b0
     char_of = text.char_array
     first = char_of[np.where(nonempty, b0, 0)]
@@ -334,19 +385,22 @@ def _spans(enc: Any, text: _Text, ref: np.ndarray, b0: np.ndarray, b1: np.ndarra
         a, b = starts[first], ends[last]
     else:
         a = b = np.zeros(len(refs), np.int64)
-    r0, r1 = ref[:, 0], ref[:, 1]
+    r0, r1 = ref
     same = nonempty & (a == r0) & (b == r1) | (b0 < 0)
     # the derived span also holds blank code points before the reference start (a space a
     # marker consumed): _settle keeps the reference
-    solid = np.concatenate(([0], np.cumsum(~np.asarray(text.blank, bool))))  # non-blank count
-    r0c = np.minimum(r0, len(text.blank) - 1) if len(text.blank) else r0
+    blank_array = np.frombuffer(text.blank, bool)
+    solid = np.zeros(len(blank_array) + 1, np.int32)  # non-blank code points before each
+    np.cumsum(~blank_array, dtype=np.int32, out=solid[1:])
+    r0c = np.minimum(r0, len(blank_array) - 1) if len(blank_array) else r0
     lead = nonempty & (b == r1) & (a < r0) & (r0 < r1) & (solid[r0] == solid[np.maximum(a, 0)])
-    if len(text.blank):
-        lead &= ~np.asarray(text.blank, bool)[r0c]
+    if len(blank_array):
+        lead &= ~blank_array[r0c]
     same |= lead
+    del solid, lead
     original, blank = enc.normalized.original, text.blank
-    out = refs
+    changed = {}
     for j in np.flatnonzero(~same).tolist():
         span = (int(a[j]), int(b[j])) if nonempty[j] else text.to_original(int(b0[j]), int(b1[j]))
-        out[j] = _settle(original, blank, span, refs[j], trims, space)
-    return out
+        changed[j] = _settle(original, blank, span, tuple(refs[j]), trims, space)
+    return _replaced(refs, changed)

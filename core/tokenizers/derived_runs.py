@@ -28,6 +28,7 @@ import numpy as np
 
 OTHER, PLAIN, MARKED, LONE, UNKNOWN, SPECIAL = range(6)
 _KIND = object()  # tags this module's entries in the shared memo
+_CHUNK = 1 << 20  # bytes a chunk when positions are gathered
 _LONE_PASSES = 4  # lone markers in a row resolved by vector passes (longer chains: walked)
 
 
@@ -81,8 +82,10 @@ def guess_walk(text: Any, codes: Sequence[int], table: Sequence[list], special: 
     data = np.frombuffer(text.data, np.uint8)
     m = len(data)
     keep = ~text.ws_array
-    nw_pos = np.append(np.flatnonzero(keep), m)  # non-whitespace bytes, then the end
-    nw_before = np.concatenate(([0], np.cumsum(keep)))  # shape (m + 1,)
+    nw_pos = nonzero32(keep, extra=m)  # non-whitespace bytes, then the end (int32)
+    nw_before = np.zeros(m + 1, np.int32)  # non-whitespace bytes before each byte
+    np.cumsum(keep, dtype=np.int32, out=nw_before[1:])
+    del keep
     marker_in_text = bool(metaspace) and metaspace in text.data
     kind, lengths, lits, space_marker = _classify(codes, table, special, metaspace,
                                                   marker_in_text, byte_level,
@@ -141,10 +144,18 @@ def _place_literals(data, nw_pos, c, lengths, lits, lit_kind, end, ok) -> np.nda
     end[idx] = nw_pos[np.minimum(ci_safe + li_safe - 1, n_nw)] + 1
     want = np.frombuffer(b"".join(lits), np.uint8)
     offsets = np.concatenate(([0], np.cumsum(li)))
-    pos = np.repeat(ci_safe - offsets[:-1], li) + np.arange(offsets[-1])
-    have = data[nw_pos[np.clip(pos, 0, n_nw - 1)]] if n_nw else np.zeros(len(pos), np.uint8)
-    bad = np.add.reduceat((have != want).astype(np.int64), offsets[:-1]) if len(want) else 0
-    ok[idx] = fits & (bad == 0) & (end[idx] - first[idx] == li)
+    # per literal byte (int32, uint8 and bool arrays: the text's bytes fit in int32)
+    pos = np.repeat((ci_safe - offsets[:-1]).astype(np.int32), li)
+    pos += np.arange(offsets[-1], dtype=np.int32)
+    if n_nw:
+        np.clip(pos, 0, n_nw - 1, out=pos)
+        have = data[nw_pos[pos]]
+    else:
+        have = np.zeros(len(pos), np.uint8)
+    del pos
+    bad = np.logical_or.reduceat(have != want, offsets[:-1]) if len(want) else np.zeros(len(idx), bool)
+    del have, want
+    ok[idx] = fits & ~bad & (end[idx] - first[idx] == li)
     return first
 
 
@@ -173,6 +184,21 @@ def _previous_ends(kind: np.ndarray, end: np.ndarray, text: Any, data: np.ndarra
         lone = lone[~cur_ok]
     prev_end = np.where(prev_idx >= 0, end[np.maximum(prev_idx, 0)], 0)
     return np.maximum(prev_end, 0)
+
+
+def nonzero32(mask: np.ndarray, extra: int | None = None) -> np.ndarray:
+    """``np.flatnonzero(mask)`` as int32 (then ``extra``, if given), in chunks of
+    :data:`_CHUNK` (no full-length int64 transient). O(len(mask))."""
+    out = np.empty(int(np.count_nonzero(mask)) + (extra is not None), np.int32)
+    k = 0
+    for s in range(0, len(mask), _CHUNK):
+        idx = np.flatnonzero(mask[s:s + _CHUNK])
+        out[k:k + len(idx)] = idx
+        out[k:k + len(idx)] += s
+        k += len(idx)
+    if extra is not None:
+        out[-1] = extra
+    return out
 
 
 def resume_at(g: Guesses, j: int, cur: int) -> bool:

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Sequence
 
 from core.text.byte_alphabet import token_bytes_cached
+from core.text.columns import OptionalIntArray, SpanArray
 from core.text.normalize import NormalizedText
 from core.tokenizers.derived import derived_offsets
 from core.tokenizers.token_rules import NO_RULES, TokenRules
+
+
+COMPACT_TOKENS = 2048
+"""Encodings with at least this many tokens keep ``offsets`` and ``word_ids`` as compact
+columns (shorter ones keep the lists they were built with: cheapest for batches)."""
 
 
 @dataclass(frozen=True)
@@ -21,12 +28,16 @@ class Encoding:
         Token strings, length ``n``.
     ids : list[int]
         Vocabulary ids, length ``n``.
-    offsets : list[tuple[int, int]]
+    offsets : Sequence[tuple[int, int]]
         Half-open code-point spans into the ORIGINAL text, length ``n``; special tokens
-        added by the post-processor get ``(0, 0)``, as in the reference library.
-    word_ids : list[int | None]
+        added by the post-processor get ``(0, 0)``, as in the reference library. From
+        :data:`COMPACT_TOKENS` tokens on, a :class:`core.text.columns.SpanArray` (16 bytes
+        a span); else the list given. Either way ``offsets[i]`` is a ``(start, end)``
+        tuple of ints and ``offsets`` equals the list of them.
+    word_ids : Sequence[int | None]
         Index of the pre-tokenized word each token came from (``None`` for added
-        special tokens), length ``n``.
+        special tokens), length ``n``. From :data:`COMPACT_TOKENS` tokens on, a
+        :class:`core.text.columns.OptionalIntArray` (8 bytes an entry) equal to that list.
     special_tokens_mask : list[int]
         1 for tokens the post-processor added, else 0, length ``n``.
     normalized : NormalizedText
@@ -46,13 +57,18 @@ class Encoding:
 
     tokens: list[str]
     ids: list[int]
-    offsets: list[tuple[int, int]]
-    word_ids: list[int | None]
+    offsets: Sequence[tuple[int, int]]
+    word_ids: Sequence[int | None]
     special_tokens_mask: list[int]
     normalized: NormalizedText = field(repr=False)
     type_ids: list[int] = field(default_factory=list, repr=False)
     byte_level: bool = field(default=False, repr=False)
     rules: TokenRules = field(default=NO_RULES, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.offsets) >= COMPACT_TOKENS:  # long texts: compact columns, the tuples freed
+            object.__setattr__(self, "offsets", SpanArray.from_pairs(self.offsets))
+            object.__setattr__(self, "word_ids", OptionalIntArray.from_list(self.word_ids))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -109,5 +125,7 @@ class Encoding:
         """Each token's span recomputed from its own content (its bytes or characters
         walked over the normalized text's offset map): half-open code points of the
         original text, length ``n``. Equal to :attr:`offsets` except where the reference
-        library misplaces characters (see :mod:`core.tokenizers.derived`)."""
-        return derived_offsets(self, self.rules)
+        library misplaces characters (see :mod:`core.tokenizers.derived`). A SpanArray when
+        :attr:`offsets` is one."""
+        spans = derived_offsets(self, self.rules)
+        return SpanArray.from_pairs(spans) if isinstance(self.offsets, SpanArray) else spans

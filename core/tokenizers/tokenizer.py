@@ -235,7 +235,8 @@ class Tokenizer:
             Apply the post-processor's template (``[CLS] … [SEP]`` for BERT).
         should_stop : callable, optional
             Asked after normalizing and pre-tokenizing each piece of text and before every
-            :data:`STOP_CHECK_WORDS` words the model tokenizes; True stops the encoding.
+            :data:`STOP_CHECK_WORDS` words the model tokenizes (every :data:`FLAT_CHUNK`
+            words where it merges many new words together); True stops the encoding.
 
         Returns
         -------
@@ -254,6 +255,11 @@ class Tokenizer:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         check_stop(should_stop)
+        with collector_paused():  # many small tuples, no cycles (see core.collector)
+            return self._encode(text, add_special_tokens, should_stop)
+
+    def _encode(self, text: str, add_special_tokens: bool,
+                should_stop: Callable[[], bool] | None) -> Encoding:
         tokens: list[str] = []
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
@@ -312,9 +318,7 @@ class Tokenizer:
             fast = self.__dict__["_batch"] = BatchEncoder(self)
         out: list[Encoding] = []
         with collector_paused():
-            for text in texts:
-                check_stop(should_stop)
-                enc = fast.encode(text, add_special_tokens)
+            for text, enc in zip(texts, fast.encode_many(texts, add_special_tokens, should_stop)):
                 out.append(enc if enc is not None else self.encode(
                     text, add_special_tokens=add_special_tokens, should_stop=should_stop))
         return out
@@ -332,15 +336,51 @@ class Tokenizer:
             words, starts, char_maps = val
             if not words:
                 continue
+            if maps is None:
+                maps = nt.arrays()
+            flat = getattr(self.model, "tokenize_flat", None)
+            if flat is not None and len(words) >= STOP_CHECK_WORDS:
+                self._encode_flat(flat, nt, maps, shift, words, starts, char_maps, wid,
+                                  tokens, ids, offsets, word_ids, should_stop)
+                wid += len(words)
+                continue
             pieces = self._tokenize_words(words, should_stop)
             counts = list(map(len, map(_IDS, pieces)))
             tokens += chain.from_iterable(map(_TOKENS, pieces))
             ids += chain.from_iterable(map(_IDS, pieces))
             word_ids += np.repeat(np.arange(wid, wid + len(words)), counts).tolist()
             wid += len(words)
-            if maps is None:
-                maps = nt.arrays()
             offsets += _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift)
+
+    def _encode_flat(self, flat, nt, maps, shift, words, starts, char_maps, wid, tokens, ids,
+                     offsets, word_ids, should_stop) -> None:
+        """Many words, :data:`FLAT_CHUNK` at a time (``should_stop`` asked before each):
+        the model's ``tokenize_flat`` laid end to end where it applies, its pieces where
+        not. O(total characters + tokens) besides the model's merging."""
+        char_at = 0
+        for i in range(0, len(words), FLAT_CHUNK):
+            check_stop(should_stop)
+            chunk, chunk_starts = words[i:i + FLAT_CHUNK], starts[i:i + FLAT_CHUNK]
+            n_chars = sum(map(len, chunk))
+            chunk_maps = None if char_maps is None else (
+                char_maps[0][char_at:char_at + n_chars], char_maps[1][char_at:char_at + n_chars])
+            char_at += n_chars
+            got = flat(chunk)
+            if got is None:
+                pieces = self._tokenize_words(chunk, should_stop)
+                counts = list(map(len, map(_IDS, pieces)))
+                tokens += chain.from_iterable(map(_TOKENS, pieces))
+                ids += chain.from_iterable(map(_IDS, pieces))
+                offsets += _piece_offsets(nt, maps, chunk, chunk_starts, chunk_maps, pieces,
+                                          counts, shift)
+            else:
+                chunk_tokens, chunk_ids, counts, rel_a, rel_b = got
+                tokens += chunk_tokens
+                ids += chunk_ids
+                lo, hi = _spans_from_arrays(chunk, chunk_starts, chunk_maps, counts, rel_a,
+                                            rel_b)
+                offsets += _original_spans(nt, maps, lo, hi, shift)
+            word_ids += np.repeat(np.arange(wid + i, wid + i + len(chunk)), counts).tolist()
 
     def _tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None) -> list:
         """The model's pieces of ``words``, asking ``should_stop`` before every
@@ -375,6 +415,7 @@ class Tokenizer:
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
 STOP_CHECK_WORDS = 512  # encode asks should_stop before every this many words
+FLAT_CHUNK = 4096  # words per model.tokenize_flat call (should_stop is asked between)
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:
@@ -415,6 +456,12 @@ def _normalized_spans(words, starts, char_maps, pieces, counts):
     total = sum(counts)
     rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
     rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
+    return _spans_from_arrays(words, starts, char_maps, counts, rel_a, rel_b)
+
+
+def _spans_from_arrays(words, starts, char_maps, counts, rel_a, rel_b):
+    """Normalized ``(lo, hi)`` of tokens given by their spans inside their words
+    (``rel_a``/``rel_b``, int64 (T,)) and the tokens per word (``counts``). O(T + chars)."""
     if char_maps is None:
         base = np.repeat(np.asarray(starts, dtype=np.int64), counts)
         return base + rel_a, base + rel_b
@@ -436,6 +483,12 @@ def _normalized_spans(words, starts, char_maps, pieces, counts):
 def _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift):
     """Original spans of every token of ``pieces`` (numpy over all tokens at once)."""
     lo, hi = _normalized_spans(words, starts, char_maps, pieces, counts)
+    return _original_spans(nt, maps, lo, hi, shift)
+
+
+def _original_spans(nt, maps, lo, hi, shift):
+    """``(start, end)`` in the original text of normalized token spans ``[lo, hi)``; an
+    empty span sits at its start. O(T)."""
     n = len(nt.text)
     empty = hi <= lo
     safe_lo = np.minimum(lo, max(n - 1, 0))

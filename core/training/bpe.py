@@ -20,6 +20,7 @@ module changes the words and keeps the history that makes undo exact.
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import mul
 from typing import Callable, Mapping
 
 from core.training.records import (  # re-exported: callers import them from here
@@ -30,7 +31,7 @@ from core.training.records import (  # re-exported: callers import them from her
     WordSegmentation,
 )
 from core.collector import collector_paused
-from core.training.merging import replay_in_rank_order
+from core.training.merging import diff_pairs, merged_starts, replay_in_rank_order
 from core.training.pair_index import PairIndex
 from core.training.symbols import (
     END_OF_WORD,
@@ -40,6 +41,7 @@ from core.training.symbols import (
     TrainingError,
     check_choice,
     check_whole,
+    encode_initial,
     initial_symbols,
     merged_symbol,
     validated_counts,
@@ -77,13 +79,14 @@ class BpeTrainer(PairIndex):
         self.marker = check_choice(marker, MARKERS, "marker style")
         self._words, counts = validated_counts(word_counts)
         with collector_paused():
-            super().__init__([initial_symbols(w, marker) for w in self._words], counts, tie_break)
+            super().__init__(*encode_initial(self._words, marker), counts, tie_break)
         self.alphabet = tuple(self._names)  # the initial symbols, sorted
         self._merges: list[Pair] = []
         self._ranks: dict[Pair, int] = {}
-        self._history: list[tuple[MergeStep, list, int]] = []
-        self._n_tokens = [sum(c * len(s) for c, s in zip(self._counts, self._symbols))]
-        self._n_slots = [sum(len(s) for s in self._symbols)]
+        self._history: list[tuple[MergeStep, tuple[list, list, list], int]] = []
+        lengths = list(map(len, self._symbols))
+        self._n_tokens = [sum(map(mul, self._counts, lengths))]
+        self._n_slots = [sum(lengths)]
 
     # -- public state --------------------------------------------------------------------
     @property
@@ -153,12 +156,14 @@ class BpeTrainer(PairIndex):
         key = self._key(pair)
         count = self._pair_counts.pop(key)
         self._word_heaps.pop(key, None)
-        record, merged, slots, delta, grown = self._merge_everywhere(key, self._code(new))
+        record, merged, delta, grown = self._merge_everywhere(key, self._code(new))
         delta[key] = 0  # every occurrence is merged now: _refresh forgets the pair
+        ws, olds = record[0], record[1]
+        slots = sum(map(len, olds)) - sum(map(len, map(self._symbols.__getitem__, ws)))
         self._count_symbols(pair, new, merged, 1)
-        self._apply(delta, grown, {r[0] for r in record})
+        self._apply(delta, grown, set(ws))
         step = MergeStep(len(self._merges), pair, count, new, ties,
-                         tuple([self._words[r[0]] for r in record]), score)
+                         tuple(map(self._words.__getitem__, ws)), score)
         self._ranks[pair] = len(self._merges)
         self._merges.append(pair)
         self._history.append((step, record, merged))
@@ -172,19 +177,19 @@ class BpeTrainer(PairIndex):
         O(symbols of the word types the merge changed)."""
         if not self._history:
             return None
-        step, record, merged = self._history.pop()
+        step, (ws, olds, old_starts), merged = self._history.pop()
         pair = self._merges.pop()
         del self._ranks[pair]
         self._n_tokens.pop()
         self._n_slots.pop()
         delta: defaultdict[str, int] = defaultdict(int)
         grown: defaultdict[str, list[int]] = defaultdict(list)
-        for w, old, old_starts in reversed(record):
-            _diff_pairs(self._symbols[w], self._starts[w], old, old_starts, w, self._counts[w],
-                        delta, grown)
-            self._symbols[w], self._starts[w] = old, old_starts
+        symbols, starts = self._symbols, self._starts
+        for w, old, old_st in zip(reversed(ws), reversed(olds), reversed(old_starts)):
+            diff_pairs(symbols[w], starts[w], old, old_st, w, self._counts[w], delta, grown)
+            symbols[w], starts[w] = old, old_st
         self._count_symbols(pair, step.new_symbol, merged, -1)
-        self._apply(delta, grown, {r[0] for r in record})
+        self._apply(delta, grown, set(ws))
         return step
 
     def run(self, n: int, *, progress: Callable[[float], None] | None = None,
@@ -242,34 +247,39 @@ class BpeTrainer(PairIndex):
         return [SegmentStep(rank, pair, symbols) for rank, pair, symbols in states]
 
     # -- internals -----------------------------------------------------------------------
-    def _merge_everywhere(self, ab: str, new: str) -> tuple[list, int, int, dict, dict]:
+    def _merge_everywhere(self, ab: str, new: str) -> tuple[tuple[list, list, list], int, dict,
+                                                            dict]:
         """Merge the pair ``ab`` (a 2-character key) into the symbol ``new`` (its character)
         in every word type that holds it, in corpus order.
 
-        Returns the undo record (``(word index, old symbols, old starts)`` per changed word),
-        the occurrences merged weighted by word count, the same unweighted, the net count
-        change of every pair next to a merge, and the word indices that gained each pair.
-        The merged pair's own index entry is consumed.
+        Returns the undo record (three parallel lists: the indices of the changed words,
+        ascending, their old symbols and their old starts), the occurrences merged weighted
+        by word count, the net count change of every pair next to a merge, and the word
+        indices that gained each pair. The merged pair's own index entry is consumed.
 
         O(symbols of the indexed words), in C but for a few dict updates per word: a word
-        holding the pair once (the common case) is merged by slicing and only its two
-        neighbouring pairs change; a word with several occurrences goes through
-        :func:`_merge_all` and :func:`_diff_pairs`. Words the index lists but that lost the
+        holding the pair once (the common case) is merged by ``str.replace`` and only its
+        two neighbouring pairs change; a word with several occurrences goes through
+        :func:`~core.training.merging.merged_starts` and
+        :func:`~core.training.merging.diff_pairs`. Words the index lists but that lost the
         pair are skipped.
         """
         a, b = ab
         symbols, starts, counts = self._symbols, self._starts, self._counts
-        record: list[tuple] = []
+        ws: list[int] = []
+        olds: list[str] = []
+        old_starts: list[str] = []
         delta: defaultdict[str, int] = defaultdict(int)
         grown: defaultdict[str, list[int]] = defaultdict(list)
-        merged = slots = 0
+        merged = 0
         for w in sorted(self._pair_words.pop(ab)):
             old = symbols[w]
             j = old.find(ab)
             if j < 0:
                 continue  # stale index entry
-            c, old_starts = counts[w], starts[w]
-            if old.find(ab, j + 2) < 0:  # one occurrence: two neighbouring pairs change
+            c, st = counts[w], starts[w]
+            syms = old.replace(ab, new)
+            if len(syms) + 1 == len(old):  # one occurrence: two neighbouring pairs change
                 if j:
                     left = old[j - 1]
                     delta[left + a] -= c
@@ -282,47 +292,18 @@ class BpeTrainer(PairIndex):
                     p = new + right
                     delta[p] += c
                     grown[p].append(w)
-                symbols[w] = old[:j] + new + old[j + 2 :]
-                starts[w] = old_starts[: j + 1] + old_starts[j + 2 :]
+                starts[w] = st[: j + 1] + st[j + 2 :]
                 merged += c
-                slots += 1
             else:
-                syms, sts = _merge_all(old, old_starts, ab, new)
-                _diff_pairs(old, old_starts, syms, sts, w, c, delta, grown)
-                symbols[w], starts[w] = syms, sts
+                sts = merged_starts(old, st, ab)
+                diff_pairs(old, st, syms, sts, w, c, delta, grown)
+                starts[w] = sts
                 merged += c * (len(old) - len(syms))
-                slots += len(old) - len(syms)
-            record.append((w, old, old_starts))
-        return record, merged, slots, delta, grown
-
-
-def _merge_all(word: str, starts: str, ab: str, new: str) -> tuple[str, str]:
-    """Every occurrence of ``ab`` in the encoded ``word`` merged into ``new``, left to right
-    without overlap (``str.replace``), and the start positions of the symbols left.
-    O(len(word))."""
-    kept, i = [], 0
-    while (j := word.find(ab, i)) >= 0:
-        kept.append(starts[i : j + 1])  # the merged symbol starts where its left part did
-        i = j + 2
-    kept.append(starts[i:])
-    return word.replace(ab, new), "".join(kept)
-
-
-def _diff_pairs(old: str, old_starts: str, new: str, new_starts: str, w: int, c: int,
-                delta: defaultdict[str, int], grown: defaultdict[str, list[int]]) -> None:
-    """Add to ``delta`` the change of word ``w`` (count ``c``) going from ``old`` to ``new``
-    symbols: ``-c`` for every pair occurrence (pair and start position) only ``old`` has,
-    ``+c`` for every one only ``new`` has; list ``w`` in ``grown`` under each pair it gained.
-    O(len(old) + len(new))."""
-    before = set(zip(map(str.__add__, old, old[1:]), old_starts))
-    after = set(zip(map(str.__add__, new, new[1:]), new_starts))
-    for p, _ in before - after:
-        delta[p] -= c
-    gained = after - before
-    for p, _ in gained:
-        delta[p] += c
-    for p in {p for p, _ in gained}:
-        grown[p].append(w)
+            symbols[w] = syms
+            ws.append(w)
+            olds.append(old)
+            old_starts.append(st)
+        return (ws, olds, old_starts), merged, delta, grown
 
 
 def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str = "first",

@@ -41,6 +41,8 @@ def count_pairs(symbols: list[str], counts: list[int], n_symbols: int):
         Pair key → the indices of the words holding it, ascending (no repeats).
     symbol_counts : list of int
         Occurrences of each symbol id weighted by word count, shape (n_symbols,).
+    codes : list of int
+        Each pair as the integer ``left id << 21 | right id``, in the order of the dicts.
 
     O(S log S) for S symbols in all (one sort, in C).
     """
@@ -52,7 +54,7 @@ def count_pairs(symbols: list[str], counts: list[int], n_symbols: int):
     np.add.at(symbol_counts, codes, weights[word_of])
     inside = np.flatnonzero(word_of[:-1] == word_of[1:])  # pair starts that stay in a word
     if not len(inside):
-        return {}, {}, {}, symbol_counts.tolist()
+        return {}, {}, {}, symbol_counts.tolist(), []
     pair = codes[inside] << _CODE_BITS | codes[inside + 1]
     word = word_of[inside]
     position = inside - (np.cumsum(lengths) - lengths)[word]
@@ -72,8 +74,8 @@ def count_pairs(symbols: list[str], counts: list[int], n_symbols: int):
     text = halves.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
     keys = [text[i : i + 2] for i in range(0, len(text), 2)]
     rank = np.argsort(firsts, kind="stable")  # first-occurrence order, as a scan finds them
-    totals, firsts = totals.tolist(), firsts.tolist()
-    pair_counts = {keys[i]: totals[i] for i in rank.tolist()}
-    first = {keys[i]: firsts[i] for i in rank.tolist()}
-    words = {keys[i]: lists[i] for i in rank.tolist()}
-    return pair_counts, first, words, symbol_counts.tolist()
+    keys = [keys[i] for i in rank.tolist()]
+    pair_counts = dict(zip(keys, totals[rank].tolist()))
+    first = dict(zip(keys, firsts[rank].tolist()))
+    words = dict(zip(keys, [lists[i] for i in rank.tolist()]))
+    return pair_counts, first, words, symbol_counts.tolist(), unique[rank].tolist()

@@ -85,3 +85,21 @@ def test_should_stop_cancels_the_scan(tmp_path):
     with pytest.raises(Cancelled):
         scan_cache(tmp_path, should_stop=should_stop)
     assert len(asked) == 2  # once per model, stopped at the second
+
+
+def test_a_big_scan_leaves_no_object_for_the_garbage_collector(tmp_path):
+    """20,000 tracked objects per scan would trigger a full collection, which holds the
+    interpreter lock (and so freezes the GUI) for the whole heap while a worker scans."""
+    import gc
+
+    for i in range(300):
+        _snapshot(tmp_path, f"org--m{i:03d}")
+    gc.collect()
+    before = len(gc.get_objects())
+    scan = scan_cache(tmp_path)
+    gc.collect()
+    assert len(scan.found) == 300
+    assert len(gc.get_objects()) - before < 30  # was 3 per file (item, Path, its parts)
+    assert scan.found[299].repo_id == "org/m299" and scan.found[-1].path == tmp_path / (
+        "models--org--m299/snapshots/0123abcd/vocab.txt")
+    assert [c.revision for c in scan.found[:2]] == ["0123abcd"] * 2

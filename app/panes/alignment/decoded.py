@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import entity_colour
 from app.widgets.span_text_view import SpanTextView
 from app.workers import TaskRunner
@@ -195,10 +196,10 @@ class DecodedView(QWidget):
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head = QHBoxLayout()
         head.addWidget(self.toggle)
-        head.addWidget(self.summary, 1)
+        head.addWidget(LayoutBoundary(self.summary), 1)  # new texts after every edit: no relayout above
         head.addWidget(self.compute)
         notes = QHBoxLayout()
-        notes.addWidget(self.detail, 1)
+        notes.addWidget(LayoutBoundary(self.detail), 1)
         notes.addWidget(self.legend, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 0)

@@ -30,6 +30,7 @@ from app.panes.alignment import state as pane_state
 from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
 from app.settings import read_state, write_state
+from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
 from app.workers import TaskRunner, gc_paused
@@ -87,6 +88,7 @@ class AlignmentPane(Pane):
         self._tokenizer: Any = None
         self._tokenizer_label = DEMO_LABEL
         self.result: AlignmentView | None = None
+        self._prepared: Prepared | None = None  # the shown result's Prepared
         self.current_token = -1
         self.linked_tokens: list[int] = []
         self._compute_started = 0.0
@@ -303,7 +305,7 @@ class AlignmentPane(Pane):
         """Draw the derived spans (or the tokenizer's) in the span views; nothing is recomputed."""
         self.state.derived_spans = on
         if self.result is not None:
-            render.render_spans(self, self.result)
+            render.render_spans(self, self.result, self._prepared)
             render.refresh_status(self)
             if self.current_token >= 0:
                 render.link_tokens(self, [self.current_token], scroll=False)
@@ -341,7 +343,7 @@ class AlignmentPane(Pane):
         """Drop the shown result and what the widgets hold of it (its text stays in the
         editor): computing a huge text then needs memory for one result, not two."""
         self._runner.cancel()
-        self.result = None
+        self.result = self._prepared = None
         self.current_token = -1
         render.clear(self)
 
@@ -357,7 +359,8 @@ class AlignmentPane(Pane):
         row = QHBoxLayout(self.busy_row)
         row.setContentsMargins(0, 0, 0, 0)
         root = self.layout()
-        root.insertWidget(root.indexOf(self.w.status), self.busy_row)
+        # the status line changes with every result: its layout requests stop at the boundary
+        root.insertWidget(root.indexOf(self.w.status), LayoutBoundary(self.busy_row, self))
         row.addWidget(self.w.status, 1)  # moved from the pane's layout into this row
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)  # busy, no fraction known
@@ -394,6 +397,7 @@ class AlignmentPane(Pane):
     # -- rendering -----------------------------------------------------------------------
     def _on_result_ready(self, prepared: Prepared) -> None:
         result = self.result = prepared.view
+        self._prepared = prepared  # what drawing it again needs (see _on_derived_toggled)
         self.seconds = time.perf_counter() - self._compute_started
         render.render(self, result, self.seconds, prepared)
         self.sig_encoding_changed.emit(result)

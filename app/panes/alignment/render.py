@@ -77,8 +77,8 @@ def clear(pane: Any) -> None:
 def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None:
     """Draw the token spans of ``result`` (or its derived spans, see :func:`shown`) in the
     original and normalized views, the unknown tokens and byte-fallback pieces marked;
-    ``prepared`` gives the texts' characters and the normalized UTF-16 table (else the
-    views compute them)."""
+    ``prepared`` gives the texts' characters, the normalized view's line breaks and Qt
+    position table (else the views compute them, and the normalized view shows no breaks)."""
     w = pane.w
     view = result.derived_view if pane.state.derived_spans else result
     nt = result.normalized
@@ -87,7 +87,8 @@ def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None
     w.original.set_content(result.text, view.spans, shown_cover(result, pane.state.derived_spans),
                            result.utf16, chars=ready.chars if ready else None, marks=marks)
     w.normalized.set_content(nt.text if nt else "", view.norm_spans, None,
-                             ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None)
+                             ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None,
+                             breaks=ready.norm_breaks if ready else None)
     for span_view in (w.original, w.normalized):
         span_view.set_unknown(result.marked)
     w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from app.widgets.span_segments import line_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
@@ -135,14 +136,17 @@ def _warm(result: AlignmentView) -> None:
 class Prepared:
     """A result with what drawing it needs that grows with the text, computed on the worker
     so the GUI thread does not: the distinct characters of the original and normalized
-    texts (for the missing-font check), the normalized text's UTF-16 table, and (set by the
+    texts (for the missing-font check), where the normalized view shows the original's line
+    breaks and its Qt position table (:func:`~app.widgets.span_segments.line_breaks`,
+    :func:`~app.widgets.span_segments.qt_positions`), and (set by the
     pane, which knows its widgets) the token table's per-row arrays and the original span
     view's marks (for ``marks_derived``: drawn with derived spans or not)."""
 
     view: AlignmentView
     chars: frozenset[str]
     norm_chars: frozenset[str]
-    norm_utf16: Sequence[int]  # core.text.offsets.utf16_table: a compact int table
+    norm_utf16: Sequence[int]  # the normalized view's Qt positions: its utf16_table with norm_breaks
+    norm_breaks: Any = None  # (k,) int64: where the normalized view shows the original's line breaks
     rows: Any = None
     marks: Any = None  # the original view's marks, drawn with derived spans or not:
     marks_derived: bool = False
@@ -157,5 +161,8 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
         If ``should_stop()`` returned True.
     """
     view = compute(request, should_stop)
-    norm = view.normalized.text if view.normalized is not None else ""
-    return Prepared(view, frozenset(view.text), frozenset(norm), utf16_table(norm))
+    nt = view.normalized
+    if nt is None:
+        return Prepared(view, frozenset(view.text), frozenset(), utf16_table(""), line_breaks("", "", None))
+    breaks = line_breaks(nt.original, nt.text, nt.arrays()[1])
+    return Prepared(view, frozenset(view.text), frozenset(nt.text), qt_positions(utf16_table(nt.text), breaks), breaks)

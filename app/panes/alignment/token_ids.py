@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
+from app.widgets.layout_boundary import LayoutBoundary
 from app.workers import TaskRunner
 
 FORMATS = {"space": "Space-separated", "json": "JSON list"}
@@ -106,7 +107,7 @@ class TokenIdsView(QWidget):
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(QLabel("<b>Token ids</b>"))
-        head.addWidget(self.count)
+        head.addWidget(LayoutBoundary(self.count))  # it changes with every result: no relayout above
         head.addStretch(1)
         head.addWidget(self.format)
         head.addWidget(self.copy)

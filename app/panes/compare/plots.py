@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.panes.compare.heatmap_model import HeatmapModel, card_text
 from app.widgets.plot_frame import PlotFrame
-from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, HeatmapPlot
+from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, CategoryAxis, HeatmapPlot
 
 
 def _ticks(labels: list[str]) -> list[list[tuple[float, str]]]:
@@ -27,6 +27,7 @@ def _ticks(labels: list[str]) -> list[list[tuple[float, str]]]:
 
 class MetricHeatmap(HeatmapPlot):
     """Rows = languages, columns = tokenizers; the cell under the pointer is read out by name.
+    Every column keeps its label, elided to the column's width (the full name as a tooltip).
 
     Signals
     -------
@@ -37,7 +38,8 @@ class MetricHeatmap(HeatmapPlot):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Languages × tokenizers", "compare_heatmap", x_label="tokenizer",
-                         y_label="language", value_label="value", hover_card=True, parent=parent)
+                         y_label="language", value_label="value", hover_card=True,
+                         axis_items={"bottom": CategoryAxis("bottom")}, parent=parent)
         self.row_labels: list[str] = []
         self.col_labels: list[str] = []
         self.model: HeatmapModel | None = None
@@ -74,7 +76,7 @@ class MetricHeatmap(HeatmapPlot):
         if unranked:
             self.ranked_line.setPos(float(model.ranked))
         self.plot.getAxis("left").setTicks(_ticks(self.row_labels))
-        self.plot.getAxis("bottom").setTicks(_ticks(self.col_labels))
+        self.plot.getAxis("bottom").set_categories(self.col_labels)
         self.plot.setRange(xRange=(0, max(1, cols)), yRange=(0, max(1, rows)), padding=0)
 
     def cell_texts(self) -> list[list[str]]:

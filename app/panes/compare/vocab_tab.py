@@ -1,8 +1,8 @@
 """The Compare pane's Vocabulary tab: the audit of one compared tokenizer's vocabulary.
 
 Pick a tokenizer (those of the last comparison) and press Audit: the worker runs
-:func:`core.tokenizers.vocab_audit` on it with the comparison's corpus (progress and
-Cancel in the tab). The left list shows every category with its count; the right table the
+:func:`core.tokenizers.vocab_audit` on it with the comparison's corpus (a progress bar while
+it runs, and Cancel). The left list shows every category with its count; the right table the
 examples of the selected one — the entry shown legibly (``␣`` for a space, escapes for
 controls, ``◌`` under a lone mark, names of zero-width characters) and what is wrong with it
 (the segmentation an unreachable entry gets instead). Double-click (or Enter on) an example
@@ -56,6 +56,7 @@ class VocabTab(QWidget):
         self.cancel_button = QPushButton("Cancel", enabled=False)
         self.progress = QProgressBar(maximum=1000, textVisible=False)
         self.progress.setMaximumWidth(160)
+        self.progress.hide()  # shown while an audit runs only: a full bar afterwards said nothing
         self.message = QLabel(HINT, wordWrap=True)
         self.audit_button.clicked.connect(self.start_audit)
         self.cancel_button.clicked.connect(self.cancel)
@@ -123,6 +124,7 @@ class VocabTab(QWidget):
 
     # -- results --------------------------------------------------------------------------
     def _on_busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)  # finished, failed or cancelled: the message says which
         self.cancel_button.setEnabled(busy)
         self.audit_button.setEnabled(not busy and bool(self._tokenizers))
 
@@ -133,7 +135,8 @@ class VocabTab(QWidget):
         label, audit = result
         self.audit = audit
         self.progress.setValue(1000)
-        corpus = f" on {len(self._corpus)} corpus texts" if self._corpus else ""
+        n = len(self._corpus)
+        corpus = f" on {n:,} corpus text{'' if n == 1 else 's'}" if n else ""
         self.message.setText(f"{label}: {audit.vocab_size:,} entries{corpus}. "
                              "Double-click an example to open it in the Alignment pane.")
         self.categories.clear()

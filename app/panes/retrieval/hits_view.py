@@ -2,7 +2,11 @@
 
 The hits table lists rank, score, cosine, language and paragraph; under it every hit's text
 is shown with the spans of its tokens that also occur in the query (from
-:func:`core.retrieval.matched_spans`); beside it, recall@k and latency against exact search.
+:func:`core.retrieval.matched_spans`), one line per hit, "1. [arb ¶19] " then the text
+between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE: the line is left to
+right (its head is Latin), the hit text takes the direction of its own first strong letter,
+so an Arabic sentence ends at its left, as it should. Beside them, recall@k and latency
+against exact search.
 Renders a :class:`~app.panes.retrieval.search.QueryResult`; computes nothing.
 """
 
@@ -32,6 +36,7 @@ from app.widgets.span_text_view import SpanTextView
 from core.retrieval import SCORINGS
 
 HEADER = ("#", "score", "cosine", "language", "paragraph", "text")
+FSI, PDI = "\u2068", "\u2069"  # each hit's text is isolated: an Arabic hit reads right to left
 PREVIEW_CHARS = 160
 
 
@@ -97,8 +102,9 @@ class HitsView(QWidget):
         self.note.setStyleSheet("color: #8a5a00;")
         self.note.hide()
         self.text_view = SpanTextView()
+        self.text_view.copy_drops = FSI + PDI
         self.text_view.setToolTip("Each hit's text; highlighted: its tokens that also occur in the query")
-        self.starts: list[int] = []  # code point where each hit's text starts in the view
+        self.starts: list[int] = []  # code point where each hit's text starts in the view (after its FSI)
         self.shown_spans: list[tuple[int, int]] = []  # the highlighted spans, in the view's text
         self._layout()
 
@@ -150,11 +156,11 @@ class HitsView(QWidget):
         self.note.setVisible(bool(result.note))
         parts, spans, self.starts, pos = [], [], [], 0
         for h in result.hits:
-            head = f"{h.rank}. [{h.language} ¶{h.line + 1}] "
+            head = f"{h.rank}. [{h.language} ¶{h.line + 1}] {FSI}"
             self.starts.append(pos + len(head))
             spans += [(s + pos + len(head), e + pos + len(head)) for s, e in h.spans]
-            parts.append(head + h.text)
-            pos += len(head) + len(h.text) + 1
+            parts.append(head + h.text + PDI)
+            pos += len(head) + len(h.text) + len(PDI) + 1
         self.shown_spans = spans
         self.text_view.set_content("\n".join(parts), spans)
         self.export_button.setEnabled(bool(result.hits))

@@ -141,6 +141,9 @@ class Decoder:
     """Base class: a step of the decoder chain (subclasses override :meth:`step`)."""
 
     type_name = "Decoder"
+    drops_special_pieces = False
+    """True for a decoder that drops special (control) pieces itself and must see them: in
+    SentencePiece a control piece between two byte pieces still ends the byte run."""
 
     def step(self, items: list[Tracked]) -> list[Tracked]:
         """One decoding step over the chain's strings."""

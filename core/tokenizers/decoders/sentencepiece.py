@@ -42,6 +42,7 @@ class SentencePieceDecoder(Decoder):
     """
 
     type_name = "SentencePiece"
+    drops_special_pieces = True  # <s> between <0xC2> and <0x80> decodes as two U+FFFD
 
     def __init__(self, vocab: dict[str, int], types: list[int], unk_id: int, *,
                  add_dummy_prefix: bool = True, remove_extra_whitespaces: bool = True,

@@ -21,8 +21,10 @@ reference reports, quirks included (see :meth:`BPE.tokenize`).
 Cost per word of n symbols: O(n log n) merging (a list scan for short words, a heap from
 :data:`~core.tokenizers.models.bpe_merge.LONG_WORD` symbols on, and from
 :data:`~core.tokenizers.models.bpe_batch.BATCH_WORD` on numpy rounds first, which the heap
-finishes), O(n) set-up and spans;
-words shorter than :data:`CACHE_MAX_WORD` are cached, longer ones are recomputed (so the
+finishes), O(n) set-up and spans. Many new words at once (:meth:`BPE.tokenize_words` from
+:data:`~core.tokenizers.models.bpe_batch.BATCH_WORDS` new symbols, :meth:`BPE.tokenize_flat`)
+are merged together in numpy rounds (:func:`~core.tokenizers.models.bpe_batch.merge_segments`,
+O(n log n) per word). Words shorter than :data:`CACHE_MAX_WORD` are cached, longer ones are recomputed (so the
 cache holds O(CACHE_SIZE · CACHE_MAX_WORD) characters at most).
 
 Public names: :class:`BPE`. The merge loops live in :mod:`core.tokenizers.models.bpe_merge`,
@@ -31,13 +33,17 @@ the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`
 
 from __future__ import annotations
 
+from itertools import accumulate
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, Callable
 
 from core.errors import SubwordScopeError, TokenizerLoadError
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
 import numpy as np
 
-from core.tokenizers.models.bpe_batch import BATCH_WORD, batch_merge
+from core.tokenizers.models.bpe_batch import (
+    BATCH_WORD, BATCH_WORDS, NO_RANK, PairTable, merge_segments, merge_word)
 from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
 from core.tokenizers.models.bpe_merge import (
     heap_merge, initial_symbols, merge_by_pairs, merge_by_rank, merge_widths, merges_from_ranks,
@@ -48,6 +54,9 @@ __all__ = ["BPE"]
 CACHE_SIZE = 50_000
 """Words remembered per model (the cache is cleared when full); longer words are not cached."""
 CACHE_MAX_WORD = 256
+_CHAR_TABLE = 1024  # single-character tokens below this code point are looked up in numpy
+FLAT_WORDS = 512
+"""Words from which :meth:`BPE.tokenize_flat` applies."""
 
 
 class _PieceCache(dict):
@@ -202,43 +211,253 @@ class BPE:
         return self._pieces[word]
 
     def tokenize_words(self, words: list[str]) -> list[tuple[tuple, tuple, tuple, tuple]]:
-        """:meth:`tokenize_word` for many words (one dict lookup per known word)."""
-        return list(map(self._pieces.__getitem__, words))
+        """:meth:`tokenize_word` for many words (one dict lookup per known word).
+
+        When the words not cached hold :data:`BATCH_WORDS` symbols or more they are merged
+        together in numpy rounds (:meth:`_merge_many`). O(Σ n log n) over the new words.
+        """
+        pieces = self._pieces
+        if len(words) < 64:
+            return list(map(pieces.__getitem__, words))
+        new = [w for w in dict.fromkeys(words) if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
+        if sum(map(len, new)) < BATCH_WORDS:
+            return list(map(pieces.__getitem__, words))
+        fresh = self._merge_many(new)
+        get = fresh.get
+        out = [get(w) or pieces[w] for w in words]
+        if len(pieces) + len(fresh) > CACHE_SIZE:
+            pieces.clear()
+        if len(fresh) <= CACHE_SIZE:
+            pieces.update(fresh)
+        return out
+
+    def tokenize_flat(self, words: list[str]) -> tuple | None:
+        """:meth:`tokenize_words` laid end to end, for many words most of which are not
+        cached: each distinct word merged once, all together in numpy rounds
+        (:func:`merge_segments`), nothing cached.
+
+        Returns
+        -------
+        (tokens, ids, counts, starts, ends) or None
+            ``tokens``/``ids``: lists of all T tokens of all words in order; ``counts``:
+            int64 (len(words),), tokens per word; ``starts``/``ends``: int64 (T,), spans
+            inside each word (code points), as :meth:`tokenize_word` gives them. None when
+            the words are few, mostly cached, hold under :data:`BATCH_WORDS` new symbols or
+            :meth:`_symbol_ids` does not apply (then use :meth:`tokenize_words`).
+
+        Notes
+        -----
+        O(N log N) numpy for the N characters of the distinct words, O(W + T) to lay them
+        out for W words; words the rounds do not finish are finished one by one
+        (:func:`heap_merge`, O(n log n) each).
+        """
+        if (len(words) < FLAT_WORDS or self.continuing_subword_prefix
+                or self.end_of_word_suffix or len(self._vocab_r) != len(self._vocab)):
+            return None  # (the conditions of _symbol_ids that need no look at the words)
+        pos = {w: i for i, w in enumerate(dict.fromkeys(words))}
+        distinct = list(pos)
+        cached = self._pieces
+        new = [w for w in distinct if w not in cached]
+        if 2 * len(new) < len(distinct) or sum(map(len, new)) < BATCH_WORDS:
+            return None
+        lens = np.fromiter(map(len, distinct), np.int64, len(distinct))
+        chars = self._symbol_ids("".join(distinct))
+        if chars is None:
+            return None
+        seg = np.repeat(np.arange(len(distinct), dtype=np.int64), lens)
+        if self.ignore_merges:  # a word that is a token stays whole: one symbol, its id
+            whole = np.fromiter(map(self._vocab.__contains__, distinct), bool, len(distinct))
+            if whole.any():
+                first = np.concatenate(([0], np.cumsum(lens)[:-1]))
+                keep = ~whole[seg]
+                keep[first[whole]] = True
+                chars[first[whole]] = list(map(self._vocab.__getitem__,
+                                               np.asarray(distinct, object)[whole]))
+                chars, seg = chars[keep], seg[keep]
+        sym, seg, unfinished = merge_segments(chars, seg, self._pair_table())
+        back = self._vocab_r.__getitem__
+        if len(unfinished):
+            sym, seg = self._finish_words(sym, seg, unfinished)
+        id_list = sym.tolist()
+        tok_list = list(map(back, id_list))
+        widths = np.fromiter(map(len, tok_list), np.int64, len(tok_list))
+        counts_d = np.bincount(seg, minlength=len(distinct))
+        ends_d = np.cumsum(widths) - (np.cumsum(lens) - lens)[seg]
+        starts_d = ends_d - widths
+        inv = np.fromiter(map(pos.__getitem__, words), np.int64, len(words))
+        counts = counts_d[inv]
+        total = int(counts.sum())
+        lead = np.cumsum(counts) - counts
+        at = np.repeat((np.cumsum(counts_d) - counts_d)[inv] - lead, counts)
+        at += np.arange(total, dtype=np.int64)
+        at_list = at.tolist()
+        return (list(map(tok_list.__getitem__, at_list)), list(map(id_list.__getitem__, at_list)),
+                counts, starts_d[at], ends_d[at])
+
+    def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """``sym``/``seg`` with the ``unfinished`` words merged to the end by
+        :func:`heap_merge`. O(W) Python for W words plus O(n log n) per unfinished word."""
+        bounds = np.flatnonzero(np.diff(seg)) + 1
+        parts, words = np.split(sym, bounds), np.split(seg, bounds)
+        back, vocab = self._vocab_r.__getitem__, self._vocab
+        for k in np.searchsorted(seg[np.concatenate(([0], bounds))], unfinished).tolist():
+            toks = list(map(back, parts[k].tolist()))
+            toks = (heap_merge(toks, vocab) if self._by_rank
+                    else heap_merge(toks, self._pair_rank, self._pair_new))
+            parts[k] = np.fromiter(map(vocab.__getitem__, toks), np.int64, len(toks))
+            words[k] = np.full(len(toks), words[k][0], np.int64)
+        return np.concatenate(parts), np.concatenate(words)
+
+    def _merge_many(self, words: list[str]) -> dict[str, tuple[tuple, tuple, tuple, tuple]]:
+        """Pieces of many distinct words merged together (:func:`merge_segments`); words the
+        rounds do not finish, whole-token words under ``ignore_merges`` and every word when
+        :meth:`_symbol_ids` does not apply are left out (the caller tokenizes them one by
+        one). O(N log N) numpy for N symbols plus O(1) Python per word and token."""
+        if self.ignore_merges:
+            words = [w for w in words if w not in self._vocab]
+        ids = self._symbol_ids("".join(words)) if words else None
+        if ids is None:
+            return {}
+        lens = np.fromiter(map(len, words), np.int64, len(words))
+        sym, seg, unfinished = merge_segments(
+            ids, np.repeat(np.arange(len(words), dtype=np.int64), lens), self._pair_table())
+        id_list = sym.tolist()
+        tokens = list(map(self._vocab_r.__getitem__, id_list))
+        ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
+        counts = np.bincount(seg, minlength=len(words))
+        bounds = np.concatenate(([0], np.cumsum(counts)))
+        word_start = np.concatenate(([0], np.cumsum(lens)))[seg]
+        ends -= word_start
+        starts = np.empty_like(ends)
+        starts[0] = 0
+        starts[1:] = ends[:-1]
+        starts[bounds[:-1][counts > 0]] = 0
+        st, en = starts.tolist(), ends.tolist()
+        fresh = {w: (tuple(tokens[a:b]), tuple(id_list[a:b]), tuple(st[a:b]), tuple(en[a:b]))
+                 for w, a, b in zip(words, bounds[:-1].tolist(), bounds[1:].tolist())}
+        for k in unfinished.tolist():
+            del fresh[words[k]]
+        return fresh
+
+    def _pair_table(self) -> PairTable:
+        """The model's :class:`PairTable` (kept across calls): the pairs asked about are
+        looked up in C-level ``map`` chains over the merge list's tables or, for token
+        ranks, over the vocabulary (two parts merge when their concatenation is a token)."""
+        pairs = self.__dict__.get("_pairs")
+        if pairs is not None:
+            return pairs
+        back, get = self._vocab_r.__getitem__, self._vocab.get
+        if self._by_rank:
+            def many(left: list[int], right: list[int]) -> np.ndarray:
+                found = map(get, map(str.__add__, map(back, left), map(back, right)),
+                            repeat(NO_RANK))
+                rank = np.fromiter(found, np.int64, len(left))
+                return rank << 32 | rank
+        else:
+            rank_of, new_of = self._pair_rank.get, self._pair_new.get
+
+            def many(left: list[int], right: list[int]) -> np.ndarray:
+                keys = list(zip(map(back, left), map(back, right)))
+                rank = np.fromiter(map(rank_of, keys, repeat(NO_RANK)), np.int64, len(keys))
+                new = map(get, map(new_of, keys, repeat("")), repeat(0))
+                return rank << 32 | np.fromiter(new, np.int64, len(keys))
+        pairs = self._pairs = PairTable.from_many(many)
+        return pairs
 
     def _piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple]:
+        if len(word) >= BATCH_WORD and not (self.ignore_merges and word in self._vocab):
+            piece = self._long_piece(word)
+            if piece is not None:
+                return piece
+        parts = self._plain_parts(word) if len(word) < BATCH_WORD else None
+        if parts is not None:
+            return self._piece_from_parts(parts)
         toks = self._compute(word)
         return tuple(zip(*toks)) if toks else ((), (), (), ())  # type: ignore[return-value]
+
+    def _plain_parts(self, word: str) -> list[str] | None:
+        """The merged symbols of a non-empty word that needs no set-up (its characters are
+        the symbols: token ranks, or a merge list without prefix, suffix or missing
+        characters); None otherwise. Same merges as :meth:`_compute`."""
+        if not word:
+            return None
+        vocab = self._vocab
+        if self.ignore_merges and word in vocab:
+            return [word]
+        if self._by_rank:
+            return merge_by_rank(list(word), vocab)
+        if (self.continuing_subword_prefix or self.end_of_word_suffix
+                or not all(map(vocab.__contains__, word))):
+            return None
+        return merge_by_pairs(list(word), self._pair_rank, self._pair_new)
+
+    def _piece_from_parts(self, parts: list[str]) -> tuple[tuple, tuple, tuple, tuple]:
+        """``(tokens, ids, starts, ends)`` of merged symbols laid end to end (spans: their
+        running lengths). O(len(parts)). Raises as :meth:`_tokens_from_parts`."""
+        try:
+            ids = tuple(map(self._vocab.__getitem__, parts))
+        except KeyError:
+            self._tokens_from_parts(parts)  # raises the error naming the character
+            raise
+        ends = tuple(accumulate(map(len, parts)))
+        return tuple(parts), ids, (0, *ends[:-1]), ends
 
     def _compute(self, word: str) -> tuple[tuple[str, int, int, int], ...]:
         if not word:
             return ()
         if self.ignore_merges and word in self._vocab:
             return ((word, self._vocab[word], 0, len(word)),)
-        if len(word) >= BATCH_WORD and self._batchable(word):
-            return self._tokens_from_parts(self._long_parts(word))
+        if len(word) >= BATCH_WORD:
+            piece = self._long_piece(word)
+            if piece is not None:
+                return tuple(zip(*piece))
         if self._by_rank:
             return self._tokens_from_parts(merge_by_rank(list(word), self._vocab))
         return self._merge_word(word)
 
-    def _batchable(self, word: str) -> bool:
-        """Whether :meth:`_long_parts` applies: every character is a token, ids are unique
-        and no prefix or suffix is put on symbols. O(n) for n characters."""
-        return (len(self._vocab_r) == len(self._vocab)
-                and not self.continuing_subword_prefix and not self.end_of_word_suffix
-                and all(map(self._vocab.__contains__, word)))
+    def _symbol_ids(self, word: str) -> np.ndarray | None:
+        """Each character's id (int64, shape (n,)) when every character is a token, ids are
+        unique and no prefix or suffix is put on symbols; else None. O(n) numpy (a table of
+        the single-character tokens below U+0400, built on first use, O(1024))."""
+        if (len(self._vocab_r) != len(self._vocab) or self.continuing_subword_prefix
+                or self.end_of_word_suffix):
+            return None
+        table = self.__dict__.get("_char_table")
+        if table is None:
+            table = self._char_table = np.array(
+                [self._vocab.get(chr(c), -1) for c in range(_CHAR_TABLE)], np.int64)
+        cps = np.frombuffer(word.encode("utf-32-le", "surrogatepass"), np.uint32)
+        if int(cps.max()) >= _CHAR_TABLE:
+            if not all(map(self._vocab.__contains__, word)):
+                return None
+            return np.fromiter(map(self._vocab.__getitem__, word), np.int64, len(word))
+        ids = table[cps]
+        return ids if (ids >= 0).all() else None
 
-    def _long_parts(self, word: str) -> list[str]:
-        """The merged symbols of a long word: rounds of :func:`batch_merge` (numpy), finished
-        by :func:`heap_merge` when the rounds stop early. O(n log n) for n characters."""
-        vocab, back = self._vocab, self._vocab_r
-        ids = np.fromiter(map(vocab.__getitem__, word), np.int64, len(word))
-        out, done = batch_merge(ids, self._pair_lookup)
-        parts = list(map(back.__getitem__, out.tolist()))
-        if done:
-            return parts
-        if self._by_rank:
-            return heap_merge(parts, vocab)
-        return heap_merge(parts, self._pair_rank, self._pair_new)
+    def _long_piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple] | None:
+        """:meth:`tokenize_word` of a long word: rounds of :func:`merge_word` (numpy),
+        finished by :func:`heap_merge` when the rounds stop early; None when
+        :meth:`_symbol_ids` does not apply. O(n log n) for n characters."""
+        ids = self._symbol_ids(word)
+        if ids is None:
+            return None
+        out, starts, done = merge_word(ids, self._pair_table())
+        id_list = out.tolist()
+        if len(id_list) == 1:
+            return (self._vocab_r[id_list[0]],), tuple(id_list), (0,), (len(word),)
+        tokens = itemgetter(*id_list)(self._vocab_r)
+        if not done:
+            if self._by_rank:
+                tokens = heap_merge(list(tokens), self._vocab)
+            else:
+                tokens = heap_merge(list(tokens), self._pair_rank, self._pair_new)
+            id_list = list(map(self._vocab.__getitem__, tokens))
+            ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
+            starts = np.concatenate(([0], ends[:-1]))
+            return tuple(tokens), tuple(id_list), tuple(starts.tolist()), tuple(ends.tolist())
+        start_list = starts.tolist()
+        return tokens, tuple(id_list), tuple(start_list), (*start_list[1:], len(word))
 
     def _pair_lookup(self, left: int, right: int) -> tuple[int, int] | None:
         """``(rank, merged id)`` of two symbol ids, None when they never merge."""

@@ -95,9 +95,10 @@ def merge_by_rank(parts: list[str], vocab: dict[str, int], limit: int = _NO_RANK
     if len(parts) >= LONG_WORD:
         parts[:] = heap_merge(parts, vocab, limit=limit)
         return parts
+    if limit == _NO_RANK:
+        return _merge_all_ranks(parts, get)
     ranks = [get(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
-    if limit != _NO_RANK:
-        ranks = [r if r < limit else _NO_RANK for r in ranks]
+    ranks = [r if r < limit else _NO_RANK for r in ranks]
     while ranks:
         m = min(ranks)
         if m == _NO_RANK:
@@ -111,6 +112,29 @@ def merge_by_rank(parts: list[str], vocab: dict[str, int], limit: int = _NO_RANK
         if i:
             r = get(parts[i - 1] + parts[i], _NO_RANK)
             ranks[i - 1] = r if r < limit else _NO_RANK
+    return parts
+
+
+def _merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
+    """:func:`merge_by_rank`'s list scan without a rank limit (the encoding case), in place:
+    ``get`` is the vocabulary's ``dict.get``. O(n²) for n parts (n < :data:`LONG_WORD`)."""
+    if len(parts) < 2:
+        return parts
+    ranks = list(map(get, map(str.__add__, parts, parts[1:]), repeat(_NO_RANK)))
+    pairs = len(ranks)
+    m = min(ranks)
+    while m != _NO_RANK:
+        i = ranks.index(m)
+        a = parts[i] = parts[i] + parts.pop(i + 1)
+        del ranks[i]
+        pairs -= 1
+        if i < pairs:
+            ranks[i] = get(a + parts[i + 1], _NO_RANK)
+        elif not i:
+            break  # one part left
+        if i:
+            ranks[i - 1] = get(parts[i - 1] + a, _NO_RANK)
+        m = min(ranks)
     return parts
 
 

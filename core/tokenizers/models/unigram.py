@@ -23,6 +23,7 @@ Public names: :class:`Unigram`, :data:`UNK_PENALTY`.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 from core.errors import SubwordScopeError, TokenizerLoadError
@@ -30,6 +31,7 @@ from core.tokenizers.models.base import CachedModel, Piece
 
 #: Subtracted from the lowest piece score to score an unknown character (both libraries).
 UNK_PENALTY = 10.0
+_NO_PATH = float("-inf")  # the lattice's start value: below every (finite) path score
 
 
 def byte_piece(b: int) -> str:
@@ -53,8 +55,8 @@ class Unigram(CachedModel):
     Raises
     ------
     TokenizerLoadError
-        If a piece is not ``(str, number)``, the vocabulary is empty while ``unk_id`` is
-        set, or ``unk_id`` is out of range.
+        If a piece is not ``(str, number)``, a score is not finite, the vocabulary is
+        empty while ``unk_id`` is set, or ``unk_id`` is out of range.
     """
 
     type_name = "Unigram"
@@ -67,8 +69,14 @@ class Unigram(CachedModel):
             if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str)
                     or isinstance(item[1], bool) or not isinstance(item[1], (int, float))):
                 raise TokenizerLoadError(f"Unigram vocab entry {i} must be [piece, score], got {item!r:.60}")
+            try:
+                score = float(item[1])
+            except OverflowError:  # an int beyond float range
+                score = math.inf
+            if not math.isfinite(score):
+                raise TokenizerLoadError(f"Unigram vocab entry {i} has a score that is not finite: {item[1]!r:.60}")
             tokens.append(item[0])
-            scores.append(float(item[1]))
+            scores.append(score)
         if unk_id is not None:
             if isinstance(unk_id, bool) or not isinstance(unk_id, int):
                 raise TokenizerLoadError(f"Unigram unk_id must be an integer or null, got {unk_id!r}")
@@ -84,20 +92,25 @@ class Unigram(CachedModel):
         self.unk_token = tokens[unk_id] if unk_id is not None else None
         self.min_score = min(scores) if scores else float("inf")
         self.unk_score = self.min_score - UNK_PENALTY
-        # longest piece (code points) by first character: bounds the slices tried.
-        self._reach: dict[str, int] = {}
-        for t in self.vocab:
-            if t and len(t) > self._reach.get(t[0], 0):
-                self._reach[t[0]] = len(t)
         # every prefix of a piece -> its id, or -1 when the prefix is not a piece itself:
         # the Viterbi walk stops extending a slice as soon as it is no prefix (a trie walk)
         self._prefixes: dict[str, int] = {}
-        for t, i in self.vocab.items():
+        for t in self.vocab:
             for k in range(len(t) - 1, 0, -1):
                 if t[:k] in self._prefixes:
                     break
                 self._prefixes[t[:k]] = -1
         self._prefixes.update(self.vocab)
+        # first character -> (its id or -1, its score, longest piece starting with it):
+        # the one-character edge and the bound of the slices tried from a position
+        reach: dict[str, int] = {}
+        for t in self.vocab:
+            if t and len(t) > reach.get(t[0], 0):
+                reach[t[0]] = len(t)
+        self._first: dict[str, tuple[int, float, int]] = {}
+        for c, r in reach.items():
+            id_ = self.vocab.get(c, -1)
+            self._first[c] = (id_, scores[id_] if id_ >= 0 else 0.0, r)
 
     @classmethod
     def from_tokenizer_json_model(cls, model: dict) -> "Unigram":
@@ -141,7 +154,7 @@ class Unigram(CachedModel):
             "vocab_size": self.vocab_size, "unk_id": self.unk_id, "unk_token": self.unk_token,
             "byte_fallback": self.byte_fallback, "min_score": self.min_score,
             "unk_score": self.unk_score,
-            "max_piece_length": max(self._reach.values(), default=0),
+            "max_piece_length": max((r for *_, r in self._first.values()), default=0),
         }
 
     # -- segmentation --------------------------------------------------------------------
@@ -160,70 +173,103 @@ class Unigram(CachedModel):
         return list(zip(*self.tokenize_word(word))) if word else []
 
     def _tokenize(self, word: str) -> Piece:
-        tokens: list[str] = []
+        """The Viterbi walk and read-back of the module docstring, fused: O(n·R) slice
+        look-ups for n code points (R: the longest piece from a position), O(n) lists."""
+        n = len(word)
+        get, scores, first = self._prefixes.get, self.scores, self._first
+        unk_id, unk_score = self.unk_id, self.unk_score
+        # best[j]: best score of word[:j]; back[j], edge[j]: start and id of its last edge.
+        # -inf start values make "strictly better" also accept the first candidate.
+        best = [0.0] + [_NO_PATH] * n
+        back = [0] * (n + 1)
+        edge = [0] * (n + 1)
+        for i, c in enumerate(word):
+            here = best[i]
+            j = i + 1
+            hit = first.get(c)
+            if hit is not None and hit[0] >= 0:
+                score = here + hit[1]
+                if score > best[j]:
+                    best[j] = score
+                    back[j] = i
+                    edge[j] = hit[0]
+            else:
+                if unk_id is None:
+                    raise SubwordScopeError(
+                        f"{c!r} (U+{ord(c):04X}) is not covered by any piece and the "
+                        "Unigram model has no unk_id"
+                    )
+                score = here + unk_score
+                if score > best[j]:
+                    best[j] = score
+                    back[j] = i
+                    edge[j] = unk_id
+            if hit is not None and hit[2] > 1:
+                stop = min(i + hit[2], n)
+                j += 1
+                while j <= stop:
+                    id_ = get(word[i:j])
+                    if id_ is None:
+                        break
+                    if id_ >= 0:
+                        score = here + scores[id_]
+                        if score > best[j]:
+                            best[j] = score
+                            back[j] = i
+                            edge[j] = id_
+                    j += 1
         ids: list[int] = []
         starts: list[int] = []
         ends: list[int] = []
-        vocab = self.vocab
-        for a, b in self._best_path(word):
+        end = n
+        while end:  # read back, fusing consecutive unknown edges
+            start = back[end]
+            id_ = edge[end]
+            if id_ == unk_id and ids and ids[-1] == unk_id:
+                starts[-1] = start
+            else:
+                ids.append(id_)
+                starts.append(start)
+                ends.append(end)
+            end = start
+        ids.reverse()
+        starts.reverse()
+        ends.reverse()
+        if unk_id is None or unk_id not in ids:
+            return tuple(map(self.pieces.__getitem__, ids)), tuple(ids), tuple(starts), tuple(ends)
+        return self._spell_unknown(word, ids, starts, ends)
+
+    def _spell_unknown(self, word: str, ids: list[int], starts: list[int],
+                       ends: list[int]) -> Piece:
+        """The Piece of a path with unknown spans: such a span's text is looked up (it
+        may be a piece), else spelled in byte pieces (byte fallback), else ``unk_id``.
+        O(tokens + bytes of the unknown text)."""
+        vocab, pieces, unk_id = self.vocab, self.pieces, self.unk_id
+        out_tokens: list[str] = []
+        out_ids: list[int] = []
+        out_starts: list[int] = []
+        out_ends: list[int] = []
+        for id_, a, b in zip(ids, starts, ends):
+            if id_ != unk_id:
+                out_tokens.append(pieces[id_])
+                out_ids.append(id_)
+                out_starts.append(a)
+                out_ends.append(b)
+                continue
             text = word[a:b]
             id_ = vocab.get(text)
             if id_ is None:
                 if self.byte_fallback:
                     spelled = [byte_piece(x) for x in text.encode("utf-8", "surrogatepass")]
                     if all(p in vocab for p in spelled):
-                        tokens += spelled
-                        ids += [vocab[p] for p in spelled]
-                        starts += [a] * len(spelled)
-                        ends += [b] * len(spelled)
+                        out_tokens += spelled
+                        out_ids += [vocab[p] for p in spelled]
+                        out_starts += [a] * len(spelled)
+                        out_ends += [b] * len(spelled)
                         continue
-                id_ = self.unk_id
-            tokens.append(text)
-            ids.append(id_)
-            starts.append(a)
-            ends.append(b)
-        return tuple(tokens), tuple(ids), tuple(starts), tuple(ends)
-
-    def _best_path(self, word: str) -> list[tuple[int, int]]:
-        """Spans of the Viterbi path, consecutive unknown edges fused: O(n·R) lookups for n
-        code points (R: the longest piece from a position), O(n) read-back."""
-        n = len(word)
-        prefixes, scores, reach = self._prefixes, self.scores, self._reach
-        unk_id, unk_score = self.unk_id, self.unk_score
-        best = [0.0] * (n + 1)
-        back = [-1] * (n + 1)
-        edge = [0] * (n + 1)
-        for i in range(n):
-            here = best[i]
-            single = False
-            for j in range(i + 1, min(n, i + reach.get(word[i], 0)) + 1):
-                id_ = prefixes.get(word[i:j])
-                if id_ is None:
-                    break
-                if id_ < 0:
-                    continue
-                score = here + scores[id_]
-                if back[j] < 0 or score > best[j]:
-                    best[j], back[j], edge[j] = score, i, id_
-                if j == i + 1:
-                    single = True
-            if not single:
-                if unk_id is None:
-                    raise SubwordScopeError(
-                        f"{word[i]!r} (U+{ord(word[i]):04X}) is not covered by any piece and the "
-                        "Unigram model has no unk_id"
-                    )
-                score = here + unk_score
-                if back[i + 1] < 0 or score > best[i + 1]:
-                    best[i + 1], back[i + 1], edge[i + 1] = score, i, unk_id
-        spans: list[tuple[int, int]] = []
-        end = n
-        while end > 0:
-            start = back[end]
-            if edge[end] == unk_id and spans and edge[spans[-1][1]] == unk_id:
-                spans[-1] = (start, spans[-1][1])
-            else:
-                spans.append((start, end))
-            end = start
-        spans.reverse()
-        return spans
+                id_ = unk_id
+            out_tokens.append(text)
+            out_ids.append(id_)
+            out_starts.append(a)
+            out_ends.append(b)
+        return tuple(out_tokens), tuple(out_ids), tuple(out_starts), tuple(out_ends)

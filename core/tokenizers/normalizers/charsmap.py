@@ -92,10 +92,9 @@ class Charsmap:
         self._longest: dict[str, tuple] = {}        # char -> prefix info
         self._clusters: dict[str, tuple] = {}      # cluster -> segments relative to it
         self._windows: dict[str, tuple] = {}      # window -> segments relative to it
-        self._kinds: dict[str, tuple[bool, bool, bool]] = {}  # char -> (hit, joins, prepend)
         self._classes: dict[tuple, re.Pattern] = {}
         # [characters seen, pattern built for them] per rule; patterns only grow
-        self._hf_seen: list = [set(), None]
+        self._hf_seen = _Seen()
         self._spm_seen: list = [set(), None]
 
     @classmethod
@@ -251,22 +250,34 @@ class Charsmap:
 
         Built from literal classes of the characters present and run by the standard
         ``re`` engine, which scans such classes several times faster than ``regex`` scans
-        Unicode property classes.
+        Unicode property classes. Kept for all characters seen so far: only characters
+        never seen are classified (O(new characters)), and the classes are re-joined only
+        when one of them is replaced, joins or prepends (O(such characters seen)).
         """
-        if chars <= self._hf_seen[0] and self._hf_seen[1] is not None:
-            return self._hf_seen[1]  # built for a superset of these characters: still exact
-        chars = self._hf_seen[0] = self._hf_seen[0] | chars
-        kinds = self._kinds
-        for c in chars - kinds.keys():
-            kinds[c] = (self._shortest(c) is not None, bool(_JOIN_CHAR.match(c)),
-                        bool(_PREPEND_CHAR.match(c)))
-        hits = "".join(sorted(c for c in chars if kinds[c][0]))
-        joins = "".join(sorted(c for c in chars if kinds[c][1]))
-        prepends = "".join(sorted(c for c in chars if kinds[c][2]))
-        crlf = "\r" in chars and "\n" in chars
-        key = (hits, joins, prepends, crlf)
+        seen = self._hf_seen
+        new = chars - seen.chars
+        if not new and seen.pattern is not None:
+            return seen.pattern  # built for a superset of these characters: still exact
+        kinds = [(c, self._shortest(c) is not None, bool(_JOIN_CHAR.match(c)),
+                  bool(_PREPEND_CHAR.match(c))) for c in new]  # may raise: commit after
+        seen.chars |= new
+        changed = seen.pattern is None
+        for c, hit, joins, prepends in kinds:
+            if hit:
+                seen.hits.append(c)
+            if joins:
+                seen.joins.append(c)
+            if prepends:
+                seen.prepends.append(c)
+            changed = changed or hit or joins or prepends or c in "\r\n"
+        if not changed:
+            return seen.pattern
+        crlf = "\r" in seen.chars and "\n" in seen.chars
+        key = ("".join(sorted(seen.hits)), "".join(sorted(seen.joins)),
+               "".join(sorted(seen.prepends)), crlf)
         pattern = self._classes.get(key)
         if pattern is None:
+            hits, joins, prepends = key[:3]
             cont = [f"[{_literal(joins)}]"] if joins else []
             if prepends:
                 cont.append(f"(?<=[{_literal(prepends)}]).")
@@ -278,7 +289,7 @@ class Charsmap:
             if len(self._classes) > 64:
                 self._classes.clear()
             pattern = self._classes[key] = re.compile("(?s)" + "|".join(parts))
-        self._hf_seen[1] = pattern
+        seen.pattern = pattern
         return pattern
 
     def _window(self, w: str) -> tuple:
@@ -341,6 +352,21 @@ class Charsmap:
             pos = b
         parts.append(text[pos:])
         return "".join(parts)
+
+
+class _Seen:
+    """The characters the ``huggingface`` rule's pattern was built for, those of them the
+    charsmap replaces (``hits``), that continue a cluster (``joins``) or that let anything
+    follow (``prepends``), and the pattern (None before the first text)."""
+
+    __slots__ = ("chars", "hits", "joins", "pattern", "prepends")
+
+    def __init__(self) -> None:
+        self.chars: set[str] = set()
+        self.hits: list[str] = []
+        self.joins: list[str] = []
+        self.prepends: list[str] = []
+        self.pattern: re.Pattern | None = None
 
 
 def _literal(chars: str) -> str:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core.text.normalize import NormalizedText
 from core.tokenizers.normalizers.base import Normalizer
 from core.tokenizers.normalizers.charsmap import Charsmap
@@ -53,15 +55,17 @@ class Precompiled(Normalizer):
         k = leading_deletion(segments)
         if 0 < k < len(nt.text):  # the reference's shift (module docstring)
             n = len(nt.text)
-            nt = NormalizedText(nt.original, nt.text, nt.starts[:k] + nt.starts[:n - k],
-                                nt.ends[:k] + nt.ends[:n - k])
+            s, e = nt.arrays()
+            nt = NormalizedText.from_arrays(nt.original, nt.text, np.concatenate((s[:k], s[:n - k])),
+                                            np.concatenate((e[:k], e[:n - k])))
         out = nt.replace_segments(segments)
         fix = _grown_then_deleted(segments)
         if fix:
-            starts, ends = list(out.starts), list(out.ends)
-            for at, src in fix:
-                starts[at], ends[at] = nt.starts[src], nt.ends[src]
-            out = NormalizedText(out.original, out.text, starts, ends)
+            starts, ends = (a.copy() for a in out.arrays())
+            at, src = (np.array(c, np.int64) for c in zip(*fix))
+            nt_s, nt_e = nt.arrays()
+            starts[at], ends[at] = nt_s[src], nt_e[src]
+            out = NormalizedText.from_arrays(out.original, out.text, starts, ends)
         return out
 
 

@@ -6,8 +6,10 @@ neighbouring source character, as the reference library's edits do.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
+import numpy as np
 import regex
 
 from core.errors import TokenizerLoadError
@@ -78,22 +80,25 @@ class Replace(Normalizer):
         return {key: self.pattern, "content": self.content}
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
-        text, pieces, starts, ends, pos = nt.text, [], [], [], 0
+        text, pieces, src, pos = nt.text, [], array("q"), 0  # src: each output char's source
         matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
                    if self.is_regex else self._re.finditer(text))
+        k = len(self.content)
         for m in matches:
             a, b = m.span()
             if a == b:
                 continue
             pieces += [text[pos:a], self.content]
-            starts += nt.starts[pos:a] + [nt.starts[b - 1]] * len(self.content)
-            ends += nt.ends[pos:a] + [nt.ends[b - 1]] * len(self.content)
+            src.extend(range(pos, a))
+            src.extend([b - 1] * k)
             pos = b
         if not pieces:
             return nt
         pieces.append(text[pos:])
-        return NormalizedText(nt.original, "".join(pieces), starts + nt.starts[pos:],
-                              ends + nt.ends[pos:])
+        src.extend(range(pos, len(text)))
+        idx = np.frombuffer(src, np.int64) if len(src) else np.zeros(0, np.int64)
+        starts, ends = nt.arrays()
+        return NormalizedText.from_arrays(nt.original, "".join(pieces), starts[idx], ends[idx])
 
 
 class Prepend(Normalizer):
@@ -117,6 +122,7 @@ class Prepend(Normalizer):
         if not nt.text:
             return nt
         k = len(self.prepend)
-        s, e = nt.starts[0], nt.ends[0]
-        return NormalizedText(nt.original, self.prepend + nt.text,
-                              [s] * k + nt.starts, [e] * k + nt.ends)
+        starts, ends = nt.arrays()
+        return NormalizedText.from_arrays(nt.original, self.prepend + nt.text,
+                                          np.concatenate((np.full(k, starts[0]), starts)),
+                                          np.concatenate((np.full(k, ends[0]), ends)))

@@ -26,6 +26,7 @@ from core.tokenizers.pre_tokenizers.split_patterns import (
     GPT2_PATTERN, pattern_for_text, pre_split)
 
 _MAX_CACHE = 200_000
+_SLICE_WORDS = 256  # from this many words an ASCII text is spelled once and sliced
 
 
 class _ByteWords(dict):
@@ -103,8 +104,15 @@ class ByteLevel(PreTokenizer):
         pfx = int(self.add_prefix_space and not text.startswith(" "))
         full = " " + text if pfx else text
         pieces = self._pieces(full)
-        starts = [max(s - pfx, 0) for s in accumulate(map(len, pieces[:-1]), initial=0)]
-        words = list(map(self._words.__getitem__, pieces))
+        ends = list(accumulate(map(len, pieces)))
+        starts = [0, *ends[:-1]]
+        if len(pieces) > _SLICE_WORDS and full.isascii():  # one byte a character: slice
+            spelled = bytes_to_byte_level(full.encode("ascii"))
+            words = list(map(spelled.__getitem__, map(slice, starts, ends)))
+        else:
+            words = list(map(self._words.__getitem__, pieces))
+        if pfx:
+            starts = [max(s - 1, 0) for s in starts]
         index = byte_char_index(full)
         if pfx:
             index = index - 1

@@ -71,3 +71,26 @@ def test_display_text_breaks_long_paragraphs_at_spaces_only(text, limit):
     for para in shown.split("\n"):
         if len(para) > limit:
             assert " " not in para[limit // 2 : limit]
+
+
+def test_window_intervals_read_a_span_array_as_a_list():
+    import random
+
+    from core.text.columns import SpanArray
+
+    rng = random.Random(7)
+    for _ in range(200):
+        spans, at = [], 0
+        for _ in range(rng.randint(0, 50)):
+            if rng.random() < 0.1:
+                spans.append(None)
+                continue
+            a = at + rng.randint(0, 2)
+            spans.append((a, a + rng.randint(0, 5)))
+            at = a + rng.randint(0, 3)
+        spans += [None] * rng.randint(0, 2)
+        unknown = [rng.random() < 0.2 for _ in spans]
+        lo = rng.randint(0, at + 3)
+        hi = lo + rng.randint(0, 20)
+        assert (window_intervals(lo, hi, SpanArray.from_pairs(spans), unknown=unknown)
+                == window_intervals(lo, hi, spans, unknown=unknown))

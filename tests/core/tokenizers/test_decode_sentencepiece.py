@@ -108,3 +108,15 @@ def test_unknown_surface_and_ids(models):
     with pytest.raises(UnknownIdError, match=f"id {sp.get_piece_size()} .position 1"):
         ours.decode([5, sp.get_piece_size()])
     assert ours.decode([]) == sp.decode([]) == ""
+
+
+def test_control_piece_ends_a_byte_run_even_when_skipped(models):
+    """<s> between <0xC2> and <0x80>: two bad bytes, not U+0080 (found by hypothesis)."""
+    ours, sp = models("unigram-bytes")
+    c2, bos, x80 = sp.piece_to_id("<0xC2>"), sp.piece_to_id("<s>"), sp.piece_to_id("<0x80>")
+    ids = [c2, bos, x80]
+    assert sp.decode(ids) == "\ufffd\ufffd"
+    assert ours.decode(ids) == ours.decode(ids, skip_special_tokens=False) == sp.decode(ids)
+    pieces = ours.decode_pieces(ids)
+    assert [p.skipped for p in pieces] == [False, True, False]
+    assert "".join(p.text for p in pieces) == "\ufffd\ufffd"

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from core.errors import Cancelled
 from core.tokenizers import demo_tokenizer, load
+from core.tokenizers import batch as batch_module
 from core.tokenizers.batch import SMALL_TEXT
 from core.tokenizers.formats.hf_json import build_tokenizer_json
 from core.tokenizers.formats.sentencepiece.model import SentencePieceModel
@@ -121,6 +122,12 @@ def _split_then_bytes(doc):
          "use_regex": False}]}
 
 
+def _normalizer(spec):
+    def edit(doc):
+        doc["normalizer"] = spec
+    return edit
+
+
 def _normalized_added(doc):
     doc["added_tokens"].append({"id": 5, "content": "ion", "single_word": False, "lstrip": False,
                                 "rstrip": False, "normalized": True, "special": False})
@@ -134,6 +141,9 @@ VARIANTS = {
     "bytelevel-prefix": ("gpt2", _prefix_space),
     "split-then-bytes": ("gpt2", _split_then_bytes),
     "normalized-added": ("bert", _normalized_added),
+    # byte-level texts encoded together: a one-to-one normalizer is covered, NFD is not
+    "bytelevel-lowercase": ("gpt2", _normalizer({"type": "Lowercase"})),
+    "bytelevel-nfd": ("gpt2", _normalizer({"type": "NFD"})),
 }
 
 
@@ -161,6 +171,19 @@ def test_property_any_text(variants, docs, texts, special, name):
             _CACHE[key] = build_tokenizer_json(docs[name], name, name)
         tok = _CACHE[key]
     assert_same(tok, texts, special)
+
+
+def test_byte_level_chunks_on_a_cold_tokenizer(data_dir, udhr_texts, monkeypatch):
+    """Texts encoded together in chunks (here of 7, so chunks end mid-list), on a fresh
+    tokenizer whose word caches are empty, between texts each chunk hands back (an added
+    token, a long text): every field equals ``encode``'s, and a second (warm) call too."""
+    monkeypatch.setattr(batch_module, "CHUNK", 7)
+    long = udhr_texts["eng"][:SMALL_TEXT + 5]
+    texts = _lines(udhr_texts, 3)[:60] + EDGE + [long, "x<|endoftext|>y", "", " a"] * 2
+    for key in ("gpt2", "cl100k"):
+        tok = load(data_dir / "tokenizers" / SHARED[key])
+        assert_same(tok, texts, False)
+        assert_same(tok, texts, True)
 
 
 # -- arguments and cancelling --------------------------------------------------------------
@@ -195,3 +218,15 @@ def test_should_stop_cancels_between_texts():
         demo_tokenizer().encode_batch(["a b"] * 10, should_stop=should_stop)
     assert len(asked) == 4
     assert len(demo_tokenizer().encode_batch(["a"] * 5, should_stop=lambda: False)) == 5
+
+
+def test_should_stop_cancels_between_byte_level_texts(data_dir):
+    asked = []
+
+    def should_stop():
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(Cancelled):
+        _shared(data_dir, "gpt2").encode_batch(["a b"] * 10, should_stop=should_stop)
+    assert len(asked) == 4

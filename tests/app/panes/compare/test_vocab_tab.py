@@ -101,3 +101,19 @@ def test_pane_forwards_example_text_to_alignment(qtbot, tiny):
     editor.undo()  # one undoable edit: the user's text comes back
     assert editor.toPlainText() != "a b"
     window.shutdown()
+
+
+def test_the_progress_bar_shows_only_while_an_audit_runs(qtbot, tab, tiny, data_dir):
+    assert tab.progress.isHidden()
+    tab.set_tokenizers([("tiny", tiny)], ["ab a"])
+    with qtbot.waitSignal(tab.sig_audit_changed, timeout=60_000):
+        tab.start_audit()
+        assert not tab.progress.isHidden()
+    qtbot.waitUntil(lambda: not tab.busy)
+    assert tab.progress.isHidden()  # not a blank full bar once the audit is shown
+    pegasus = load(data_dir / "tokenizers" / "pegasus-unigram" / "tokenizer.json")
+    tab.set_tokenizers([("pegasus", pegasus)], [])
+    tab.start_audit()
+    assert not tab.progress.isHidden()
+    tab.cancel()
+    assert tab.progress.isHidden() and "cancelled" in tab.message.text()

@@ -10,24 +10,16 @@ from hypothesis import given, settings, strategies as st
 from core.tokenizers.models import bpe as bpe_module
 from core.tokenizers.models import bpe_batch
 from core.tokenizers.models.bpe import BPE
-from core.tokenizers.models.bpe_batch import batch_merge
+from core.tokenizers.models.bpe_batch import PairTable, merge_word
 from core.tokenizers.models.bpe_merge import heap_merge
-
-ALPHABET = "abc"
-EVERY_ROUND = 1 << 40  # min_share: every round runs, however few pairs it merges
+from tests.core.tokenizers.models.merge_lists import ALPHABET, EVERY_ROUND, merge_lists
 
 
-@st.composite
-def merge_lists(draw):
-    """A random merge list over ``ALPHABET``: each merge joins two symbols that exist."""
-    symbols, merges = list(ALPHABET), []
-    for _ in range(draw(st.integers(0, 12))):
-        a, b = draw(st.sampled_from(symbols)), draw(st.sampled_from(symbols))
-        if (a, b) not in merges and len(a + b) <= 8:
-            merges.append((a, b))
-            if a + b not in symbols:
-                symbols.append(a + b)
-    return symbols, merges
+def batch_merge(ids, lookup, min_share=bpe_batch.MIN_SHARE):
+    out, starts, done = merge_word(np.asarray(ids, np.int64), PairTable(lookup), min_share)
+    assert starts.tolist() == [0, *np.cumsum([len(lookup.__self__._vocab_r[i])
+                                              for i in out.tolist()])[:-1].tolist()]
+    return out, done
 
 
 def finish(model: BPE, ids: np.ndarray, by_rank: bool) -> list[str]:
@@ -68,7 +60,7 @@ def test_rounds_equal_heap_merge_by_token_rank(table, piece, repeat, rnd):
     assert finish(model, ids, True) == heap_merge(list(word), vocab)
 
 
-def test_a_round_that_would_form_a_lower_pair_is_handed_back():
+def test_a_round_that_would_form_a_lower_pair_merges_only_the_leftmost():
     # b c c c c: ("c", "c") twice in one round, then ("b", "cc"): every formed pair ranks higher
     model = BPE({"a": 0, "b": 1, "c": 2, "cc": 3, "bcc": 4},
                 [("c", "c"), ("b", "cc")])
@@ -76,9 +68,10 @@ def test_a_round_that_would_form_a_lower_pair_is_handed_back():
     out, done = batch_merge(ids, model._pair_lookup)
     assert done and [model._vocab_r[i] for i in out.tolist()] == ["bcc", "cc"]
     model = BPE({"b": 0, "c": 1, "cc": 2, "ccc": 3}, [("cc", "c"), ("c", "c")])
+    # c c|c c: after the first merge ("cc", "c") ranks 0, below ("c", "c"): that round
+    # merges only the leftmost pair, as the one-at-a-time rule does
     out, done = batch_merge(np.array([1, 1, 1, 1], np.int64), model._pair_lookup)
-    # c c|c c: after the first merge ("cc", "c") ranks 0, below ("c", "c"): handed back untouched
-    assert not done and out.tolist() == [1, 1, 1, 1]
+    assert done and [model._vocab_r[i] for i in out.tolist()] == ["ccc", "c"]
     assert heap_merge(["c"] * 4, model._pair_rank, model._pair_new) == ["ccc", "c"]
 
 
@@ -88,8 +81,8 @@ def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):
     word = "a" * 5001 + "ab" * 3000
     got = model.tokenize(word)
     used = []
-    monkeypatch.setattr(bpe_module, "batch_merge",
-                        lambda *a: used.append(1) or bpe_batch.batch_merge(*a))
+    monkeypatch.setattr(bpe_module, "merge_word",
+                        lambda *a: used.append(1) or bpe_batch.merge_word(*a))
     model._cache.clear()
     assert model.tokenize(word) == got and used
     monkeypatch.setattr(bpe_module, "BATCH_WORD", 1 << 40)  # the plain heap loop

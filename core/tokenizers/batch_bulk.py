@@ -1,0 +1,126 @@
+"""Byte-level texts encoded together: one pass over all the words of a chunk of texts.
+
+:class:`~core.tokenizers.batch.BatchEncoder` encodes a text at a time; for byte-level
+pipelines (GPT-2, tiktoken files) most of that time is per-token list work repeated for
+every text. :func:`encode_chunk` instead splits every text of a chunk into its source words,
+looks all of them up in the rewritten-word cache at once (words never seen are computed
+there, each once) and builds the tokens, ids, word ids and offsets of the whole chunk in
+flat lists and numpy arrays, then cuts them per text. Every Encoding equals, field for
+field, what ``Tokenizer.encode`` returns.
+
+It covers texts that go through the pipeline as one piece with the identity offset map:
+no normalizer (or a per-character one that changes nothing in the text), no added token
+matched in the text, no prefix space put before it, fewer than
+:data:`~core.tokenizers.batch.SMALL_TEXT` code points. Any other text is handed to
+:meth:`BatchEncoder.encode <core.tokenizers.batch.BatchEncoder.encode>` (then, when that
+returns None, to ``Tokenizer.encode`` by the caller).
+
+Spans are code points of the text (original = normalized, the map being the identity).
+
+Public names: :func:`encode_chunk`, :data:`CHUNK`.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, chain
+from typing import Any, Callable
+
+import numpy as np
+
+from core.errors import check_stop
+
+__all__ = ["encode_chunk", "CHUNK"]
+
+CHUNK = 4096
+"""Texts encoded together at most (bounds the flat lists kept alive at once)."""
+
+
+def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
+                 should_stop: Callable[[], bool] | None = None) -> list[Any]:
+    """The Encodings of ``texts`` (None where ``Tokenizer.encode`` must do it).
+
+    Parameters
+    ----------
+    enc : core.tokenizers.batch.BatchEncoder
+        Of a tokenizer whose pre-tokenizer is a ByteLevel with ``source_pieces``.
+    texts : list of str
+    add_special_tokens : bool
+        As in ``Tokenizer.encode``.
+    should_stop : callable, optional
+        Asked before every text; True raises :class:`core.errors.Cancelled`.
+
+    Returns
+    -------
+    list
+        One Encoding (or None) per text, in order.
+
+    Cost: O(total code points) for the splits, one cache look-up per word plus one model
+    call per word never seen before, O(tokens) flat list and numpy work.
+    """
+    tok = enc.tok
+    added, source_pieces = tok.added, tok.pre_tokenizer.source_pieces
+    out: list[Any] = [None] * len(texts)
+    small = enc.small_text
+    todo: list[tuple[int, str, Any]] = []  # (index, text, NormalizedText)
+    keys: list[str] = []
+    starts: list[int] = []
+    n_words: list[int] = []
+    for k, text in enumerate(texts):
+        check_stop(should_stop)
+        if len(text) >= small:
+            continue
+        if added.has_raw and text and added.split_original(text) != [(0, len(text), None)]:
+            out[k] = enc.encode(text, add_special_tokens)
+            continue
+        nt, identity = enc._normalize(text)
+        if not identity or (added.has_normalized and nt.text and added.split_normalized(
+                nt.text) != [(0, len(nt.text), None)]):
+            out[k] = enc.encode(text, add_special_tokens)
+            continue
+        if nt.text:
+            pieces, pfx = source_pieces(nt.text)
+            if pfx:  # the first word stands for a prepended space
+                out[k] = enc.encode(text, add_special_tokens)
+                continue
+            keys += pieces
+            starts += accumulate(map(len, pieces[:-1]), initial=0)
+            n_words.append(len(pieces))
+        else:
+            n_words.append(0)
+        todo.append((k, text, nt))
+    if not todo:
+        return out
+    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words)
+    post, assemble = tok.post_processor, tok._post_process
+    for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
+        t, o = tokens[a:b], offsets[a:b]
+        if post is not None:
+            post.adjust(text, t, o)
+        out[k] = assemble(t, ids[a:b], o, word_ids[a:b], nt, add_special_tokens)
+    return out
+
+
+def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int]):
+    """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
+    bounds of each text (``len(n_words) + 1`` of them). O(tokens)."""
+    pieces = list(map(enc._rewrites[0].__getitem__, keys))
+    if not pieces:
+        return [], [], [], [], [0] * (len(n_words) + 1)
+    toks, tids, rel_lo, rel_hi = zip(*pieces)
+    tokens = list(chain.from_iterable(toks))
+    ids = list(chain.from_iterable(tids))
+    n = len(ids)
+    counts = np.fromiter(map(len, tids), np.int64, len(tids))
+    base = np.repeat(np.asarray(starts, np.int64), counts)
+    lo = np.fromiter(chain.from_iterable(rel_lo), np.int64, n) + base
+    hi = np.fromiter(chain.from_iterable(rel_hi), np.int64, n) + base
+    offsets = list(zip(lo.tolist(), hi.tolist()))
+    per_text = np.asarray(n_words, np.int64)
+    word_bounds = np.zeros(len(per_text) + 1, np.int64)
+    np.cumsum(per_text, out=word_bounds[1:])
+    # a word's id: its index among its text's words
+    first_word = np.repeat(word_bounds[:-1], per_text)
+    word_ids = np.repeat(np.arange(len(keys), dtype=np.int64) - first_word, counts).tolist()
+    token_bounds = np.zeros(len(keys) + 1, np.int64)
+    np.cumsum(counts, out=token_bounds[1:])
+    return tokens, ids, offsets, word_ids, token_bounds[word_bounds].tolist()
