@@ -237,15 +237,22 @@ class _Rewrites(dict):
         else:
             model_word, char_of = word, range(len(word))
         piece = self.model.tokenize_word(model_word)
-        if not shifted and all(map(lt, piece[2], piece[3])):  # no empty token
+        toks, ids, starts, ends = piece
+        if all(map(lt, starts, ends)):  # no empty token
             if ascii_ or not self.byte_level:  # one character per symbol
-                return self._keep(word, piece)
-            lo = tuple(map(char_of.__getitem__, piece[2]))
-            hi = tuple(char_of[b - 1] + 1 for b in piece[3])
-            return self._keep(word, (piece[0], piece[1], lo, hi))
+                if not shifted:
+                    return self._keep(word, piece)
+                if max(ends, default=0) <= len(word):
+                    # the prepended first symbol is normalized [0, 1) with the next one
+                    lo = tuple([a - 1 if a else 0 for a in starts])
+                    hi = tuple([b - 1 if b > 1 else 1 for b in ends])
+                    return self._keep(word, (toks, ids, lo, hi))
+            elif not shifted:
+                lo = tuple(map(char_of.__getitem__, starts))
+                hi = tuple(char_of[b - 1] + 1 for b in ends)
+                return self._keep(word, (toks, ids, lo, hi))
         lo_map = [max(k - shifted, 0) for k in char_of]
         hi_map = [max(k + 1 - shifted, 1) for k in char_of]
-        toks, ids, starts, ends = piece
         last = len(model_word) - 1
         lo, hi = [], []
         for a, b in zip(starts, ends):  # tokenizer._normalized_spans, for one word
@@ -284,9 +291,16 @@ _UTF8_LENGTH = _Utf8Length()
 
 def _mapped_spans(nt, lo, hi, shift):
     """``(start, end)`` original code points of normalized spans ``[lo, hi)`` through the
-    piece's offset map (as ``tokenizer._piece_offsets``: an empty span sits at its start).
-    O(tokens)."""
+    piece's offset map (as ``tokenizer._piece_offsets``: an empty span sits at its start),
+    as an iterable. O(tokens), in C-level maps when no span is empty."""
     starts, ends = nt.starts, nt.ends
+    lo, hi = list(lo), list(hi)
+    if all(map(lt, lo, hi)):
+        s = map(starts.__getitem__, lo)
+        e = map([0, *ends].__getitem__, hi)  # ends[y - 1]
+        if shift:
+            return zip(map(shift.__add__, s), map(shift.__add__, e))
+        return zip(s, e)
     out = []
     for x, y in zip(lo, hi):
         if y > x:
@@ -369,6 +383,8 @@ def _then_bytes(enc: BatchEncoder, text: str, first: int) -> Split | None:
 
 def _plain_stages(stages, text: str) -> Split:
     """Words and starts after non-rewriting Sequence members (as ``Sequence.split_mapped``)."""
+    if len(stages) == 1 and text:
+        return stages[0].split(text)
     words, starts = ([text], [0]) if text else ([], [])
     for p in stages:
         nw: list[str] = []

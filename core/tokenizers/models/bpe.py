@@ -46,8 +46,8 @@ from core.tokenizers.models.bpe_batch import (
     BATCH_WORD, BATCH_WORDS, NO_RANK, PairTable, merge_segments, merge_word)
 from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
 from core.tokenizers.models.bpe_merge import (
-    heap_merge, initial_symbols, merge_by_pairs, merge_by_rank, merge_widths, merges_from_ranks,
-    reference_spans)
+    LONG_WORD, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs, merge_by_rank,
+    merge_widths, merges_from_ranks, reference_spans)
 
 __all__ = ["BPE"]
 
@@ -169,6 +169,7 @@ class BPE:
         vocab = {bytes_to_byte_level(b): r for b, r in ranks.items()}
         self = cls(vocab, [], ignore_merges=True, source=source)
         self._by_rank = True
+        self._pieces = _PieceCache(self._rank_piece)
         self._merges = None  # derived on first use of .merges
         return self
 
@@ -375,6 +376,19 @@ class BPE:
             return self._piece_from_parts(parts)
         toks = self._compute(word)
         return tuple(zip(*toks)) if toks else ((), (), (), ())  # type: ignore[return-value]
+
+    def _rank_piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple]:
+        """:meth:`_piece` of a by-rank model, short words inline: a word that is a token
+        whole, else its characters merged by :func:`merge_all_ranks` (O(n²) for n <
+        :data:`LONG_WORD` characters); longer words go to :meth:`_piece`. Raises as
+        :meth:`_piece_from_parts`."""
+        vocab = self._vocab
+        rank = vocab.get(word)
+        if rank is not None:
+            return (word,), (rank,), (0,), (len(word),)
+        if len(word) >= LONG_WORD or not word:
+            return self._piece(word)
+        return self._piece_from_parts(merge_all_ranks(list(word), vocab.get))
 
     def _plain_parts(self, word: str) -> list[str] | None:
         """The merged symbols of a non-empty word that needs no set-up (its characters are

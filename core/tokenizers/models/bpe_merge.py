@@ -7,9 +7,10 @@ until none applies — by merge-list rank (Sennrich et al., 2016; ``tokenizers``
 priority-queue loop, which also pops the lowest (rank, position) pair still present.
 
 Public names: :func:`merge_by_pairs`, :func:`merge_widths`, :func:`merge_by_rank` (each
-O(n log n) for n symbols), :func:`heap_merge` (their loop for long words), :data:`LONG_WORD`,
-:func:`merges_from_ranks`, :func:`initial_symbols`, :func:`reference_spans`. Symbol widths
-and positions are UTF-8 bytes; spans handed back are code points of the word.
+O(n log n) for n symbols), :func:`merge_all_ranks` (the unlimited rank scan for short words),
+:func:`heap_merge` (their loop for long words), :data:`LONG_WORD`, :func:`merges_from_ranks`,
+:func:`initial_symbols`, :func:`reference_spans`. Symbol widths and positions are UTF-8
+bytes; spans handed back are code points of the word.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def merge_by_rank(parts: list[str], vocab: dict[str, int], limit: int = _NO_RANK
         parts[:] = heap_merge(parts, vocab, limit=limit)
         return parts
     if limit == _NO_RANK:
-        return _merge_all_ranks(parts, get)
+        return merge_all_ranks(parts, get)
     ranks = [get(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
     ranks = [r if r < limit else _NO_RANK for r in ranks]
     while ranks:
@@ -115,25 +116,30 @@ def merge_by_rank(parts: list[str], vocab: dict[str, int], limit: int = _NO_RANK
     return parts
 
 
-def _merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
+def merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
     """:func:`merge_by_rank`'s list scan without a rank limit (the encoding case), in place:
-    ``get`` is the vocabulary's ``dict.get``. O(n²) for n parts (n < :data:`LONG_WORD`)."""
-    if len(parts) < 2:
+    ``get`` is the vocabulary's ``dict.get``. O(n²) for n parts (n < :data:`LONG_WORD`):
+    per merge two C-level scans (``min``, ``index``) and two look-ups."""
+    n = len(parts) - 1  # pairs
+    if n < 1:
         return parts
-    ranks = list(map(get, map(str.__add__, parts, parts[1:]), repeat(_NO_RANK)))
-    pairs = len(ranks)
+    no = _NO_RANK
+    ranks = list(map(get, map(str.__add__, parts, parts[1:]), repeat(no)))
+    index = ranks.index
     m = min(ranks)
-    while m != _NO_RANK:
-        i = ranks.index(m)
-        a = parts[i] = parts[i] + parts.pop(i + 1)
-        del ranks[i]
-        pairs -= 1
-        if i < pairs:
-            ranks[i] = get(a + parts[i + 1], _NO_RANK)
-        elif not i:
-            break  # one part left
+    while m != no:
+        i = index(m)
+        a = parts[i] = parts[i] + parts[i + 1]
+        del parts[i + 1], ranks[i]
+        n -= 1
         if i:
-            ranks[i - 1] = get(parts[i - 1] + a, _NO_RANK)
+            ranks[i - 1] = get(parts[i - 1] + a, no)
+            if i < n:
+                ranks[i] = get(a + parts[i + 1], no)
+        elif n:
+            ranks[0] = get(a + parts[1], no)
+        else:
+            break  # one part left
         m = min(ranks)
     return parts
 

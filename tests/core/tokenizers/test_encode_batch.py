@@ -230,3 +230,21 @@ def test_should_stop_cancels_between_byte_level_texts(data_dir):
     with pytest.raises(Cancelled):
         _shared(data_dir, "gpt2").encode_batch(["a b"] * 10, should_stop=should_stop)
     assert len(asked) == 4
+
+
+def test_model_tokens_with_empty_spans(data_dir, udhr_texts):
+    """A model that gives empty tokens (here one at the end of every word with an ``e``)
+    leaves the fast path's Metaspace spans (the ``▁`` prepended to every word) equal to
+    ``encode``'s."""
+    tok = load(data_dir / "tokenizers" / SHARED["pegasus"])
+    cache = tok.model._cache
+    inner = cache._fn
+
+    def with_empty(word):
+        toks, ids, starts, ends = inner(word)
+        if "e" not in word:
+            return toks, ids, starts, ends
+        return toks + ("",), ids + (ids[-1],), starts + (ends[-1],), ends + (ends[-1],)
+
+    cache._fn = with_empty
+    assert_same(tok, _lines(udhr_texts, SAMPLE["pegasus"]) + EDGE, False)

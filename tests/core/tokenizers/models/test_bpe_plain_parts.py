@@ -1,4 +1,4 @@
-"""The unlimited rank loop (``bpe_merge._merge_all_ranks``, what encoding uses) equals the
+"""The unlimited rank loop (``bpe_merge.merge_all_ranks``, what encoding uses) equals the
 rank loop with a limit and the heap loop; a BPE model's pieces built straight from the merged
 symbols (``BPE._piece_from_parts``) equal the per-token form of ``BPE._compute``, for rank
 and merge-list models, words in and out of the vocabulary included."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import SubwordScopeError
 from core.tokenizers.models.bpe import BPE
-from core.tokenizers.models.bpe_merge import LONG_WORD, _merge_all_ranks, heap_merge, merge_by_rank
+from core.tokenizers.models.bpe_merge import LONG_WORD, heap_merge, merge_all_ranks, merge_by_rank
 
 
 @st.composite
@@ -30,7 +30,7 @@ _WORD = st.text("abc", max_size=LONG_WORD - 1)
 @given(vocab=rank_vocab(), word=_WORD)
 def test_unlimited_rank_loop_equals_the_limited_one_and_the_heap(vocab, word):
     limited = merge_by_rank(list(word), vocab, (1 << 62) - 1)  # the loop that checks limits
-    assert _merge_all_ranks(list(word), vocab.get) == limited
+    assert merge_all_ranks(list(word), vocab.get) == limited
     assert heap_merge(list(word), vocab) == limited
     assert merge_by_rank(list(word), vocab) == limited  # dispatches to the unlimited loop
 
@@ -78,3 +78,30 @@ def test_a_rank_model_names_a_character_outside_the_byte_alphabet():
     model = BPE.from_tiktoken_ranks({bytes([b]): b for b in range(256)})
     with pytest.raises(SubwordScopeError, match="not a byte-level symbol"):
         model.tokenize_word("a\u4e2d")
+
+
+def _rank_model(vocab):
+    return BPE.from_tiktoken_ranks({t.encode(): r for t, r in vocab.items()} | {
+        bytes([b]): len(vocab) + b for b in range(256) if chr(b) not in vocab})
+
+
+@settings(max_examples=300, deadline=None)
+@given(vocab=rank_vocab(), data=st.data())
+def test_rank_pieces_of_token_words_equal_compute(vocab, data):
+    """Words joined from tokens (so many are a token whole), short and past LONG_WORD,
+    through a fresh model's piece cache (``BPE._rank_piece``) one by one and in a batch."""
+    tokens = st.sampled_from(sorted(vocab))
+    words = data.draw(st.lists(st.lists(tokens, max_size=LONG_WORD // 2).map("".join),
+                               min_size=1, max_size=70))
+    model = _rank_model(vocab)
+    expected = [_transposed(model, w) for w in words]
+    assert [model.tokenize_word(w) for w in words] == expected
+    assert _rank_model(vocab).tokenize_words(words) == expected
+    assert model.tokenize_words(words) == expected  # from the cache
+
+
+def test_a_rank_model_gives_a_whole_token_word_one_piece():
+    model = _rank_model({"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4, "bc": 5})
+    assert model.tokenize_word("abc") == (("abc",), (4,), (0,), (3,))
+    assert model.tokenize_word("cab") == (("c", "ab"), (2, 3), (0, 1), (1, 3))
+    assert model.tokenize_word("") == ((), (), (), ())
