@@ -22,6 +22,19 @@ _CHUNK = 8192  # iteration converts this many entries at a time (C speed, bounde
 _COUNT = np.arange(4097, dtype=np.int64)  # short ranges are copied from here
 
 
+def _list_eq(column, other):
+    """``column == other`` for a list or tuple: same length, item by item equal; else
+    NotImplemented. O(n)."""
+    if isinstance(other, (list, tuple)):
+        return len(other) == len(column) and all(map(operator.eq, column, other))
+    return NotImplemented
+
+
+def _ne(self, other):
+    eq = self.__eq__(other)
+    return eq if eq is NotImplemented else not eq
+
+
 class IntArray(array):
     """An ``array("q")`` (signed 64-bit ints) that compares equal to a list or tuple with
     the same items, as a list does. Indexing gives a Python int; a slice gives a plain
@@ -38,13 +51,9 @@ class IntArray(array):
     def __eq__(self, other):
         if isinstance(other, array):
             return array.__eq__(self, other)
-        if isinstance(other, (list, tuple)):
-            return len(other) == len(self) and all(map(operator.eq, self, other))
-        return NotImplemented
+        return _list_eq(self, other)
 
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
+    __ne__ = _ne
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -175,13 +184,9 @@ class SpanArray(Sequence):
     def __eq__(self, other):
         if isinstance(other, SpanArray):
             return self.starts == other.starts and self.ends == other.ends
-        if isinstance(other, (list, tuple)):
-            return len(other) == len(self) and all(map(operator.eq, self, other))
-        return NotImplemented
+        return _list_eq(self, other)
 
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
+    __ne__ = _ne
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -249,13 +254,9 @@ class OptionalIntArray(Sequence):
     def __eq__(self, other):
         if isinstance(other, OptionalIntArray):
             return self.values == other.values
-        if isinstance(other, (list, tuple)):
-            return len(other) == len(self) and all(map(operator.eq, self, other))
-        return NotImplemented
+        return _list_eq(self, other)
 
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
+    __ne__ = _ne
 
     __hash__ = None  # type: ignore[assignment]
 
