@@ -3,7 +3,8 @@
 Run ``python -m benchmarks.encode`` from the repository root. For each row: the text is all
 UDHR texts joined by newlines, three times; the figure is core's encode-with-offsets time
 divided by the reference's (median of ``--repeat`` interleaved runs, single-threaded
-reference), both with a fresh core tokenizer (cold per-word cache) and a warm one.
+reference), both with a fresh core tokenizer (cold per-word cache) and a warm one. Every
+time is CPU seconds of this process (:func:`_timed`).
 Targets (issue 2/3): <= 2.0 for WordPiece and Unigram, <= 3.0 for byte-level BPE; cl100k is
 reported against tiktoken's ``encode_ordinary`` (ids only; no target). Then, per shared
 tokenizer file, the load time and the extra resident memory, each in a fresh process
@@ -29,6 +30,7 @@ os.environ["RAYON_NUM_THREADS"] = "1"  # before the reference library is importe
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 import argparse  # noqa: E402
+import gc  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -228,9 +230,16 @@ def batch_figures(repeat: int) -> None:
 
 
 def _timed(fn: Encoder, text: str) -> float:
-    t0 = time.perf_counter()
+    """CPU seconds of one call, the same way for core and the reference: the process's
+    CPU time (both run single-threaded here, so time spent waiting for a core shared with
+    other processes does not count), after a full collection (so no garbage of an earlier
+    call is collected inside this one). The cyclic collector runs as each library leaves
+    it, as in a program using it alone: core's batch call pauses it, the reference's does
+    not (its Python results pay for the collections they trigger)."""
+    gc.collect()
+    t0 = time.process_time()
     fn(text)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def measure(row: Row, text: str, repeat: int) -> tuple[float, float, float]:

@@ -1,15 +1,16 @@
-"""Pausing Python's cyclic garbage collector around allocation-heavy work.
+"""Pausing Python's cyclic garbage collector around allocation-heavy work, and giving freed
+memory back to the system after it.
 
-Public names: :func:`collector_paused`.
+Public names: :func:`collector_paused`, :func:`release_freed_memory`.
 """
 
 from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
-__all__ = ["collector_paused"]
+__all__ = ["collector_paused", "release_freed_memory"]
 
 
 @contextmanager
@@ -59,3 +60,25 @@ def _to_oldest_generation() -> None:
     if gc.get_freeze_count() == 0:
         gc.freeze()
         gc.unfreeze()
+
+
+def _load_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        import ctypes
+        import ctypes.util
+
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (macOS, Windows, musl): nothing to do
+        return None
+
+
+_MALLOC_TRIM = _load_malloc_trim()
+
+
+def release_freed_memory() -> None:
+    """Give the memory freed by the temporaries of a long computation back to the system
+    (glibc's ``malloc_trim``: the allocator otherwise keeps it in the thread's arena,
+    counted in the process's resident memory; ~40 MB after a 1,000,000-character text).
+    A few ms; a no-op where the C library has no ``malloc_trim``. Objects are untouched."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)

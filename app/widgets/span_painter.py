@@ -164,8 +164,8 @@ def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine)
     baseline = top + line.ascent()
     for left, right, kind, colour in ops.underlines:
         _underline(painter, x0 + left, x0 + right, baseline + 2, kind, QColor(colour))
-    for left, right, kind in ops.frames:
-        _frame(painter, QRectF(x0 + left, top, right - left, height), kind)
+    if ops.frames:
+        _frames(painter, x0, top, height, ops.frames)
     for x, colour, width in ops.bars:  # ticks that leave the glyphs uncrossed
         painter.setPen(QPen(_colour(colour), width))
         painter.drawLine(QLineF(x0 + x, top - 2, x0 + x, top + TICK))
@@ -198,18 +198,33 @@ def _underline(painter: QPainter, left: float, right: float, y: float, kind: str
     painter.drawLine(QLineF(left, y, right, y))
 
 
-def _frame(painter: QPainter, rect: QRectF, kind: str) -> None:
-    if kind == "unk":
-        colour = QColor(UNKNOWN_COLOUR)
-        hatch = QColor(colour)
-        hatch.setAlpha(90)
-        painter.fillRect(rect, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
-        width = 1.5
-    else:
-        colour, width = QColor(ERROR_COLOUR), 2.5
-    painter.setPen(QPen(colour, width))
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawRect(rect.adjusted(width / 2, width / 2, -width / 2, -width / 2))
+def _frames(painter: QPainter, x0: float, top: float, height: float, frames: list) -> None:
+    """Every frame of a line, batched per kind (one ``drawRects`` call each); frames on
+    the same place are drawn once (the byte pieces of one glyph share its box, and a
+    hatch drawn four times over would look darker than one drawn once). O(frames)."""
+    by_kind: dict[str, dict] = {}
+    for left, right, kind in frames:
+        by_kind.setdefault(kind, {})[(left, right)] = None
+    for kind, places in by_kind.items():
+        rects = [QRectF(x0 + left, top, right - left, height) for left, right in places]
+        if kind == "unk":
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(_unknown_hatch())
+            painter.drawRects(rects)
+            colour, width = _colour(UNKNOWN_COLOUR), 1.5
+        else:
+            colour, width = _colour(ERROR_COLOUR), 2.5
+        painter.setPen(QPen(colour, width))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        half = width / 2
+        painter.drawRects([r.adjusted(half, half, -half, -half) for r in rects])
+
+
+@lru_cache(maxsize=1)
+def _unknown_hatch() -> QBrush:
+    hatch = QColor(UNKNOWN_COLOUR)
+    hatch.setAlpha(90)
+    return QBrush(hatch, Qt.BrushStyle.BDiagPattern)
 
 
 def _caret(painter: QPainter, x: float, top: float, height: float) -> None:

@@ -22,6 +22,7 @@ Public names: :func:`audit`, :class:`Audit`, :class:`TokenFlags`.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -30,6 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.errors import OffsetError, check_stop
+from core.text.columns import SpanArray
 from core.text.graphemes import grapheme_bounds
 from core.text.offsets import byte_part_label, offset_arrays
 
@@ -198,17 +200,19 @@ def _byte_ranges(starts8, starts, ends, lengths, sequential, should_stop=None):
     settle, one round per token in the longest run of pieces of one character: O(R · T) for
     R rounds, each vectorized; ``should_stop`` is polled every round.
     """
-    lo, hi = starts8[starts], starts8[ends]
+    lo = starts8[starts].astype(np.int64, copy=False)
+    hi = starts8[ends].astype(np.int64, copy=False)
     b0 = lo
     b1 = np.where(lengths > 0, np.minimum(lo + lengths, hi), lo)
     todo = np.flatnonzero(sequential)
     if not len(todo):
         return b0, b1
-    has_bytes = (lengths > 0) & (hi > lo)  # unchanged by a continuation (it needs prev < hi)
-    last = np.maximum.accumulate(np.where(has_bytes, np.arange(len(lo)), -1))
-    prev = np.concatenate(([-1], last[:-1]))[todo]
-    t_lo, t_hi, t_n = lo[todo], hi[todo], lengths[todo]
-    b0, b1 = b0.copy(), b1.copy()
+    last = np.arange(len(lo))  # the last token with bytes up to each (a continuation keeps bytes)
+    last[(lengths <= 0) | (hi <= lo)] = -1
+    np.maximum.accumulate(last, out=last)
+    prev = np.where(todo > 0, last[np.maximum(todo - 1, 0)], -1)
+    del last
+    t_lo, t_hi, t_n = lo[todo], hi[todo], lengths[todo]  # b0 (lo) and b1 are fresh: edited in place
     for _ in range(len(todo) + 1):
         check_stop(should_stop)
         prev_end = np.where(prev >= 0, b1[np.maximum(prev, 0)], 0)
@@ -229,6 +233,22 @@ def _flat(values, n: int) -> np.ndarray:
     return np.fromiter(items, np.int64, n)
 
 
+def _table(values) -> np.ndarray:
+    """An offset table as an ndarray: an ``array("i")``'s own memory (int32, no copy)."""
+    if isinstance(values, array) and values.typecode == "i":
+        return np.frombuffer(values, np.int32) if len(values) else np.zeros(0, np.int32)
+    return np.asarray(values, np.int64)
+
+
+def _as_mask(values, n: int, what: str) -> np.ndarray:
+    """A 0/1 mask of ``n`` entries as ``(n,) bool`` (a bool ndarray is copied, not widened)."""
+    if isinstance(values, np.ndarray) and values.dtype == bool and values.ndim == 1:
+        if len(values) != n:
+            raise OffsetError(f"{len(values)} {what} for {n} tokens")
+        return values.copy()
+    return _as_array(values, n, what).astype(bool)
+
+
 def _as_array(values, n: int, what: str) -> np.ndarray:
     if len(values) != n:
         raise OffsetError(f"{len(values)} {what} for {n} tokens")
@@ -247,6 +267,7 @@ def audit(
     graphemes: Sequence[int] | None = None,
     derived_offsets: Sequence[tuple[int, int]] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    utf8: Sequence[int] | None = None,
 ) -> Audit:
     """Flag the misleading parts of an encoding's offsets (SPEC §8).
 
@@ -269,6 +290,11 @@ def audit(
     should_stop : callable, optional
         Polled between the steps (each vectorized, O(T + N)) and in every round of the byte
         ranges; True raises :class:`~core.errors.Cancelled`.
+    utf8 : sequence of int, optional
+        ``offset_arrays(text)[1]`` (the UTF-8 byte offset of every code point, length
+        ``len(text) + 1``) when the caller already has it: an int64 ndarray, or an
+        ``array("i")`` (:func:`core.text.offsets.int_table`, read through without a copy).
+        Only byte-level audits (``byte_lengths``) read it; it is trusted, not checked.
 
     Raises
     ------
@@ -282,11 +308,15 @@ def audit(
     starts, ends = _pairs(offsets, t, n, "offsets")
     lengths = None if byte_lengths is None else _as_array(byte_lengths, t, "byte lengths")
     special = (np.zeros(t, bool) if special_tokens_mask is None
-               else _as_array(special_tokens_mask, t, "special-tokens mask entries").astype(bool))
+               else _as_mask(special_tokens_mask, t, "special-tokens mask entries"))
     counted = ~special
-    delta = (np.bincount(starts[counted], minlength=n + 1) - np.bincount(ends[counted], minlength=n + 1))
-    cover = np.cumsum(delta[:n]).astype(np.int32)
-    many = np.concatenate(([0], np.cumsum(cover > 1)))
+    any_special = bool(special.any())
+    delta = np.bincount(starts[counted] if any_special else starts, minlength=n + 1)
+    delta -= np.bincount(ends[counted] if any_special else ends, minlength=n + 1)
+    cover = np.cumsum(delta[:n], dtype=np.int32)
+    del delta
+    many = np.zeros(n + 1, np.int32)  # code points covered more than once, before each
+    np.cumsum(cover > 1, dtype=np.int32, out=many[1:])
     nonempty = ends > starts
     check_stop(should_stop)
     boundary = np.zeros(n + 1, bool)
@@ -296,7 +326,7 @@ def audit(
     b0 = b1 = starts8 = None
     partial = np.zeros(t, bool)
     if lengths is not None:
-        starts8 = offset_arrays(text)[1]
+        starts8 = offset_arrays(text)[1] if utf8 is None else _table(utf8)
         check_stop(should_stop)
         b0, b1 = _byte_ranges(starts8, starts, ends, lengths, shares | (special & nonempty), should_stop)
         is_start = np.zeros(int(starts8[-1]) + 1, bool)
@@ -313,12 +343,16 @@ def audit(
 
 
 def _pairs(offsets, t: int, n: int, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(starts, ends)`` int64 arrays of ``t`` spans, checked to lie inside ``0..n``."""
-    try:
-        pairs = _flat(offsets, 2 * t).reshape(-1, 2)
-    except (TypeError, ValueError):
-        raise OffsetError(f"{what} must be (start, end) pairs of integers") from None
-    starts, ends = pairs[:, 0], pairs[:, 1]
+    """``(starts, ends)`` int64 arrays of ``t`` spans, checked to lie inside ``0..n``
+    (a :class:`~core.text.columns.SpanArray`'s own columns, read-only, when given one)."""
+    if isinstance(offsets, SpanArray) and None not in offsets:
+        starts, ends = offsets.arrays()
+    else:
+        try:
+            pairs = _flat(offsets, 2 * t).reshape(-1, 2)
+        except (TypeError, ValueError):
+            raise OffsetError(f"{what} must be (start, end) pairs of integers") from None
+        starts, ends = pairs[:, 0], pairs[:, 1]
     bad = np.flatnonzero((starts < 0) | (starts > ends) | (ends > n))
     if len(bad):
         j = int(bad[0])

@@ -18,7 +18,7 @@ import bisect
 import operator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -27,6 +27,7 @@ import numpy as np
 from core.align.audit import Audit, audit
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
+from core.collector import release_freed_memory
 from core.errors import check_stop
 from core.text.columns import SpanArray, int_array
 from core.text.graphemes import GraphemeBounds
@@ -92,6 +93,9 @@ class AlignmentView:
     @cached_property
     def marked(self) -> list[bool]:
         """One bool per token: the unknown token or a byte-fallback piece (drawn distinctly)."""
+        if not any(self.unknown) and not any(self.byte_fallback):  # the common case, in C
+            n = len(self.unknown)
+            return [False] * (min(n, len(self.byte_fallback)) if self.byte_fallback else n)
         if not self.byte_fallback:
             return [bool(u) for u in self.unknown]
         return list(map(bool, map(operator.or_, self.unknown, self.byte_fallback)))
@@ -188,14 +192,39 @@ def _span_arrays(spans: list[tuple[int, int] | None]) -> tuple[np.ndarray, np.nd
 
 
 def audit_spans(text: str, spans, token_bytes, special, graphemes=None, derived=None,
-                should_stop: Callable[[], bool] | None = None) -> Audit:
+                should_stop: Callable[[], bool] | None = None, *, utf8=None) -> Audit:
     """:func:`core.align.audit.audit` of the leading tokens that have a span (a pasted list
-    stops having spans at its first mismatch); ``derived``: the derived spans, if known."""
+    stops having spans at its first mismatch); ``derived``: the derived spans, if known;
+    ``utf8``: the text's UTF-8 offset table, if known (see :func:`~core.align.audit.audit`).
+    The byte lengths and the special-tokens mask are handed over as arrays, not copied
+    lists (O(tokens))."""
     k = spans.index(None) if None in spans else len(spans)
-    lengths = None if token_bytes is None else [len(b) for b in token_bytes[:k]]
-    mask = None if special is None else special[:k]
-    return audit(text, spans[:k], byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes,
-                 derived_offsets=None if derived is None else derived[:k], should_stop=should_stop)
+    lengths = None if token_bytes is None else _lengths(token_bytes, k)
+    mask = None if special is None else _leading_mask(special, k)
+    return audit(text, _head(spans, k), byte_lengths=lengths, special_tokens_mask=mask, graphemes=graphemes,
+                 derived_offsets=None if derived is None else _head(derived, k), should_stop=should_stop,
+                 utf8=utf8)
+
+
+def _head(values, k: int):
+    """``values[:k]``, ``values`` itself when that is all of it (no copy)."""
+    return values if len(values) == k else values[:k]
+
+
+def _lengths(token_bytes, k: int):
+    """``(k,) int64``: the lengths of the first ``k`` byte strings (fewer: a shorter list,
+    left for :func:`audit` to report)."""
+    if len(token_bytes) < k:
+        return [len(b) for b in token_bytes]
+    return np.fromiter(map(len, islice(token_bytes, k)), np.int64, k)
+
+
+def _leading_mask(special, k: int):
+    """``(k,) bool``: the first ``k`` entries of a 0/1 mask (fewer: the short list as it is,
+    left for :func:`audit` to report)."""
+    if isinstance(special, np.ndarray) or len(special) < k:
+        return _head(special, k)
+    return np.fromiter(islice(special, k), bool, k)
 
 
 def normalized_spans(nt: NormalizedText, spans) -> SpanArray:
@@ -203,6 +232,27 @@ def normalized_spans(nt: NormalizedText, spans) -> SpanArray:
     vectorized: O(tokens · log n)); None stays None. A :class:`SpanArray` (it equals the
     list of those spans)."""
     return _normalized_spans(nt, _span_arrays(spans))
+
+
+def _same_spans(nt: NormalizedText, spans) -> SpanArray:
+    """:func:`normalized_spans` of a :class:`SpanArray`: the spans themselves (shared, not
+    copied: they are immutable) when ``nt`` maps every character to itself. O(n) to check
+    the map (vectorized), then O(tokens · log n) only when it is not the identity."""
+    if isinstance(spans, SpanArray) and _is_identity(nt):
+        return spans
+    return _normalized_spans(nt, _span_arrays(spans))
+
+
+def _is_identity(nt: NormalizedText) -> bool:
+    """Whether normalized character ``j`` came from original ``[j, j + 1)`` for every ``j``."""
+    n = len(nt.original)
+    if len(nt.text) != n or nt.text != nt.original:
+        return False
+    if n == 0:
+        return True
+    starts, ends = nt.arrays()
+    return (int(starts[0]) == 0 and int(ends[-1]) == n and np.array_equal(ends[:-1], starts[1:])
+            and bool((ends - starts == 1).all()))
 
 
 def _normalized_spans(nt: NormalizedText, arrays) -> SpanArray:
@@ -217,7 +267,7 @@ def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
     """The derived spans' normalized spans and cover (special tokens count for nothing)."""
     starts, ends, _ = _span_arrays(result.derived_spans)
     counted = ~flags.special
-    return {"derived_norm_spans": _normalized_spans(result.normalized, (starts, ends, [])),
+    return {"derived_norm_spans": _same_spans(result.normalized, result.derived_spans),
             "derived_cover": _cover(len(result.text), starts[counted], ends[counted])}
 
 
@@ -288,25 +338,32 @@ def alignment_view(
             partial[key] = SpanArray.from_pairs(partial[key])
     result = replace(base, **partial)
     check_stop(should_stop)
-    utf16, utf8 = offset_arrays(text)
+    utf16, utf8 = (int_table(table) for table in offset_arrays(text))  # the int64 arrays are freed
     bounds = (graphemes or GraphemeBounds()).bounds(text)
     check_stop(should_stop)
     flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds,
-                        result.derived_spans, should_stop)
+                        result.derived_spans, should_stop, utf8=utf8)
     check_stop(should_stop)
     starts = np.zeros(len(text) + 1, bool)
     starts[bounds] = True
     result = replace(
         result,
-        utf16=int_table(utf16),
-        utf8=int_table(utf8),
+        utf16=utf16,
+        utf8=utf8,
         grapheme_start=starts,
         audit=flags,
         cover=flags.cover,
-        norm_spans=_normalized_spans(result.normalized, _span_arrays(result.spans)) if result.normalized else [],
+        norm_spans=_same_spans(result.normalized, result.spans) if result.normalized else [],
     )
     if flags.misleading_count:
         result = replace(result, **_derived_fields(result, flags))
     if mode == "labels" and result.error is None:
         result = replace(result, **label_entities(text, result.tokens, result.spans, labels_text, repair))
+    if len(text) >= TRIM_CHARS:
+        release_freed_memory()
     return result
+
+
+TRIM_CHARS = 100_000
+"""From this many code points on, :func:`alignment_view` ends with
+:func:`release_freed_memory` (the temporaries of a long text are tens of MB)."""

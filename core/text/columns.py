@@ -109,7 +109,8 @@ class SpanArray(Sequence):
     list entry and a tuple of two ints (~130 bytes).
 
     ``spans[i]`` gives a fresh ``(start, end)`` tuple of Python ints (or None); a slice gives
-    a SpanArray; iteration yields the tuples (converted in chunks, at C speed); ``==`` holds
+    a SpanArray (the same one for a slice of all of it, as nothing can change it); iteration
+    yields the tuples (converted in chunks, at C speed); ``==`` holds
     with a list or tuple of the same pairs (and Nones) and with another SpanArray;
     ``None in spans`` and ``spans.index(None)`` take O(1) / one numpy scan.
     :attr:`starts` / :attr:`ends` are the columns (a missing span reads ``(-1, -1)`` there).
@@ -154,6 +155,8 @@ class SpanArray(Sequence):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
+            if i.indices(len(self)) == (0, len(self), 1):
+                return self  # immutable: the whole of it is itself (no copy)
             return SpanArray(self.starts[i], self.ends[i], None if self._missing else 0)
         s = self.starts[i]
         return None if s < 0 else (s, self.ends[i])
@@ -233,6 +236,8 @@ class OptionalIntArray(Sequence):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
+            if i.indices(len(self)) == (0, len(self), 1):
+                return self  # immutable: the whole of it is itself (no copy)
             return OptionalIntArray(self.values[i], None if self._missing else 0)
         v = self.values[i]
         return None if v < 0 else v

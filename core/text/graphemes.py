@@ -13,6 +13,7 @@ Public names: :func:`grapheme_bounds`, :func:`grapheme_clusters`, :func:`graphem
 from __future__ import annotations
 
 import threading
+from array import array
 from typing import Iterator
 
 import numpy as np
@@ -55,22 +56,29 @@ def count_graphemes(text: str, *, spaces: bool = True) -> int:
     return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text))
 
 
-def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> list[int]:
-    """Boundaries of ``text`` from boundary ``start`` on; stops early, copying ``old`` (the
-    boundaries of the previous text, ``old_n`` code points long), as soon as a boundary in
-    the common ``suffix`` was also one before the edit. O(changed length + clusters copied)."""
+def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> np.ndarray:
+    """``(k,) int64``: boundaries of ``text`` from boundary ``start`` on; stops early, copying
+    ``old`` (the boundaries of the previous text, ``old_n`` code points long), as soon as a
+    boundary in the common ``suffix`` was also one before the edit. O(changed length +
+    clusters copied). The boundaries are gathered in an ``array("q")`` (8 bytes each, no
+    int object kept per cluster), which the result shares."""
     n, shift = len(text), len(text) - old_n
-    out: list[int] = []
+    out = array("q")
+    add = out.append
+    tail = None
     for m in _CLUSTER.finditer(text, start):
         b = m.start()
         if b >= n - suffix and b > start:
             i = int(np.searchsorted(old, b - shift))
             if i < len(old) and old[i] == b - shift:
-                out.extend((old[i:-1] + shift).tolist())
+                tail = old[i:-1] + shift
                 break
-        out.append(b)
-    out.append(n)
-    return out
+        add(b)
+    if tail is None:
+        add(n)
+        return np.frombuffer(out, np.int64)
+    head = np.frombuffer(out, np.int64) if len(out) else np.zeros(0, np.int64)
+    return np.concatenate((head, tail, np.array([n], np.int64)))
 
 
 class GraphemeBounds:
@@ -99,8 +107,8 @@ class GraphemeBounds:
         keep = int(np.searchsorted(old, p, side="left"))  # old boundaries < p stay boundaries
         start = int(old[keep - 1]) if keep and old_text else 0  # ... the last one starts a cluster
         keep = keep - 1 if keep and old_text else 0
-        tail = _resegment(text, start, old, len(old_text), q) if text else [0]
-        bounds = np.concatenate((old[:keep], np.asarray(tail, np.int64)))
+        tail = _resegment(text, start, old, len(old_text), q) if text else np.zeros(1, np.int64)
+        bounds = np.concatenate((old[:keep], tail)) if keep else tail
         with self._lock:
             self._text, self._bounds = text, bounds
         return bounds

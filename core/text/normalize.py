@@ -270,7 +270,7 @@ class NormalizedText:
                 else:
                     resized.append(c)
         if not resized:
-            new = text.translate(table) if table else text
+            new = _translate(text, table) if table else text
             return self._same_map(new)
         for c in resized:
             table[ord(c)] = cache[c]
@@ -280,7 +280,7 @@ class NormalizedText:
         sizes = np.fromiter((len(cache[chr(c)]) for c in distinct.tolist()), np.int64, len(distinct))
         repeats = sizes[inverse.reshape(-1)]
         old_s, old_e = self.arrays()
-        return NormalizedText.from_arrays(self.original, text.translate(table),
+        return NormalizedText.from_arrays(self.original, _translate(text, table),
                                           np.repeat(old_s, repeats), np.repeat(old_e, repeats))
 
     def transform(
@@ -445,3 +445,11 @@ def normalize(
         starts.pop()
         ends.pop()
     return NormalizedText(text, "".join(out), starts, ends)
+
+
+def _translate(text: str, table: dict[int, str], chunk: int = 65536) -> str:
+    """``text.translate(table)``, ``chunk`` code points per call (each call holds the GIL
+    only that long; the result is the same: translation is per character). O(n)."""
+    if len(text) <= chunk:
+        return text.translate(table)
+    return "".join([text[i:i + chunk].translate(table) for i in range(0, len(text), chunk)])

@@ -10,11 +10,12 @@ for field, to what ``encode`` returns:
   across texts (:meth:`CharMapNormalizer.translate`); other normalizers run as in ``encode``;
 - a pre-tokenizer that rewrites its words (ByteLevel's byte alphabet, Metaspace's ``▁``) is
   split into source words whose rewritten form, model tokens and word-relative normalized
-  spans are computed once per distinct word and kept (:meth:`BatchEncoder._rewritten`), so
+  spans are computed once per distinct word and kept (:class:`_Rewrites`), so
   a known word costs one dict look-up; plain pre-tokenizers use the model's own word cache;
-- byte-level pipelines (GPT-2, tiktoken files) encode chunks of texts together
-  (:meth:`BatchEncoder.encode_many`, :mod:`core.tokenizers.batch_bulk`): one cache look-up
-  pass and flat list and numpy work over all the chunk's words instead of per-text lists;
+- such rewriting pipelines (GPT-2, tiktoken files, Metaspace ones as Pegasus's) encode
+  chunks of texts together (:meth:`BatchEncoder.encode_many`,
+  :mod:`core.tokenizers.batch_bulk`): one cache look-up pass and flat list and numpy work
+  over all the chunk's words instead of per-text lists;
 - a text the fast path does not cover (a pipeline shape it does not know, a word it cannot
   rewrite alone) goes through ``encode``, as does every text of :data:`SMALL_TEXT` code
   points or more.
@@ -36,7 +37,7 @@ from typing import Any, Callable
 from core.errors import check_stop
 from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
-from core.tokenizers.batch_bulk import CHUNK, encode_chunk
+from core.tokenizers.batch_bulk import ALL, CHUNK, FIRST, encode_chunk
 from core.tokenizers.normalizers.base import CharMapNormalizer
 
 __all__ = ["BatchEncoder", "SMALL_TEXT"]
@@ -73,18 +74,20 @@ class BatchEncoder:
         # rewritten words by whether their first character was prepended (0/1)
         self._rewrites = (_Rewrites(self.model, byte_level, 0),
                           _Rewrites(self.model, byte_level, 1))
+        # the cache of the words of texts encoded together (None: a text at a time)
+        self._bulk_cache = _bulk_cache(self)
 
     # -- many texts -------------------------------------------------------------------------
 
     def encode_many(self, texts: list[str], add_special_tokens: bool,
                     should_stop: Callable[[], bool] | None = None) -> list[Any]:
         """The Encodings of ``texts``, None for each text the caller must give to
-        ``Tokenizer.encode``. Byte-level pipelines encode chunks of :data:`CHUNK` texts
-        together (:func:`~core.tokenizers.batch_bulk.encode_chunk`), others a text at a
-        time (:meth:`encode`). ``should_stop`` is asked before every text (raises
-        :class:`core.errors.Cancelled`). O(total code points + tokens) plus one model call
-        per word never seen before."""
-        if self._plan is _byte_level:
+        ``Tokenizer.encode``. Pipelines that rewrite their words encode chunks of
+        :data:`CHUNK` texts together (:func:`~core.tokenizers.batch_bulk.encode_chunk`),
+        others a text at a time (:meth:`encode`). ``should_stop`` is asked before every
+        text (raises :class:`core.errors.Cancelled`). O(total code points + tokens) plus
+        one model call per word never seen before."""
+        if self._bulk_cache is not None:
             out: list[Any] = []
             for k in range(0, len(texts), CHUNK):
                 out += encode_chunk(self, texts[k:k + CHUNK], add_special_tokens, should_stop)
@@ -104,18 +107,30 @@ class BatchEncoder:
         tok = self.tok
         if self._plan is None or len(text) >= SMALL_TEXT:
             return None
+        if not tok.added.has_raw:
+            return self.encode_whole(text, *self._normalize(text), add_special_tokens)
         tokens: list[str] = []
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
         word_ids: list[int | None] = []
-        if not tok.added.has_raw:
-            normalized, identity = self._normalize(text)
-            if not self._encode_piece(normalized, identity, 0, tokens, ids, offsets, word_ids):
-                return None
-        else:
-            normalized = self._encode_segments(text, tokens, ids, offsets, word_ids)
-            if normalized is None:
-                return None
+        normalized = self._encode_segments(text, tokens, ids, offsets, word_ids)
+        if normalized is None:
+            return None
+        if tok.post_processor is not None:
+            tok.post_processor.adjust(text, tokens, offsets)
+        return tok._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
+
+    def encode_whole(self, text: str, normalized: NormalizedText, identity: bool,
+                     add_special_tokens: bool) -> Any:
+        """:meth:`encode` of a short text in which no added token is matched before
+        normalization (one piece), given its :meth:`_normalize` result."""
+        tok = self.tok
+        tokens: list[str] = []
+        ids: list[int] = []
+        offsets: list[tuple[int, int]] = []
+        word_ids: list[int | None] = []
+        if not self._encode_piece(normalized, identity, 0, tokens, ids, offsets, word_ids):
+            return None
         if tok.post_processor is not None:
             tok.post_processor.adjust(text, tokens, offsets)
         return tok._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
@@ -138,12 +153,15 @@ class BatchEncoder:
         return NormalizedText.concat(text, parts)
 
     def _normalize(self, piece: str) -> tuple[NormalizedText, bool]:
-        """The piece's NormalizedText and whether its map is the identity."""
+        """The piece's NormalizedText and whether its map is the identity (a normalizer
+        that changes nothing returns the NormalizedText it was given)."""
         n = len(piece)
         if self._translate is None:
+            nt = NormalizedText.identity(piece)
             if self.tok.normalizer is None:
-                return NormalizedText.identity(piece), True
-            return self.tok.normalizer.normalize(NormalizedText.identity(piece)), False
+                return nt, True
+            out = self.tok.normalizer.normalize(nt)
+            return out, out is nt
         new, source = self._translate(piece)
         if source is None:
             return NormalizedText(piece, new, list(range(n)), list(range(1, n + 1))), True
@@ -328,8 +346,6 @@ def _emit_added(tok, surface, span, tokens, ids, offsets, word_ids, wid=None) ->
 # of the _Rewrites caches, with which of them had a character prepended (0: none, FIRST:
 # the first, ALL: every one); or None when this text must go through Tokenizer.encode.
 
-FIRST, ALL = 1, 2
-
 
 def _plain(enc: BatchEncoder, text: str, first: int) -> Split | None:
     pre = enc.tok.pre_tokenizer
@@ -395,6 +411,19 @@ def _plain_stages(stages, text: str) -> Split:
             ns += [base + s for s in s2]
         words, starts = nw, ns
     return words, starts
+
+
+def _bulk_cache(enc: BatchEncoder) -> _Rewrites | None:
+    """The rewritten-word cache of the words of texts encoded together
+    (:func:`~core.tokenizers.batch_bulk.encode_chunk`): the shifted one when the plan
+    prepends to every word, else the unshifted one; None when the plan's words are not
+    rewritten words (texts then go one at a time)."""
+    plan = enc._plan
+    if plan is _then_meta and enc.tok.pre_tokenizer.pre_tokenizers[-1].prepend_scheme == "always":
+        return enc._rewrites[1]
+    if plan in (_byte_level, _metaspace, _then_meta, _then_bytes):
+        return enc._rewrites[0]
+    return None
 
 
 def _plan(pre: Any):

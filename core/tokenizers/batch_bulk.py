@@ -1,38 +1,43 @@
-"""Byte-level texts encoded together: one pass over all the words of a chunk of texts.
+"""Texts of rewriting pipelines encoded together: one pass over all the words of a chunk.
 
-:class:`~core.tokenizers.batch.BatchEncoder` encodes a text at a time; for byte-level
-pipelines (GPT-2, tiktoken files) most of that time is per-token list work repeated for
-every text. :func:`encode_chunk` instead splits every text of a chunk into its source words,
-looks all of them up in the rewritten-word cache at once (words never seen are computed
-there, each once) and builds the tokens, ids, word ids and offsets of the whole chunk in
-flat lists and numpy arrays, then cuts them per text. Every Encoding equals, field for
-field, what ``Tokenizer.encode`` returns.
+:class:`~core.tokenizers.batch.BatchEncoder` encodes a text at a time; for pipelines whose
+pre-tokenizer rewrites its words (ByteLevel: GPT-2, tiktoken files; Metaspace, alone or
+after plain splitters: Pegasus and other SentencePiece conversions) most of that time is
+per-token list work repeated for every text. :func:`encode_chunk` instead splits every
+text of a chunk into its source words (the encoder's plan), looks all of them up in the
+rewritten-word cache at once (words never seen are computed there, each once; a first word
+with a prepended character in the shifted cache) and builds the tokens, ids, word ids and
+offsets of the whole chunk in flat lists and numpy arrays, then cuts them per text. Every
+Encoding equals, field for field, what ``Tokenizer.encode`` returns.
 
 It covers texts that go through the pipeline as one piece with the identity offset map:
-no normalizer (or a per-character one that changes nothing in the text), no added token
-matched in the text, no prefix space put before it, fewer than
-:data:`~core.tokenizers.batch.SMALL_TEXT` code points. Any other text is handed to
-:meth:`BatchEncoder.encode <core.tokenizers.batch.BatchEncoder.encode>` (then, when that
-returns None, to ``Tokenizer.encode`` by the caller).
+no normalizer, or one that changes nothing in the text (a per-character one whose images
+are all one character long, or one that returns the NormalizedText it was given), no
+added token matched in the text, fewer than :data:`~core.tokenizers.batch.SMALL_TEXT`
+code points. Any other text is handed to :meth:`BatchEncoder.encode
+<core.tokenizers.batch.BatchEncoder.encode>` (its normalized text reused when it is one
+piece; then, when that returns None, to ``Tokenizer.encode`` by the caller).
 
 Spans are code points of the text (original = normalized, the map being the identity).
 
-Public names: :func:`encode_chunk`, :data:`CHUNK`.
+Public names: :func:`encode_chunk`, :data:`CHUNK`, :data:`FIRST`, :data:`ALL`.
 """
 
 from __future__ import annotations
 
-from itertools import accumulate, chain
+from itertools import chain
 from typing import Any, Callable
 
 import numpy as np
 
 from core.errors import check_stop
 
-__all__ = ["encode_chunk", "CHUNK"]
+__all__ = ["encode_chunk", "ALL", "CHUNK", "FIRST"]
 
 CHUNK = 4096
 """Texts encoded together at most (bounds the flat lists kept alive at once)."""
+FIRST, ALL = 1, 2
+"""Which words of a text had a character prepended (a split's ``shifted``; 0: none)."""
 
 
 def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
@@ -42,7 +47,8 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     Parameters
     ----------
     enc : core.tokenizers.batch.BatchEncoder
-        Of a tokenizer whose pre-tokenizer is a ByteLevel with ``source_pieces``.
+        Of a tokenizer whose plan splits into rewritten words (its ``_bulk_cache`` is
+        not None: the cache every word is looked up in).
     texts : list of str
     add_special_tokens : bool
         As in ``Tokenizer.encode``.
@@ -58,13 +64,15 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     call per word never seen before, O(tokens) flat list and numpy work.
     """
     tok = enc.tok
-    added, source_pieces = tok.added, tok.pre_tokenizer.source_pieces
+    added, plan = tok.added, enc._plan
+    all_shifted = enc._bulk_cache is enc._rewrites[1]
     out: list[Any] = [None] * len(texts)
     small = enc.small_text
     todo: list[tuple[int, str, Any]] = []  # (index, text, NormalizedText)
     keys: list[str] = []
     starts: list[int] = []
     n_words: list[int] = []
+    firsts: list[int] = []  # index in keys of each first word with a prepended character
     for k, text in enumerate(texts):
         check_stop(should_stop)
         if len(text) >= small:
@@ -75,22 +83,25 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         nt, identity = enc._normalize(text)
         if not identity or (added.has_normalized and nt.text and added.split_normalized(
                 nt.text) != [(0, len(nt.text), None)]):
-            out[k] = enc.encode(text, add_special_tokens)
+            out[k] = enc.encode_whole(text, nt, identity, add_special_tokens)
             continue
         if nt.text:
-            pieces, pfx = source_pieces(nt.text)
-            if pfx:  # the first word stands for a prepended space
-                out[k] = enc.encode(text, add_special_tokens)
+            split = plan(enc, nt.text, 1)
+            if split is None or (split[2] == ALL) != all_shifted:
+                out[k] = enc.encode_whole(text, nt, identity, add_special_tokens)
                 continue
-            keys += pieces
-            starts += accumulate(map(len, pieces[:-1]), initial=0)
-            n_words.append(len(pieces))
+            words, word_starts, shifted = split
+            if shifted == FIRST:  # the first word stands for a prepended character
+                firsts.append(len(keys))
+            keys += words
+            starts += word_starts
+            n_words.append(len(words))
         else:
             n_words.append(0)
         todo.append((k, text, nt))
     if not todo:
         return out
-    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words)
+    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts)
     post, assemble = tok.post_processor, tok._post_process
     for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
         t, o = tokens[a:b], offsets[a:b]
@@ -100,10 +111,15 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     return out
 
 
-def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int]):
+def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
+          firsts: list[int]):
     """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
-    bounds of each text (``len(n_words) + 1`` of them). O(tokens)."""
-    pieces = list(map(enc._rewrites[0].__getitem__, keys))
+    bounds of each text (``len(n_words) + 1`` of them); the words at ``firsts`` are
+    looked up as shifted (a character prepended). O(tokens)."""
+    pieces = list(map(enc._bulk_cache.__getitem__, keys))
+    shifted = enc._rewrites[1]
+    for i in firsts:
+        pieces[i] = shifted[keys[i]]
     if not pieces:
         return [], [], [], [], [0] * (len(n_words) + 1)
     toks, tids, rel_lo, rel_hi = zip(*pieces)

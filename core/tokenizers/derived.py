@@ -61,6 +61,21 @@ looked for when it does not fit at the cursor: room for dropped characters."""
 _BYTE_SPACE = np.array([chr(b).isspace() for b in range(256)], bool)
 
 
+_SPACE_CODES = np.array([chr(c).isspace() for c in range(0x3002)], bool)  # none from U+3001 on
+
+
+def _is_space(text: str) -> np.ndarray:
+    """``(len(text),) bool``: ``str.isspace`` of every character, by table lookup (numpy,
+    a few short C calls instead of one call per character). O(n)."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    return _SPACE_CODES[np.minimum(codes, len(_SPACE_CODES) - 1)]
+
+
+def _int32_table(n: int) -> array:
+    """A zeroed ``array("i")`` of ``n`` entries, allocated once (no temporary copy)."""
+    return array("i", [0]) * n
+
+
 def _view32(table: array) -> np.ndarray:
     """An ``array("i")`` as an int32 ndarray sharing its memory."""
     return np.frombuffer(table, np.int32) if len(table) else np.zeros(0, np.int32)
@@ -89,20 +104,21 @@ class _Text:
             self.data = text.encode("utf-8", "surrogatepass")
             data = np.frombuffer(self.data, np.uint8)
             lead = (data & 0xC0) != 0x80  # the first byte of each character
-            char_of = np.empty(len(data) + 1, np.int32)
+            # plain arrays index faster than numpy scalars in the per-token loop; they are
+            # filled through int32 views of their own memory (no copies)
+            self.char_of = _int32_table(len(data) + 1)
+            char_of = _view32(self.char_of)
             np.cumsum(lead, dtype=np.int32, out=char_of[:-1])
             char_of[:-1] -= 1
             char_of[-1] = len(text)
-            starts = np.empty(len(text) + 1, np.int32)
+            self.starts = _int32_table(len(text) + 1)
+            starts = _view32(self.starts)
             starts[:-1] = nonzero32(lead)
             starts[-1] = len(data)
-            del lead
-            space = np.fromiter(map(str.isspace, text), bool, len(text))
+            del lead, starts
+            space = _is_space(text)
             self.ws_array = space[char_of[:-1]]
-            # plain arrays index faster than numpy scalars in the per-token loop
-            self.char_of = array("i", char_of.tobytes())
-            self.starts = array("i", starts.tobytes())
-            del char_of, starts
+            del char_of
         self.ws = self.ws_array.tobytes()
         self.char_array = _view32(self.char_of)
         self.starts_array = _view32(self.starts)
@@ -178,11 +194,9 @@ def _blank(nt: Any, space: np.ndarray, nt_starts: np.ndarray, nt_ends: np.ndarra
     it (whitespace, or a character the normalizer dropped), else 0. O(n)."""
     n = len(nt.original)
     keep = ~space
-    starts = nt_starts[keep]
-    ends = nt_ends[keep]
-    delta = np.bincount(starts, minlength=n + 1)
-    delta -= np.bincount(ends, minlength=n + 1)
-    return (np.cumsum(delta[:n]) <= 0).tobytes()
+    delta = np.bincount(nt_starts[keep], minlength=n + 1)
+    delta -= np.bincount(nt_ends[keep], minlength=n + 1)
+    return (np.cumsum(delta[:n], dtype=np.int32) <= 0).tobytes()
 
 
 def _spelled_out(enc: Any, text: _Text) -> tuple[np.ndarray, np.ndarray] | None:
@@ -191,15 +205,37 @@ def _spelled_out(enc: Any, text: _Text) -> tuple[np.ndarray, np.ndarray] | None:
     position, as the walk would find it, as ``(starts, ends)`` code-point arrays of shape
     ``(n,)``, computed with numpy (O(bytes)); else None."""
     data = enc.token_bytes
-    if data is None or any(enc.special_tokens_mask) or b"".join(data) != text.data:
+    if data is None or any(enc.special_tokens_mask) or not _spells(data, text.data):
         return None
-    lengths = np.fromiter(map(len, data), np.int64, len(data))
+    kind = np.int32 if text.n < 2**31 else np.int64  # byte positions: half the memory
+    lengths = np.fromiter(map(len, data), kind, len(data))
     if len(lengths) == 0 or not lengths.all():
         return None
-    ends = np.cumsum(lengths)
-    char_of = text.char_array
-    first, last = char_of[ends - lengths], char_of[ends - 1]
+    at = np.cumsum(lengths, dtype=kind)  # each token's end, edited in place (no temporaries):
+    at -= 1  # its last byte,
+    last = text.char_array[at]
+    at -= lengths  # its first byte
+    at += 1
+    del lengths
+    first = text.char_array[at]
+    del at
     return text.nt_starts[first], text.nt_ends[last]
+
+
+_JOIN_CHUNK = 16_384
+
+
+def _spells(parts: Sequence[bytes], data: bytes) -> bool:
+    """``b"".join(parts) == data``, joined a chunk of parts at a time: one join of every
+    part holds a buffer descriptor (~80 bytes) per part at once, 60 MB for 750,000 tokens.
+    O(bytes)."""
+    pos = 0
+    for k in range(0, len(parts), _JOIN_CHUNK):
+        piece = b"".join(parts[k:k + _JOIN_CHUNK])
+        if not data.startswith(piece, pos):
+            return False
+        pos += len(piece)
+    return pos == len(data)
 
 
 def _margin(blank: bytes, a: int, step: int) -> int:
@@ -273,9 +309,13 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
     ref = _ref_arrays(enc.offsets)
     if raw is not None:  # the tokens' bytes are the text's bytes: no walk needed
         refs = enc.offsets
-        differ = np.flatnonzero((raw[0] != ref[0]) | (raw[1] != ref[1])).tolist()
-        return _replaced(refs, {j: _settle(original, blank, (int(raw[0][j]), int(raw[1][j])),
-                                           tuple(refs[j]), trims, space) for j in differ})
+        a, b = raw
+        differ = (a != ref[0]) | (b != ref[1])
+        differ &= ~_blank_lead(text, a, b, ref[0], ref[1], np.ones(len(a), bool))
+        at = np.flatnonzero(differ)
+        settled = [_settle(original, blank, span, r, trims, space) for span, r in
+                   zip(zip(a[at].tolist(), b[at].tolist()), zip(ref[0][at].tolist(), ref[1][at].tolist()))]
+        return _replaced(refs, dict(zip(at.tolist(), settled)))
     b0, b1 = _walk(enc, rules, text, ref, shortcut)
     return _spans(enc, text, ref, b0, b1, trims, space)
 
@@ -367,6 +407,21 @@ def _ref_bytes(ref: tuple[np.ndarray, np.ndarray], text: _Text) -> tuple[np.ndar
     return text.starts_array[n0], text.starts_array[n1]
 
 
+def _blank_lead(text: _Text, a: np.ndarray, b: np.ndarray, r0: np.ndarray, r1: np.ndarray,
+                nonempty: np.ndarray) -> np.ndarray:
+    """``(tokens,) bool``: the derived span ``[a, b)`` is the reference span ``[r0, r1)``
+    plus blank code points before ``r0`` (a space a marker consumed), where :func:`_settle`
+    keeps the reference. O(tokens + chars)."""
+    blank_array = np.frombuffer(text.blank, bool)
+    solid = np.zeros(len(blank_array) + 1, np.int32)  # non-blank code points before each
+    np.cumsum(~blank_array, dtype=np.int32, out=solid[1:])
+    r0c = np.minimum(r0, len(blank_array) - 1) if len(blank_array) else r0
+    lead = nonempty & (b == r1) & (a < r0) & (r0 < r1) & (solid[r0] == solid[np.maximum(a, 0)])
+    if len(blank_array):
+        lead &= ~blank_array[r0c]
+    return lead
+
+
 def _spans(enc: Any, text: _Text, ref: tuple[np.ndarray, np.ndarray], b0: np.ndarray,
            b1: np.ndarray, trims: bool, space: frozenset[str]):
     """Map the walk's byte spans to original code points and settle each against its
@@ -387,17 +442,7 @@ def _spans(enc: Any, text: _Text, ref: tuple[np.ndarray, np.ndarray], b0: np.nda
         a = b = np.zeros(len(refs), np.int64)
     r0, r1 = ref
     same = nonempty & (a == r0) & (b == r1) | (b0 < 0)
-    # the derived span also holds blank code points before the reference start (a space a
-    # marker consumed): _settle keeps the reference
-    blank_array = np.frombuffer(text.blank, bool)
-    solid = np.zeros(len(blank_array) + 1, np.int32)  # non-blank code points before each
-    np.cumsum(~blank_array, dtype=np.int32, out=solid[1:])
-    r0c = np.minimum(r0, len(blank_array) - 1) if len(blank_array) else r0
-    lead = nonempty & (b == r1) & (a < r0) & (r0 < r1) & (solid[r0] == solid[np.maximum(a, 0)])
-    if len(blank_array):
-        lead &= ~blank_array[r0c]
-    same |= lead
-    del solid, lead
+    same |= _blank_lead(text, a, b, r0, r1, nonempty)
     original, blank = enc.normalized.original, text.blank
     changed = {}
     for j in np.flatnonzero(~same).tolist():

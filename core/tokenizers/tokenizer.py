@@ -16,12 +16,13 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 import numpy as np
 
 from core.collector import collector_paused
+from core.text.columns import OptionalIntArray, SpanArray
 from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 from core.tokenizers.batch import BatchEncoder
 from core.tokenizers.decoding import DecodedPiece, decode, decode_pieces
-from core.tokenizers.encoding import Encoding
+from core.tokenizers.encoding import COMPACT_TOKENS, Encoding
 from core.tokenizers.models.base import Piece
 from core.tokenizers.normalizers.base import Normalizer
 from core.tokenizers.pre_tokenizers.base import PreTokenizer
@@ -262,8 +263,9 @@ class Tokenizer:
                 should_stop: Callable[[], bool] | None) -> Encoding:
         tokens: list[str] = []
         ids: list[int] = []
-        offsets: list[tuple[int, int]] = []
-        word_ids: list[int | None] = []
+        # long texts gather offsets and word ids as numpy chunks (no tuple per token)
+        offsets: Any = [] if len(text) < COLUMN_CHARS else _Chunks()
+        word_ids: Any = [] if len(text) < COLUMN_CHARS else _Chunks()
         parts = []
         for kind, where, val in self._pieces(text):
             if kind == "added":
@@ -279,6 +281,9 @@ class Tokenizer:
             normalized = parts[0][1]
         else:
             normalized = NormalizedText.concat(text, parts)
+        if type(offsets) is _Chunks:
+            return self._post_process_columns(text, tokens, ids, offsets, word_ids, normalized,
+                                              add_special_tokens)
         if self.post_processor is not None:
             self.post_processor.adjust(text, tokens, offsets)
         return self._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
@@ -344,13 +349,24 @@ class Tokenizer:
                                   tokens, ids, offsets, word_ids, should_stop)
                 wid += len(words)
                 continue
-            pieces = self._tokenize_words(words, should_stop)
-            counts = list(map(len, map(_IDS, pieces)))
-            tokens += chain.from_iterable(map(_TOKENS, pieces))
-            ids += chain.from_iterable(map(_IDS, pieces))
-            word_ids += np.repeat(np.arange(wid, wid + len(words)), counts).tolist()
-            wid += len(words)
-            offsets += _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift)
+            char_at = 0
+            for i in range(0, len(words), WORD_CHUNK):  # bounded C calls: the GIL is freed between
+                chunk, chunk_starts, chunk_maps = words, starts, char_maps
+                if len(words) > WORD_CHUNK:
+                    chunk, chunk_starts = words[i:i + WORD_CHUNK], starts[i:i + WORD_CHUNK]
+                if char_maps is not None and len(words) > WORD_CHUNK:
+                    n_chars = sum(map(len, chunk))
+                    chunk_maps = (char_maps[0][char_at:char_at + n_chars],
+                                  char_maps[1][char_at:char_at + n_chars])
+                    char_at += n_chars
+                pieces = self._tokenize_words(chunk, should_stop)
+                counts = list(map(len, map(_IDS, pieces)))
+                tokens += chain.from_iterable(map(_TOKENS, pieces))
+                ids += chain.from_iterable(map(_IDS, pieces))
+                _add_word_ids(word_ids, np.repeat(np.arange(wid, wid + len(chunk)), counts))
+                wid += len(chunk)
+                _add_spans(offsets, *_piece_offsets(nt, maps, chunk, chunk_starts, chunk_maps,
+                                                    pieces, counts, shift))
 
     def _encode_flat(self, flat, nt, maps, shift, words, starts, char_maps, wid, tokens, ids,
                      offsets, word_ids, should_stop) -> None:
@@ -371,16 +387,16 @@ class Tokenizer:
                 counts = list(map(len, map(_IDS, pieces)))
                 tokens += chain.from_iterable(map(_TOKENS, pieces))
                 ids += chain.from_iterable(map(_IDS, pieces))
-                offsets += _piece_offsets(nt, maps, chunk, chunk_starts, chunk_maps, pieces,
-                                          counts, shift)
+                _add_spans(offsets, *_piece_offsets(nt, maps, chunk, chunk_starts, chunk_maps,
+                                                    pieces, counts, shift))
             else:
                 chunk_tokens, chunk_ids, counts, rel_a, rel_b = got
                 tokens += chunk_tokens
                 ids += chunk_ids
                 lo, hi = _spans_from_arrays(chunk, chunk_starts, chunk_maps, counts, rel_a,
                                             rel_b)
-                offsets += _original_spans(nt, maps, lo, hi, shift)
-            word_ids += np.repeat(np.arange(wid + i, wid + i + len(chunk)), counts).tolist()
+                _add_spans(offsets, *_original_spans(nt, maps, lo, hi, shift))
+            _add_word_ids(word_ids, np.repeat(np.arange(wid + i, wid + i + len(chunk)), counts))
 
     def _tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None) -> list:
         """The model's pieces of ``words``, asking ``should_stop`` before every
@@ -412,10 +428,110 @@ class Tokenizer:
         t, i, o, w, m, ty = out
         return Encoding(t, i, o, w, m, normalized, ty, self.is_byte_level, self.token_rules)
 
+    def _post_process_columns(self, text, tokens, ids, offsets, word_ids, normalized,
+                              add_special) -> Encoding:
+        """:meth:`_post_process` (and the post-processor's offset edits) of offsets and word
+        ids gathered as :class:`_Chunks`: the Encoding gets compact columns (lists below
+        :data:`COMPACT_TOKENS` tokens, as :meth:`_post_process` gives them). O(tokens)."""
+        starts, ends = offsets.columns(2)
+        (wids,) = word_ids.columns(1)
+        post = self.post_processor
+        if post is not None:
+            post.adjust_arrays(text, tokens, starts, ends)
+        n = len(ids)
+        missing = 0
+        if not add_special or post is None:
+            mask, types = [0] * n, [0] * n
+        else:
+            out: tuple[list, ...] = ([], [], [], [])
+            cols: tuple[list, ...] = ([], [], [])
+            for item in post.single_template():
+                if item[0] == "sequence":
+                    parts = (tokens, ids, [0] * n, [item[1]] * n)
+                    arrays = (starts, ends, wids)
+                else:
+                    _, stoks, sids, type_id = item
+                    k = len(sids)
+                    parts = (stoks, sids, [1] * k, [type_id] * k)
+                    arrays = (np.zeros(k, np.int64), np.zeros(k, np.int64), np.full(k, -1, np.int64))
+                    missing += k
+                for acc, part in zip(out, parts):
+                    acc += part
+                for acc, arr in zip(cols, arrays):
+                    acc.append(arr)
+            tokens, ids, mask, types = out
+            starts, ends, wids = (np.concatenate(c) for c in cols)
+        spans: Any = SpanArray(starts, ends, 0)
+        word_col: Any = OptionalIntArray(wids, missing)
+        if len(ids) < COMPACT_TOKENS:  # as short encodings are: lists
+            spans, word_col = list(spans), list(word_col)
+        return Encoding(tokens, ids, spans, word_col, mask, normalized, types, self.is_byte_level,
+                        self.token_rules)
+
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
 STOP_CHECK_WORDS = 512  # encode asks should_stop before every this many words
 FLAT_CHUNK = 4096  # words per model.tokenize_flat call (should_stop is asked between)
+WORD_CHUNK = 16384  # words per model.tokenize_words result handled at once (bounded C calls)
+COLUMN_CHARS = 32768
+"""Texts of at least this many code points gather offsets and word ids as numpy chunks
+(:class:`_Chunks`) instead of lists of tuples and ints: about 24 bytes a token instead of
+~160, and no per-token objects to free (shorter texts keep lists: cheaper to build)."""
+
+
+class _Chunks:
+    """Rows of ``k`` int64 columns gathered as numpy chunks: what :meth:`Tokenizer._encode`
+    builds offsets (``k = 2``) and word ids (``k = 1``) in for long texts. ``len`` and
+    ``[-1]`` (the last row: an int, or a tuple of ints) read like the list it replaces;
+    :meth:`append` adds one row, :meth:`add` a chunk of columns, :meth:`columns`
+    concatenates them (O(rows))."""
+
+    __slots__ = ("parts", "n")
+
+    def __init__(self):
+        self.parts: list[tuple[np.ndarray, ...]] = []
+        self.n = 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def add(self, *cols: np.ndarray) -> None:
+        if len(cols[0]):
+            self.parts.append(cols)
+            self.n += len(cols[0])
+
+    def append(self, row) -> None:
+        row = row if isinstance(row, tuple) else (row,)
+        self.add(*(np.array([v], np.int64) for v in row))
+
+    def __getitem__(self, i: int):
+        if i != -1 or not self.n:
+            raise IndexError("only the last row of a _Chunks can be read")
+        last = tuple(int(c[-1]) for c in self.parts[-1])
+        return last[0] if len(last) == 1 else last
+
+    def columns(self, k: int) -> tuple[np.ndarray, ...]:
+        """The ``k`` columns, each one ``(rows,) int64`` array (fresh, writable)."""
+        if not self.parts:
+            return tuple(np.zeros(0, np.int64) for _ in range(k))
+        return tuple(np.concatenate([np.asarray(p[c], np.int64) for p in self.parts])
+                     for c in range(k))
+
+
+def _add_spans(offsets, starts: np.ndarray, ends: np.ndarray) -> None:
+    """Append spans ``(starts[i], ends[i])`` to a list (as tuples of ints) or :class:`_Chunks`."""
+    if type(offsets) is list:
+        offsets += zip(starts.tolist(), ends.tolist())
+    else:
+        offsets.add(starts, ends)
+
+
+def _add_word_ids(word_ids, values: np.ndarray) -> None:
+    """Append word ids to a list (as ints) or :class:`_Chunks`."""
+    if type(word_ids) is list:
+        word_ids += values.tolist()
+    else:
+        word_ids.add(values)
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:
@@ -481,14 +597,14 @@ def _spans_from_arrays(words, starts, char_maps, counts, rel_a, rel_b):
 
 
 def _piece_offsets(nt, maps, words, starts, char_maps, pieces, counts, shift):
-    """Original spans of every token of ``pieces`` (numpy over all tokens at once)."""
+    """Original ``(starts, ends)`` of every token of ``pieces`` (numpy over all tokens at once)."""
     lo, hi = _normalized_spans(words, starts, char_maps, pieces, counts)
     return _original_spans(nt, maps, lo, hi, shift)
 
 
 def _original_spans(nt, maps, lo, hi, shift):
-    """``(start, end)`` in the original text of normalized token spans ``[lo, hi)``; an
-    empty span sits at its start. O(T)."""
+    """``(starts, ends)`` (two ``(T,) int64`` arrays) in the original text of normalized
+    token spans ``[lo, hi)``; an empty span sits at its start. O(T)."""
     n = len(nt.text)
     empty = hi <= lo
     safe_lo = np.minimum(lo, max(n - 1, 0))
@@ -499,7 +615,7 @@ def _original_spans(nt, maps, lo, hi, shift):
             out_a[k], out_b[k] = nt.to_original(int(lo[k]), int(lo[k]))
     if shift:
         out_a, out_b = out_a + shift, out_b + shift
-    return zip(out_a.tolist(), out_b.tolist())
+    return out_a, out_b
 
 
 def _has_byte_level(component, members: str) -> bool:

@@ -72,3 +72,15 @@ def test_objects_frozen_before_stay_frozen():
         assert len(kept) == 1_000
     finally:
         gc.unfreeze()
+
+
+def test_release_freed_memory_calls_the_allocators_trim_and_is_a_no_op_without_it(monkeypatch):
+    import core.collector as collector
+
+    calls = []
+    monkeypatch.setattr(collector, "_MALLOC_TRIM", lambda pad: calls.append(pad) or 1)
+    collector.release_freed_memory()
+    assert calls == [0]
+    monkeypatch.setattr(collector, "_MALLOC_TRIM", None)
+    collector.release_freed_memory()  # no C library trim: nothing happens
+    assert calls == [0]

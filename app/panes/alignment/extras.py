@@ -7,8 +7,9 @@ The pane calls :func:`wire_extras` once after building its widgets and
 :meth:`Extras.set_tokenizer` when its tokenizer changes; everything else follows the pane's
 ``sig_encoding_changed``. Per result, the GUI thread does O(1) work here: the special-token
 encoding runs on a worker only while its toggle is on (an edit cancels it), the token-id text
-is built on a worker while its view is visible, the side-by-side rows are encoded only when
-rows were added (after a pause, on a worker), and the tokenizers are found once, on a worker.
+is built on a worker while its view is visible (a frame after the result; an edit cancels
+it), the side-by-side rows are encoded only when rows were added (after a pause, on a
+worker), and the tokenizers are found once, on a worker.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class Extras:
         w.original.sig_hovered.connect(self._on_text_hovered)
         self.ids.sig_copied.connect(lambda n: self.pane.sig_status_requested.emit(f"Copied {n:,} token ids"))
         w.editor.textChanged.connect(self._specials.cancel)  # its text is stale now
+        w.editor.textChanged.connect(self.ids.text_edited)
         self.picker.sig_cache_scanned.connect(self._on_sources)
         self.picker.sig_teaching_requested.connect(self._on_teaching_requested)
         self.picker.sig_more_requested.connect(self._on_more_requested)

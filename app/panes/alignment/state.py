@@ -23,6 +23,7 @@ DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
 DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
 FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")  # the normalizer's form choices
+CHARS_AHEAD = 50_000  # code points: from this length on, the worker finds a text's distinct characters
 
 
 @dataclass
@@ -136,15 +137,16 @@ def _warm(result: AlignmentView) -> None:
 class Prepared:
     """A result with what drawing it needs that grows with the text, computed on the worker
     so the GUI thread does not: the distinct characters of the original and normalized
-    texts (for the missing-font check), where the normalized view shows the original's line
-    breaks and its Qt position table (:func:`~app.widgets.span_segments.line_breaks`,
+    texts (for the missing-font check; None below :data:`CHARS_AHEAD`), where the
+    normalized view shows the original's line breaks and its Qt position table
+    (:func:`~app.widgets.span_segments.line_breaks`,
     :func:`~app.widgets.span_segments.qt_positions`), and (set by the
     pane, which knows its widgets) the token table's per-row arrays and the original span
     view's marks (for ``marks_derived``: drawn with derived spans or not)."""
 
     view: AlignmentView
-    chars: frozenset[str]
-    norm_chars: frozenset[str]
+    chars: frozenset[str] | None  # None for a short text (see _chars)
+    norm_chars: frozenset[str] | None
     norm_utf16: Sequence[int]  # the normalized view's Qt positions: its utf16_table with norm_breaks
     norm_breaks: Any = None  # (k,) int64: where the normalized view shows the original's line breaks
     rows: Any = None
@@ -163,6 +165,15 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     view = compute(request, should_stop)
     nt = view.normalized
     if nt is None:
-        return Prepared(view, frozenset(view.text), frozenset(), utf16_table(""), line_breaks("", "", None))
+        return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None))
     breaks = line_breaks(nt.original, nt.text, nt.arrays()[1])
-    return Prepared(view, frozenset(view.text), frozenset(nt.text), qt_positions(utf16_table(nt.text), breaks), breaks)
+    return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), breaks), breaks)
+
+
+def _chars(text: str) -> frozenset[str] | None:
+    """The distinct characters of ``text`` when it has :data:`CHARS_AHEAD` code points or
+    more, else None. A span view reads them only when it resets its document (a paste),
+    never after a keystroke (it checks the inserted characters); below the threshold it
+    finds them itself at once (O(n) at C speed, < 1 ms), so the keystroke's worker does
+    not spend that time ahead for nothing."""
+    return frozenset(text) if len(text) >= CHARS_AHEAD else None

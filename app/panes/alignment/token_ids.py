@@ -3,8 +3,11 @@
 Writing 1,000,000 ids into a text box costs seconds on the GUI thread (Qt lays out a
 paragraph whole), so the view shows at most :data:`MAX_SHOWN` ids, :data:`PER_LINE` to a
 line, and builds that text on a worker only while it is visible (a hidden view builds it
-when it is shown). Copy builds the text of *all* ids on a worker and puts it on the
-clipboard as one line.
+when it is shown). New ids are built :data:`BUILD_DELAY_MS` after they arrive, so the
+build never competes for the interpreter with the pane drawing the tokens they belong to
+(the box follows a frame later; a burst of results builds once), and an edit of the text
+stops a build whose ids are stale (:meth:`TokenIdsView.text_edited`). Copy builds the text
+of *all* ids on a worker and puts it on the clipboard as one line.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
@@ -22,6 +25,7 @@ from app.workers import TaskRunner
 FORMATS = {"space": "Space-separated", "json": "JSON list"}
 MAX_SHOWN = 20_000  # ids written into the box; Copy copies all
 PER_LINE = 25  # ids per line of the box (short blocks: Qt lays out only the visible ones)
+BUILD_DELAY_MS = 16  # new ids wait this long (a frame) before the box's text is built
 
 
 def format_ids(ids: Sequence[int | None], fmt: str) -> str:
@@ -96,6 +100,8 @@ class TokenIdsView(QWidget):
         self._build_layout()
         self._builder = TaskRunner(self)
         self._builder.sig_returned.connect(self._on_built)
+        self._delay = QTimer(self, singleShot=True, interval=BUILD_DELAY_MS)
+        self._delay.timeout.connect(self._refresh)
         self._copier = TaskRunner(self)
         self._copier.sig_returned.connect(self._on_copy_built)
         self.format.currentIndexChanged.connect(self._refresh)
@@ -120,11 +126,20 @@ class TokenIdsView(QWidget):
     def set_ids(self, ids: Sequence[int | None]) -> None:
         """Show ``ids`` (one per token, in order; None: no id). Kept by reference (do not
         change the sequence afterwards); the text is built on a worker when the view is
-        visible, else when it is shown. O(1) here."""
+        visible (:data:`BUILD_DELAY_MS` later), else when it is shown. O(1) here."""
         self._ids = ids
         n = len(ids)
         self.count.setText(f"{n:,} ids" + (f" (first {MAX_SHOWN:,} shown)" if n > MAX_SHOWN else ""))
-        self._refresh()
+        self._stale = True
+        self._builder.cancel()  # it builds superseded ids
+        self._delay.start()
+
+    def text_edited(self) -> None:
+        """The text changed: new ids will come, so a build of the shown ones stops (it would
+        take the interpreter from their tokenization); the box keeps its text until
+        :meth:`set_ids`. O(1)."""
+        self._delay.stop()
+        self._builder.cancel()
 
     def ids(self) -> Sequence[int | None]:
         return self._ids
@@ -148,12 +163,14 @@ class TokenIdsView(QWidget):
     # -- internals ---------------------------------------------------------------------------
     def _refresh(self, *_: object) -> None:
         self._stale = True
+        self._delay.stop()
         if self.isVisible():
             self._builder.submit(shown_text, self._ids, self.fmt())
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         if self._stale and not self._builder.busy:
+            self._delay.stop()
             self._builder.submit(shown_text, self._ids, self.fmt())
 
     def _on_built(self, text: str) -> None:

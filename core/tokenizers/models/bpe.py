@@ -57,6 +57,8 @@ CACHE_MAX_WORD = 256
 _CHAR_TABLE = 1024  # single-character tokens below this code point are looked up in numpy
 FLAT_WORDS = 512
 """Words from which :meth:`BPE.tokenize_flat` applies."""
+FLAT_CACHED = 20_000
+"""Cached words up to which :meth:`BPE.tokenize_flat` caches the words it merged."""
 
 
 class _PieceCache(dict):
@@ -235,7 +237,7 @@ class BPE:
     def tokenize_flat(self, words: list[str]) -> tuple | None:
         """:meth:`tokenize_words` laid end to end, for many words most of which are not
         cached: each distinct word merged once, all together in numpy rounds
-        (:func:`merge_segments`), nothing cached.
+        (:func:`merge_segments`); the new words are then cached (:meth:`_keep_flat`).
 
         Returns
         -------
@@ -292,8 +294,33 @@ class BPE:
         at = np.repeat((np.cumsum(counts_d) - counts_d)[inv] - lead, counts)
         at += np.arange(total, dtype=np.int64)
         at_list = at.tolist()
+        self._keep_flat(distinct, new, tok_list, id_list, counts_d, starts_d, ends_d)
         return (list(map(tok_list.__getitem__, at_list)), list(map(id_list.__getitem__, at_list)),
                 counts, starts_d[at], ends_d[at])
+
+    def _keep_flat(self, distinct: list[str], new: list[str], tok_list: list, id_list: list,
+                   counts_d: np.ndarray, starts_d: np.ndarray, ends_d: np.ndarray) -> None:
+        """Put the pieces :meth:`tokenize_flat` merged for its ``new`` words into the word
+        cache (words under :data:`CACHE_MAX_WORD`), so that encoding the same text again
+        (the next keystroke) looks them up instead of merging them all again; nothing once
+        the cache holds :data:`FLAT_CACHED` words (a huge text does not fill memory with
+        pieces it may never see again). O(tokens of the new words)."""
+        pieces = self._pieces
+        if len(pieces) >= FLAT_CACHED:
+            return
+        first = (np.cumsum(counts_d) - counts_d).tolist()
+        counts, starts, ends = counts_d.tolist(), starts_d.tolist(), ends_d.tolist()
+        index = {w: i for i, w in enumerate(distinct)}
+        room = min(FLAT_CACHED - len(pieces), CACHE_SIZE - len(pieces))
+        for w in new:
+            if room <= 0:
+                break
+            if len(w) < CACHE_MAX_WORD:
+                i = index[w]
+                a, b = first[i], first[i] + counts[i]
+                pieces[w] = (tuple(tok_list[a:b]), tuple(id_list[a:b]), tuple(starts[a:b]),
+                             tuple(ends[a:b]))
+                room -= 1
 
     def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:

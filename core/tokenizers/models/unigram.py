@@ -92,25 +92,26 @@ class Unigram(CachedModel):
         self.unk_token = tokens[unk_id] if unk_id is not None else None
         self.min_score = min(scores) if scores else float("inf")
         self.unk_score = self.min_score - UNK_PENALTY
-        # every prefix of a piece -> its id, or -1 when the prefix is not a piece itself:
-        # the Viterbi walk stops extending a slice as soon as it is no prefix (a trie walk)
-        self._prefixes: dict[str, int] = {}
+        # every prefix of a piece -> its score, or -inf when the prefix is not a piece
+        # itself (so it never improves a path): the Viterbi walk stops extending a slice
+        # as soon as it is no prefix (a trie walk)
+        self._prefixes: dict[str, float] = {}
         for t in self.vocab:
             for k in range(len(t) - 1, 0, -1):
                 if t[:k] in self._prefixes:
                     break
-                self._prefixes[t[:k]] = -1
-        self._prefixes.update(self.vocab)
-        # first character -> (its id or -1, its score, longest piece starting with it):
-        # the one-character edge and the bound of the slices tried from a position
+                self._prefixes[t[:k]] = _NO_PATH
+        self._prefixes.update({t: scores[i] for t, i in self.vocab.items()})
+        # first character -> (its score, None when it is no piece; longest piece starting
+        # with it): the one-character edge and the bound of the slices tried
         reach: dict[str, int] = {}
         for t in self.vocab:
             if t and len(t) > reach.get(t[0], 0):
                 reach[t[0]] = len(t)
-        self._first: dict[str, tuple[int, float, int]] = {}
+        self._first: dict[str, tuple[float | None, int]] = {}
         for c, r in reach.items():
-            id_ = self.vocab.get(c, -1)
-            self._first[c] = (id_, scores[id_] if id_ >= 0 else 0.0, r)
+            id_ = self.vocab.get(c)
+            self._first[c] = (scores[id_] if id_ is not None else None, r)
 
     @classmethod
     def from_tokenizer_json_model(cls, model: dict) -> "Unigram":
@@ -154,7 +155,7 @@ class Unigram(CachedModel):
             "vocab_size": self.vocab_size, "unk_id": self.unk_id, "unk_token": self.unk_token,
             "byte_fallback": self.byte_fallback, "min_score": self.min_score,
             "unk_score": self.unk_score,
-            "max_piece_length": max((r for *_, r in self._first.values()), default=0),
+            "max_piece_length": max((r for _, r in self._first.values()), default=0),
         }
 
     # -- segmentation --------------------------------------------------------------------
@@ -174,102 +175,128 @@ class Unigram(CachedModel):
 
     def _tokenize(self, word: str) -> Piece:
         """The Viterbi walk and read-back of the module docstring, fused: O(n·R) slice
-        look-ups for n code points (R: the longest piece from a position), O(n) lists."""
+        look-ups for n code points (R: the longest piece from a position), O(n) lists.
+
+        An edge is kept as its text (its id is the text's), an unknown one as None; as
+        soon as the best path to a position ends in an unknown edge after another one
+        (it is final then: no later edge ends there), its start is moved to the run's,
+        so that the read-back meets every run of unknown characters as one edge."""
         n = len(word)
-        get, scores, first = self._prefixes.get, self.scores, self._first
-        unk_id, unk_score = self.unk_id, self.unk_score
-        # best[j]: best score of word[:j]; back[j], edge[j]: start and id of its last edge.
-        # -inf start values make "strictly better" also accept the first candidate.
+        get, first = self._prefixes.get, self._first.get
+        unk_score = self.unk_score
+        if self.unk_id is None:
+            self._check_covered(word)
+        # best[j]: best score of word[:j]; back[j], edge[j]: start and text of its last
+        # edge. -inf start values make "strictly better" also accept the first candidate.
         best = [0.0] + [_NO_PATH] * n
         back = [0] * (n + 1)
-        edge = [0] * (n + 1)
+        edge: list[str | None] = [""] * (n + 1)
         for i, c in enumerate(word):
             here = best[i]
-            j = i + 1
-            hit = first.get(c)
-            if hit is not None and hit[0] >= 0:
-                score = here + hit[1]
-                if score > best[j]:
-                    best[j] = score
-                    back[j] = i
-                    edge[j] = hit[0]
-            else:
-                if unk_id is None:
-                    raise SubwordScopeError(
-                        f"{c!r} (U+{ord(c):04X}) is not covered by any piece and the "
-                        "Unigram model has no unk_id"
-                    )
+            hit = first(c)
+            if hit is None or hit[0] is None:  # c is no piece: an unknown edge
                 score = here + unk_score
-                if score > best[j]:
-                    best[j] = score
-                    back[j] = i
-                    edge[j] = unk_id
-            if hit is not None and hit[2] > 1:
-                stop = min(i + hit[2], n)
-                j += 1
-                while j <= stop:
-                    id_ = get(word[i:j])
-                    if id_ is None:
-                        break
-                    if id_ >= 0:
-                        score = here + scores[id_]
-                        if score > best[j]:
-                            best[j] = score
-                            back[j] = i
-                            edge[j] = id_
-                    j += 1
-        ids: list[int] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        end = n
-        while end:  # read back, fusing consecutive unknown edges
-            start = back[end]
-            id_ = edge[end]
-            if id_ == unk_id and ids and ids[-1] == unk_id:
-                starts[-1] = start
+                if score > best[i + 1]:
+                    best[i + 1] = score
+                    back[i + 1] = back[i] if edge[i] is None else i
+                    edge[i + 1] = None
+                if hit is None:
+                    continue
+                reach = hit[1]
             else:
-                ids.append(id_)
-                starts.append(start)
-                ends.append(end)
-            end = start
-        ids.reverse()
-        starts.reverse()
+                one, reach = hit
+                score = here + one
+                if score > best[i + 1]:
+                    best[i + 1] = score
+                    back[i + 1] = i
+                    edge[i + 1] = c
+            if reach > 1:
+                stop = i + reach
+                if stop > n:
+                    stop = n
+                j = i + 2
+                while j <= stop:
+                    piece = word[i:j]
+                    piece_score = get(piece)
+                    if piece_score is None:
+                        break
+                    score = here + piece_score
+                    if score > best[j]:
+                        best[j] = score
+                        back[j] = i
+                        edge[j] = piece
+                    j += 1
+        ends: list[int] = []
+        tokens: list[str | None] = []
+        end = n
+        while end:  # read back
+            ends.append(end)
+            tokens.append(edge[end])
+            end = back[end]
         ends.reverse()
-        if unk_id is None or unk_id not in ids:
-            return tuple(map(self.pieces.__getitem__, ids)), tuple(ids), tuple(starts), tuple(ends)
-        return self._spell_unknown(word, ids, starts, ends)
+        tokens.reverse()
+        ids = list(map(self.vocab.get, tokens))  # None: a run of unknown characters
+        starts = [0, *ends[:-1]]
+        if None in ids or (self.unk_id is not None and self.unk_id in ids):
+            return self._spell_unknown(word, ids, starts, ends)
+        return tuple(tokens), tuple(ids), tuple(starts), tuple(ends)
 
-    def _spell_unknown(self, word: str, ids: list[int], starts: list[int],
+    def _check_covered(self, word: str) -> None:
+        """Raise when a character of ``word`` is no piece (the model has no ``unk_id``).
+        O(n)."""
+        vocab = self.vocab
+        for c in word:
+            if c not in vocab:
+                raise SubwordScopeError(
+                    f"{c!r} (U+{ord(c):04X}) is not covered by any piece and the "
+                    "Unigram model has no unk_id"
+                )
+
+    def _spell_unknown(self, word: str, ids: list[int | None], starts: list[int],
                        ends: list[int]) -> Piece:
-        """The Piece of a path with unknown spans: such a span's text is looked up (it
-        may be a piece), else spelled in byte pieces (byte fallback), else ``unk_id``.
-        O(tokens + bytes of the unknown text)."""
-        vocab, pieces, unk_id = self.vocab, self.pieces, self.unk_id
+        """The Piece of a path with unknown edges (id None: unknown characters, or the
+        piece ``unk_id``): consecutive ones are fused into one span, whose text is looked
+        up (it may be a piece), else spelled in byte pieces (byte fallback), else
+        ``unk_id``. O(tokens + bytes of the unknown text)."""
+        unk_id, pieces = self.unk_id, self.pieces
         out_tokens: list[str] = []
         out_ids: list[int] = []
         out_starts: list[int] = []
         out_ends: list[int] = []
+        run = -1  # start of the pending unknown span
         for id_, a, b in zip(ids, starts, ends):
-            if id_ != unk_id:
-                out_tokens.append(pieces[id_])
-                out_ids.append(id_)
-                out_starts.append(a)
-                out_ends.append(b)
+            if id_ is None or id_ == unk_id:
+                if run < 0:
+                    run = a
                 continue
-            text = word[a:b]
-            id_ = vocab.get(text)
-            if id_ is None:
-                if self.byte_fallback:
-                    spelled = [byte_piece(x) for x in text.encode("utf-8", "surrogatepass")]
-                    if all(p in vocab for p in spelled):
-                        out_tokens += spelled
-                        out_ids += [vocab[p] for p in spelled]
-                        out_starts += [a] * len(spelled)
-                        out_ends += [b] * len(spelled)
-                        continue
-                id_ = unk_id
-            out_tokens.append(text)
+            if run >= 0:
+                self._spell_span(word, run, a, out_tokens, out_ids, out_starts, out_ends)
+                run = -1
+            out_tokens.append(pieces[id_])
             out_ids.append(id_)
             out_starts.append(a)
             out_ends.append(b)
+        if run >= 0:
+            self._spell_span(word, run, len(word), out_tokens, out_ids, out_starts, out_ends)
         return tuple(out_tokens), tuple(out_ids), tuple(out_starts), tuple(out_ends)
+
+    def _spell_span(self, word: str, a: int, b: int, tokens: list[str], ids: list[int],
+                    starts: list[int], ends: list[int]) -> None:
+        """Append the tokens of the unknown span ``word[a:b]`` (see :meth:`_spell_unknown`)."""
+        vocab = self.vocab
+        text = word[a:b]
+        id_ = vocab.get(text)
+        if id_ is None:
+            if self.byte_fallback:
+                spelled = [byte_piece(x) for x in text.encode("utf-8", "surrogatepass")]
+                if all(p in vocab for p in spelled):
+                    tokens += spelled
+                    ids += [vocab[p] for p in spelled]
+                    starts += [a] * len(spelled)
+                    ends += [b] * len(spelled)
+                    return
+            id_ = self.unk_id
+        tokens.append(text)
+        ids.append(id_)
+        starts.append(a)
+        ends.append(b)

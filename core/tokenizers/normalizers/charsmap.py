@@ -236,13 +236,26 @@ class Charsmap:
             return self._longest_segments(text)
         if mode != "huggingface":
             raise ValueError(f"unknown charsmap mode {mode!r}")
+        seen = self._hf_seen
+        pattern = seen.pattern
+        if pattern is None or not seen.chars.issuperset(text):
+            pattern = self._pattern(set(text))
+        first = pattern.search(text)  # most short texts have nothing to replace
+        if first is None:
+            return []
         out: list[tuple[int, int, str]] = []
-        for m in self._pattern(set(text)).finditer(text):
-            start = m.start()
-            if m.group(1) is None:
-                out.append((start, m.end(), self._shortest(m.group())))
-            else:
-                out.extend((start + a, start + b, r) for a, b, r in self._window(m.group()))
+        windows = self._windows
+        for m in pattern.finditer(text, first.start()):
+            w = m.group(1)
+            if w is None:
+                out.append((m.start(), m.end(), self._shortest(m.group())))
+                continue
+            segs = windows.get(w)
+            if segs is None:
+                segs = self._window(w)
+            if segs:  # most windows (a letter and its marks) are left alone
+                start = m.start()
+                out.extend([(start + a, start + b, r) for a, b, r in segs])
         return out
 
     def _pattern(self, chars: set[str]) -> re.Pattern:

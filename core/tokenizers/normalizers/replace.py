@@ -15,7 +15,7 @@ import regex
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
 from core.tokenizers import chars
-from core.tokenizers._components import finditer_budgeted
+from core.tokenizers._components import finditer_budgeted, regex_budget
 from core.tokenizers.normalizers.base import Normalizer
 
 
@@ -80,7 +80,10 @@ class Replace(Normalizer):
         return {key: self.pattern, "content": self.content}
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
-        text, pieces, src, pos = nt.text, [], array("q"), 0  # src: each output char's source
+        text = nt.text
+        if not self._may_match(text):
+            return nt
+        pieces, src, pos = [], array("q"), 0  # src: each output char's source
         matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
                    if self.is_regex else self._re.finditer(text))
         k = len(self.content)
@@ -99,6 +102,17 @@ class Replace(Normalizer):
         idx = np.frombuffer(src, np.int64) if len(src) else np.zeros(0, np.int64)
         starts, ends = nt.arrays()
         return NormalizedText.from_arrays(nt.original, "".join(pieces), starts[idx], ends[idx])
+
+    def _may_match(self, text: str) -> bool:
+        """False when the pattern surely matches nowhere in ``text`` (one C-level search;
+        most short texts have nothing to replace). A regex search that runs past the
+        budget answers True, so that the budgeted ``finditer`` raises the error."""
+        if not self.is_regex:
+            return self.pattern in text
+        try:
+            return self._re.search(text, timeout=regex_budget(text)) is not None
+        except TimeoutError:
+            return True
 
 
 class Prepend(Normalizer):

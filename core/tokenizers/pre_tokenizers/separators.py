@@ -16,6 +16,9 @@ _WS = chars.WHITESPACE_CLASS
 _PUNCT = chars.BERT_PUNCTUATION_CLASS
 SHORT_TEXT = 4096
 """Below this many code points :meth:`SeparatorSplit.split` uses ``finditer``."""
+LONG_CHUNK = 65536
+""":meth:`SeparatorSplit.split_long` splits longer texts this many code points at a time
+(cut after a removed character): each ``re.split`` call holds the GIL only that long."""
 
 
 class SeparatorSplit(PreTokenizer):
@@ -24,7 +27,8 @@ class SeparatorSplit(PreTokenizer):
 
     Long texts: one ``re.split`` and C-level bookkeeping, no per-word Python code; short
     ones (under :data:`SHORT_TEXT` code points): one ``finditer`` over the words, which
-    costs less set-up.
+    costs less set-up, or without isolated characters (WhitespaceSplit) one ``re.split``
+    whose even parts are the words (:meth:`split_removed`), less still.
     """
 
     def __init__(self, type_name: str, removed: str, isolated: str = ""):
@@ -32,12 +36,31 @@ class SeparatorSplit(PreTokenizer):
         alts = [f"[{removed}]+"] + ([f"[{isolated}]"] if isolated else [])
         self._split = re.compile("(" + "|".join(alts) + ")").split
         self._removed = re.compile(f"[{removed}]").match
+        self._next_removed = re.compile(f"[{removed}]").search
         words = f"[^{removed}{isolated}]+" + (
             f"|(?![{removed}])[{isolated}]" if isolated else "")
         self._finditer = re.compile(words).finditer
+        self._isolates = bool(isolated)
 
     def split(self, text: str) -> Words:
-        return self.split_short(text) if len(text) < SHORT_TEXT else self.split_long(text)
+        if len(text) >= SHORT_TEXT:
+            return self.split_long(text)
+        return self.split_short(text) if self._isolates else self.split_removed(text)
+
+    def split_removed(self, text: str) -> Words:
+        """:meth:`split` of a short text when no character is isolated: ``re.split``
+        alternates words and separator runs (a run is maximal, so only the first and the
+        last word can be empty); the starts are running sums of the parts' lengths.
+        O(n), C-level."""
+        parts = self._split(text)
+        pos = list(accumulate(map(len, parts), initial=0))
+        words, starts = parts[::2], pos[:-1:2]
+        if not words[-1]:
+            words.pop()
+            starts.pop()
+        if words and not words[0]:
+            del words[0], starts[0]
+        return words, starts
 
     def split_short(self, text: str) -> Words:
         """:meth:`split` by one ``finditer`` over the words (less set-up)."""
@@ -45,7 +68,24 @@ class SeparatorSplit(PreTokenizer):
         return [m.group() for m in found], [m.start() for m in found]
 
     def split_long(self, text: str) -> Words:
-        """:meth:`split` by one ``re.split`` over the separators (less per-word work)."""
+        """:meth:`split` by one ``re.split`` over the separators (less per-word work), per
+        :data:`LONG_CHUNK` code points: a cut just after a removed character changes no
+        word (runs of them vanish either way). O(n)."""
+        if len(text) > LONG_CHUNK:
+            words: list[str] = []
+            starts: list[int] = []
+            a = 0
+            while a < len(text):
+                m = self._next_removed(text, a + LONG_CHUNK) if a + LONG_CHUNK < len(text) else None
+                b = m.end() if m else len(text)
+                w, s = self._split_part(text[a:b])
+                words += w
+                starts += [x + a for x in s] if a else s
+                a = b
+            return words, starts
+        return self._split_part(text)
+
+    def _split_part(self, text: str) -> Words:
         parts = self._split(text)
         pos = list(accumulate(map(len, parts), initial=0))
         removed = self._removed

@@ -7,11 +7,17 @@ token when ``add_prefix_space`` is on — the reference's ``process_offsets``.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
+
+import numpy as np
 
 from core.tokenizers import chars
 from core.tokenizers._components import config_flag
 from core.tokenizers.processors.base import PostProcessor
+
+
+_SPACES = "\u0120" + "".join(chars.WHITESPACE)
 
 
 def _is_space(c: str) -> bool:
@@ -37,6 +43,42 @@ def trim_offsets(tokens: list[str], offsets: list[tuple[int, int]],
         offsets[i] = (a, b)
 
 
+def trim_offsets_arrays(tokens: list[str], starts: np.ndarray, ends: np.ndarray,
+                        add_prefix_space: bool) -> None:
+    """:func:`trim_offsets` of spans held as two ``(n,) int64`` arrays, edited in place
+    (the same spans). The leading and trailing spaces are counted once per distinct token;
+    the rest is numpy over all tokens, :data:`TRIM_CHUNK` tokens at a time (bounded C
+    calls). O(tokens)."""
+    memo: dict[str, tuple[int, int]] = {}
+    for k in range(0, len(tokens), TRIM_CHUNK):
+        chunk = tokens[k:k + TRIM_CHUNK]
+        for tok in set(chunk).difference(memo):
+            memo[tok] = _space_counts(tok)
+        got = np.fromiter(chain.from_iterable(map(memo.__getitem__, chunk)), np.int64, 2 * len(chunk))
+        lead, trail = got[0::2], got[1::2]
+        a, b = starts[k:k + len(chunk)], ends[k:k + len(chunk)]  # views: edited in place
+        if add_prefix_space:  # one prefix space of the first token (or one at 0) stays
+            first = (lead == 1) & (a == 0)
+            if k == 0 and len(chunk):
+                first[0] |= lead[0] == 1
+            lead[first] = 0
+        sel = lead > 0
+        a[sel] = np.minimum(a[sel] + lead[sel], b[sel])
+        cut = (trail > 0) & (b >= trail)
+        b[cut] = np.maximum(b[cut] - trail[cut], a[cut])
+
+
+def _space_counts(tok: str) -> tuple[int, int]:
+    """``(leading, trailing)`` spaces :func:`trim_offsets` trims off ``tok`` (0, 0 when
+    neither end is a space)."""
+    if not tok or not (_is_space(tok[0]) or _is_space(tok[-1])):
+        return 0, 0
+    return len(tok) - len(tok.lstrip(_SPACES)), len(tok) - len(tok.rstrip(_SPACES))
+
+
+TRIM_CHUNK = 65536  # tokens per vectorized step of trim_offsets_arrays
+
+
 class ByteLevelProcessing(PostProcessor):
     """The ByteLevel post-processor: no special tokens; trims offsets if asked."""
 
@@ -58,6 +100,10 @@ class ByteLevelProcessing(PostProcessor):
     def adjust(self, text, tokens, offsets) -> None:
         if self.trim:
             trim_offsets(tokens, offsets, self.add_prefix_space)
+
+    def adjust_arrays(self, text, tokens, starts, ends) -> None:
+        if self.trim:
+            trim_offsets_arrays(tokens, starts, ends, self.add_prefix_space)
 
 
 class RobertaProcessing(PostProcessor):
@@ -86,3 +132,7 @@ class RobertaProcessing(PostProcessor):
     def adjust(self, text, tokens, offsets) -> None:
         if self.trim:
             trim_offsets(tokens, offsets, self.add_prefix_space)
+
+    def adjust_arrays(self, text, tokens, starts, ends) -> None:
+        if self.trim:
+            trim_offsets_arrays(tokens, starts, ends, self.add_prefix_space)

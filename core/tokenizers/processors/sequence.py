@@ -36,3 +36,7 @@ class Sequence(PostProcessor):
     def adjust(self, text, tokens, offsets) -> None:
         for p in self.processors:
             p.adjust(text, tokens, offsets)
+
+    def adjust_arrays(self, text, tokens, starts, ends) -> None:
+        for p in self.processors:
+            p.adjust_arrays(text, tokens, starts, ends)

@@ -121,3 +121,35 @@ def test_many_words_ask_should_stop_between_chunks_and_stop(data_dir):
     with pytest.raises(Cancelled):
         tok.encode(text, should_stop=stop_at_third)
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("rel", [GPT2, CL100K])
+def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, monkeypatch):
+    # the next keystroke on the same text looks its words up instead of merging them again
+    tok = tokenizer(data_dir, rel)
+    text = long_texts()["spaced"] + long_texts()["mixed"]
+    want = fields(word_by_word(tok, text, monkeypatch))
+    used = []
+    real = bpe_module.merge_segments
+    monkeypatch.setattr(bpe_module, "merge_segments", lambda *a: used.append(1) or real(*a))
+    assert fields(tok.encode(text)) == want
+    assert used
+    cached = dict(tok.model._pieces)
+    assert cached
+    for word, piece in list(cached.items())[:2000]:  # each cached piece is the word's own
+        assert piece == tok.model._piece(word), word
+    used.clear()
+    assert fields(tok.encode(text + "x")) == fields(word_by_word(tok, text + "x", monkeypatch))
+    tok.encode(text)  # (word_by_word emptied the cache)
+    used.clear()
+    assert fields(tok.encode(text)) == want
+    assert not used  # nothing merged again
+
+
+def test_the_flat_path_stops_caching_at_its_limit(data_dir, monkeypatch):
+    tok = tokenizer(data_dir, GPT2)
+    tok.model._pieces.clear()
+    monkeypatch.setattr(bpe_module, "FLAT_CACHED", 100)
+    tok.encode(long_texts()["spaced"])
+    assert 0 < len(tok.model._pieces) <= 100 + 64  # the few words of the per-word path
+    tok.model._pieces.clear()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from app.panes.alignment.picker import MAX_CACHE_SHOWN, MORE, OPEN, TEACHING, TokenizerPicker
 from app.panes.alignment.side_by_side import DIFFER_COLOUR, MAX_CHARS, SHARED_COLOUR, SideBySidePanel
-from app.panes.alignment.token_ids import TokenIdsView, format_ids, shown_text
+from app.panes.alignment.token_ids import BUILD_DELAY_MS, TokenIdsView, format_ids, shown_text
 from core.data import builtin_tokenizers
 from core.tokenizers import demo_tokenizer, load
 
@@ -78,6 +78,22 @@ def test_token_ids_view_builds_only_when_visible_and_copies_all_of_a_huge_list(q
     with qtbot.waitSignal(view.sig_shown):
         view.set_ids(list(ids))  # the same ids again: the box is not rewritten
     assert edits == []
+
+
+def test_token_ids_view_builds_new_ids_after_a_frame_and_an_edit_stops_that(qtbot):
+    """New ids wait for the pane's frame (no build competes with it); an edit of the text
+    stops the build of ids that are stale by then; the next ids are shown."""
+    view = TokenIdsView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_ids([1, 2, 3])
+    assert not view._builder.busy and view.text() == ""  # not yet: the tokens are drawn first
+    view.text_edited()
+    qtbot.wait(4 * BUILD_DELAY_MS)
+    assert not view._builder.busy and view.text() == ""
+    with qtbot.waitSignal(view.sig_shown):
+        view.set_ids([4, 5])
+    assert view.text() == "4 5" == view.box.toPlainText()
 
 
 def _fake_cache(root, models):

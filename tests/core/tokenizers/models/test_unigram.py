@@ -61,6 +61,18 @@ def test_unknown_characters_fuse_and_keep_their_text():
         ("a", 1, 0, 1), ("\u00e9\u00e9", 0, 1, 3), ("b", 2, 3, 4), ("\U0001F600", 0, 4, 5)]
 
 
+def test_the_unk_piece_typed_in_a_word_fuses_with_unknown_neighbours():
+    """A piece whose id is ``unk_id`` (``<unk>`` typed in the text) is an unknown edge too:
+    it fuses with the unknown characters around it, as in ``tokenizers``; a character that
+    starts a piece but is none is unknown on its own."""
+    pieces = [("<unk>", 0.0), ("a", -1.0), ("b", -2.0), ("<", -1.0)]
+    model = Unigram(pieces, 0)
+    for word in ["x<unk>a", "<unk>", "xx<unk>yy", "a<unk>", "<unk>x", "<u", "é<unk><unk>é",
+                 "aéébé"]:
+        assert model.tokenize(word) == reference_tokens(pieces, 0, False, word), word
+    assert model.tokenize("x<unk>a") == [("x<unk>", 0, 0, 6), ("a", 1, 6, 7)]
+
+
 def test_byte_fallback_spells_unknown_text_with_one_shared_span():
     pieces = [("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -2.0)] + BYTES
     model = Unigram(pieces, 0, byte_fallback=True)
