@@ -100,7 +100,9 @@ def reference_encoder(row: str, model: str):
     tok = tokenizers.Tokenizer.from_file(str(data_dir() / PEGASUS))
     tok.no_truncation()
     tok.no_padding()
-    return tok.encode, lambda text, enc: (enc.ids, enc.offsets)
+    # no </s>: core's encode adds no special tokens unless asked (the same call on both sides)
+    return (lambda text: tok.encode(text, add_special_tokens=False),
+            lambda text, enc: (enc.ids, enc.offsets))
 
 
 def _byte_to_char(text: str) -> dict[int, int]:

@@ -13,25 +13,16 @@ import pytest
 
 from core.text.normalize import _translate
 from core.text.columns import OptionalIntArray, SpanArray
-from core.tokenizers import chars, load
+from core.tokenizers import chars
 from core.tokenizers import tokenizer as tokenizer_module
 from core.tokenizers.derived import _is_space
 from core.tokenizers.encoding import COMPACT_TOKENS
 from core.tokenizers.pre_tokenizers import separators
 from core.tokenizers.processors.byte_level import trim_offsets, trim_offsets_arrays
+from tests.core.tokenizers.loaded import shared_tokenizer
 
 RELS = ["bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json", "pegasus-unigram/tokenizer.json",
         "cl100k_base/cl100k_base.tiktoken"]
-_LOADED: dict[str, object] = {}
-
-
-def tokenizer(data_dir, rel):
-    path = data_dir / "tokenizers" / rel
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    if rel not in _LOADED:
-        _LOADED[rel] = load(path)
-    return _LOADED[rel]
 
 
 def mixed_text(udhr_texts, n: int) -> str:
@@ -47,7 +38,7 @@ def fields(enc):
 @pytest.mark.parametrize("rel", RELS)
 @pytest.mark.parametrize("special", [False, True])
 def test_column_path_equals_list_path(rel, special, data_dir, udhr_texts, monkeypatch):
-    tok = tokenizer(data_dir, rel)
+    tok = shared_tokenizer(data_dir, rel)
     for text in (mixed_text(udhr_texts, 6000), "", " a", "  hello  world  ", "<|endoftext|>"):
         monkeypatch.setattr(tokenizer_module, "COLUMN_CHARS", 1 << 40)
         lists = tok.encode(text, add_special_tokens=special)
@@ -63,7 +54,7 @@ def test_column_path_equals_list_path(rel, special, data_dir, udhr_texts, monkey
 
 
 def test_column_path_compacts_long_encodings(data_dir, udhr_texts, monkeypatch):
-    tok = tokenizer(data_dir, RELS[0])
+    tok = shared_tokenizer(data_dir, RELS[0])
     monkeypatch.setattr(tokenizer_module, "COLUMN_CHARS", 0)
     enc = tok.encode(mixed_text(udhr_texts, 40000), add_special_tokens=True)
     assert len(enc) >= COMPACT_TOKENS

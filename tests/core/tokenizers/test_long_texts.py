@@ -10,21 +10,11 @@ import random
 import pytest
 
 from core.errors import Cancelled
-from core.tokenizers import load
 from core.tokenizers.models import bpe as bpe_module
+from tests.core.tokenizers.loaded import shared_tokenizer
 
 GPT2 = "gpt2/tokenizer.json"
 CL100K = "cl100k_base/cl100k_base.tiktoken"
-_LOADED: dict[str, object] = {}
-
-
-def tokenizer(data_dir, rel):
-    path = data_dir / "tokenizers" / rel
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    if rel not in _LOADED:
-        _LOADED[rel] = load(path)
-    return _LOADED[rel]
 
 
 def long_texts() -> dict[str, str]:
@@ -62,7 +52,7 @@ def word_by_word(tok, text, monkeypatch):
 @pytest.mark.parametrize("rel", [GPT2, CL100K])
 @pytest.mark.parametrize("name", list(long_texts()))
 def test_long_text_paths_equal_word_by_word(rel, name, data_dir, monkeypatch):
-    tok = tokenizer(data_dir, rel)
+    tok = shared_tokenizer(data_dir, rel)
     text = long_texts()[name]
     want = fields(word_by_word(tok, text, monkeypatch))
     used = []
@@ -79,7 +69,7 @@ def test_long_text_paths_equal_word_by_word(rel, name, data_dir, monkeypatch):
 @pytest.mark.parametrize("name", list(long_texts()))
 def test_long_texts_equal_tokenizers_for_gpt2(name, data_dir):
     tokenizers = pytest.importorskip("tokenizers")
-    tok = tokenizer(data_dir, GPT2)
+    tok = shared_tokenizer(data_dir, GPT2)
     ref = tokenizers.Tokenizer.from_file(str(data_dir / "tokenizers" / GPT2))
     ref.no_truncation()
     ref.no_padding()
@@ -95,7 +85,7 @@ def test_long_texts_equal_tiktoken_for_cl100k(name, data_dir):
 
     from core.tokenizers.pre_tokenizers.split_patterns import CL100K_PATTERN
 
-    tok = tokenizer(data_dir, CL100K)
+    tok = shared_tokenizer(data_dir, CL100K)
     ref = tiktoken.Encoding("cl100k_base", pat_str=CL100K_PATTERN, special_tokens={},
                             mergeable_ranks=load_tiktoken_bpe(str(data_dir / "tokenizers" / CL100K)))
     text = long_texts()[name]
@@ -103,7 +93,7 @@ def test_long_texts_equal_tiktoken_for_cl100k(name, data_dir):
 
 
 def test_many_words_ask_should_stop_between_chunks_and_stop(data_dir):
-    tok = tokenizer(data_dir, GPT2)
+    tok = shared_tokenizer(data_dir, GPT2)
     text = long_texts()["spaced"] * 4  # 12,000 words: several chunks of FLAT_CHUNK
     asked = []
     tok.model._pieces.clear()
@@ -126,7 +116,7 @@ def test_many_words_ask_should_stop_between_chunks_and_stop(data_dir):
 @pytest.mark.parametrize("rel", [GPT2, CL100K])
 def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, monkeypatch):
     # the next keystroke on the same text looks its words up instead of merging them again
-    tok = tokenizer(data_dir, rel)
+    tok = shared_tokenizer(data_dir, rel)
     text = long_texts()["spaced"] + long_texts()["mixed"]
     want = fields(word_by_word(tok, text, monkeypatch))
     used = []
@@ -147,7 +137,7 @@ def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, mon
 
 
 def test_the_flat_path_stops_caching_at_its_limit(data_dir, monkeypatch):
-    tok = tokenizer(data_dir, GPT2)
+    tok = shared_tokenizer(data_dir, GPT2)
     tok.model._pieces.clear()
     monkeypatch.setattr(bpe_module, "FLAT_CACHED", 100)
     tok.encode(long_texts()["spaced"])
