@@ -10,6 +10,7 @@ from app.widgets.span_segments import line_breaks, qt_positions, with_breaks
 from app.widgets.span_text_view import SpanTextView
 from core.text.normalize import NormalizedText
 from core.text.offsets import utf16_table
+from tests.app.widgets.shown import shown
 
 ORIGINAL = "ab\ncd\n\nef \U0001F600\ngh"
 
@@ -57,12 +58,7 @@ def test_qt_positions_and_pieces_follow_the_breaks():
 
 @pytest.fixture
 def view(qtbot):
-    v = SpanTextView()
-    qtbot.addWidget(v)
-    v.resize(500, 300)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown(qtbot, SpanTextView(), 500, 300)
 
 
 def _show(view, nt):

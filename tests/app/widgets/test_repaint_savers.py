@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QTabWidget, QVB
 from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.token_table import TokenTableView
 from app.widgets.viewport_cache import RENDER_DELAY_MS
+from tests.app.widgets.shown import shown
 
 
 def _rows(n: int):
@@ -35,11 +36,7 @@ def _full_paint(table, qtbot):
 
 
 def test_table_repaints_of_an_unchanged_view_come_from_the_pixmap(qtbot):
-    table = TokenTableView()
-    qtbot.addWidget(table)
-    table.resize(500, 300)
-    table.show()
-    qtbot.waitExposed(table)
+    table = shown(qtbot, TokenTableView(), 500, 300)
     _fill(table, 400)
     cache = table.paint_cache
     for _ in range(4):  # recorded, repeated (the pixmap is rendered), served
@@ -60,9 +57,9 @@ def test_table_repaints_of_an_unchanged_view_come_from_the_pixmap(qtbot):
     _fill(table, 401, rename=1)
     _full_paint(table, qtbot)
     assert cache.hits == hits
-    shown = table.viewport().grab().toImage()
+    picture = table.viewport().grab().toImage()
     cache.drop()
-    assert table.viewport().grab().toImage() == shown
+    assert table.viewport().grab().toImage() == picture
     # the mouse over the viewport (hover feedback): dropped
     for _ in range(4):
         _full_paint(table, qtbot)

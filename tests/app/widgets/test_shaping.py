@@ -11,6 +11,7 @@ from PySide6.QtGui import QTextCharFormat, QTextLayout
 
 from app.widgets.span_geometry import LineGeometry
 from app.widgets.span_text_view import SpanTextView
+from tests.app.widgets.shown import shown
 
 SAMPLES = {
     "devanagari": "क्षत्रिय मानव अधिकारों",
@@ -57,12 +58,7 @@ def cutting_spans(text: str, step: int) -> list[tuple[int, int]]:
 
 @pytest.fixture
 def view(qtbot):
-    v = SpanTextView()
-    qtbot.addWidget(v)
-    v.resize(700, 300)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown(qtbot, SpanTextView(), 700, 300)
 
 
 def show(view, text, step):

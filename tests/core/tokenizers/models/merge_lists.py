@@ -1,4 +1,5 @@
-"""Hypothesis strategies shared by the BPE merge tests: random merge lists over a tiny alphabet."""
+"""Hypothesis strategies shared by the BPE merge tests: random merge lists and rank
+vocabularies over a tiny alphabet."""
 
 from __future__ import annotations
 
@@ -20,3 +21,14 @@ def merge_lists(draw):
             if a + b not in symbols:
                 symbols.append(a + b)
     return symbols, merges
+
+
+@st.composite
+def rank_vocabs(draw, max_extra: int = 24):
+    """A rank vocabulary over ``ALPHABET``: up to ``max_extra`` random extra tokens (2–4
+    symbols), all tokens in random rank order. Returns ``{token: rank}``."""
+    vocab = {c: i for i, c in enumerate(ALPHABET)}
+    for token in draw(st.lists(st.text(ALPHABET, min_size=2, max_size=4), max_size=max_extra)):
+        vocab.setdefault(token, len(vocab))
+    order = draw(st.permutations(list(vocab)))
+    return {t: r for r, t in enumerate(order)}

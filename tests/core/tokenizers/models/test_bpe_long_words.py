@@ -21,6 +21,7 @@ from core.tokenizers.models.bpe_merge import (
 from core.tokenizers.models.unigram import Unigram
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.pre_tokenizers.split_patterns import CL100K_PATTERN
+from tests.core.tokenizers.models.merge_lists import rank_vocabs
 
 tokenizers = pytest.importorskip("tokenizers")
 tiktoken = pytest.importorskip("tiktoken")
@@ -90,11 +91,7 @@ def test_merge_list_loops_equal_the_plain_reference(case):
 @st.composite
 def rank_case(draw):
     """A rank vocabulary (random extra tokens in random rank order), a word, a limit."""
-    vocab = {c: i for i, c in enumerate("abc")}
-    for token in draw(st.lists(st.text("abc", min_size=2, max_size=4), max_size=20)):
-        vocab.setdefault(token, len(vocab))
-    order = draw(st.permutations(list(vocab)))
-    vocab = {t: r for r, t in enumerate(order)}
+    vocab = draw(rank_vocabs(max_extra=20))
     word = draw(st.one_of(st.text("abc", max_size=2 * LONG_WORD),
                           st.text("ab", min_size=LONG_WORD, max_size=4 * LONG_WORD)))
     limit = draw(st.sampled_from([1 << 62, len(vocab) // 2]))

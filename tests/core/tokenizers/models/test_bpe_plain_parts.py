@@ -11,23 +11,13 @@ from hypothesis import given, settings, strategies as st
 from core.errors import SubwordScopeError
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_merge import LONG_WORD, heap_merge, merge_all_ranks, merge_by_rank
-
-
-@st.composite
-def rank_vocab(draw):
-    """A rank vocabulary over "abc": random extra tokens in random rank order."""
-    vocab = {c: i for i, c in enumerate("abc")}
-    for token in draw(st.lists(st.text("abc", min_size=2, max_size=4), max_size=24)):
-        vocab.setdefault(token, len(vocab))
-    order = draw(st.permutations(list(vocab)))
-    return {t: r for r, t in enumerate(order)}
-
+from tests.core.tokenizers.models.merge_lists import rank_vocabs
 
 _WORD = st.text("abc", max_size=LONG_WORD - 1)
 
 
 @settings(max_examples=400, deadline=None)
-@given(vocab=rank_vocab(), word=_WORD)
+@given(vocab=rank_vocabs(), word=_WORD)
 def test_unlimited_rank_loop_equals_the_limited_one_and_the_heap(vocab, word):
     limited = merge_by_rank(list(word), vocab, (1 << 62) - 1)  # the loop that checks limits
     assert merge_all_ranks(list(word), vocab.get) == limited
@@ -41,7 +31,7 @@ def _transposed(model, word):
 
 
 @settings(max_examples=300, deadline=None)
-@given(vocab=rank_vocab(), word=_WORD)
+@given(vocab=rank_vocabs(), word=_WORD)
 def test_rank_model_pieces_equal_compute(vocab, word):
     model = BPE.from_tiktoken_ranks({t.encode(): r for t, r in vocab.items()} | {
         bytes([b]): len(vocab) + b for b in range(256) if chr(b) not in vocab})
@@ -86,7 +76,7 @@ def _rank_model(vocab):
 
 
 @settings(max_examples=300, deadline=None)
-@given(vocab=rank_vocab(), data=st.data())
+@given(vocab=rank_vocabs(), data=st.data())
 def test_rank_pieces_of_token_words_equal_compute(vocab, data):
     """Words joined from tokens (so many are a token whole), short and past LONG_WORD,
     through a fresh model's piece cache (``BPE._rank_piece``) one by one and in a batch."""
