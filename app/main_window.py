@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QTabWidget,
+    QWidget,
 )
 
 from app import help as help_texts
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
+from app.panes.alignment.render import set_load_error
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, AlignmentState
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
@@ -85,6 +88,9 @@ class MainWindow(QMainWindow):
         self._loader.sig_errored.connect(self._on_tokenizer_failed)
         self._loader.sig_busy_changed.connect(self._on_loader_busy)
         self._pending_path: str | None = None
+        self._chosen = False  # a tokenizer (or the teaching vocabulary) was chosen and is shown
+        self._falling_back = False  # loading the remembered/bundled one after a failed request
+        self._load_error: str | None = None  # the failed request's message, kept over a fallback
         self._build_status_bar()
         self._build_menus()
         picker = self.panes["alignment"].extras.picker  # the Alignment toolbar's tokenizer picker
@@ -115,6 +121,7 @@ class MainWindow(QMainWindow):
             return
         last = str(self.settings.value("tokenizer/current") or "")
         if last == TEACHING:
+            self._chosen = True
             return  # the panes start on the teaching vocabulary
         if last and os.path.exists(last):
             self.load_tokenizer(last)
@@ -251,6 +258,9 @@ class MainWindow(QMainWindow):
             wait = getattr(pane, "wait_until_idle", None)
             if wait is not None:
                 wait()
+        current = self.tabs.currentWidget()
+        if current is not None and getattr(current, "wait_until_idle", None) is None:
+            self._wait_for_workers_of(current)
         for _ in range(3):
             app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 200)
         ok = self.grab().save(path)
@@ -325,6 +335,28 @@ class MainWindow(QMainWindow):
         for note in notes:
             menu.addAction(note).setEnabled(False)
 
+    @staticmethod
+    def _wait_for_workers_of(pane: QWidget, timeout_ms: int = 120_000) -> bool:
+        """Run the event loop until none of ``pane``'s workers runs and none of its one-shot
+        timers (debounces, deferred starts) is pending, for 200 ms in a row (a worker's
+        result may start the next one), or ``timeout_ms`` passes; return whether it settled.
+        For ``--screenshot`` of panes without their own ``wait_until_idle``."""
+        app = QApplication.instance()
+        deadline = time.monotonic() + timeout_ms / 1000
+        quiet_since = None
+        while time.monotonic() < deadline:
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            busy = any(r.busy for r in pane.findChildren(TaskRunner)) or any(
+                t.isActive() and t.isSingleShot() for t in pane.findChildren(QTimer))
+            if busy:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= 0.2:
+                return True
+            time.sleep(0.01)
+        return False
+
     def _wait_for_loader(self, timeout_ms: int = 30_000) -> None:
         """Run the event loop until a tokenizer being loaded has arrived (screenshots only)."""
         if not self._loader.busy:
@@ -339,6 +371,8 @@ class MainWindow(QMainWindow):
         """Switch every pane to the 15-entry teaching vocabulary (the text stays)."""
         self._loader.cancel()
         self._pending_path = self._first_run_path = None
+        self._chosen, self._falling_back = True, False
+        self._set_load_error(None)
         self.settings.setValue("tokenizer/current", TEACHING)
         self._broadcast_tokenizer(None, TEACHING_LABEL)
 
@@ -380,13 +414,42 @@ class MainWindow(QMainWindow):
         self._broadcast_tokenizer(tokenizer, path)
         self._finish_first_run(path)
         builtin = builtin_name(path)
-        self.statusBar().showMessage(f"Loaded {f'{builtin} (built in)' if builtin else path}", 5000)
+        shown = f"{builtin} (built in)" if builtin else path
+        if self._falling_back and self._load_error:  # the request failed: keep saying so
+            self._set_load_error(f"{self._load_error} — showing {shown} instead")
+            self.statusBar().showMessage(self._load_error, 15000)
+        else:
+            self._set_load_error(None)
+            self.statusBar().showMessage(f"Loaded {shown}", 5000)
+        self._chosen, self._falling_back = True, False
 
     def _on_tokenizer_failed(self, exc: object) -> None:
-        self.statusBar().showMessage(f"Could not load tokenizer: {exc}", 15000)
+        """A load failed: say so in the status bar and in the Alignment pane's banner, which
+        stays until a tokenizer loads (a result of the old tokenizer does not hide it). When
+        nothing was shown yet (a bad ``--tokenizer`` at start-up), the remembered tokenizer
+        (else the bundled BERT) is loaded instead of leaving the teaching vocabulary."""
+        message = f"Could not load tokenizer: {exc}"
+        self.statusBar().showMessage(message, 15000)
+        if self._falling_back:  # the fallback failed too: stop here, on what is shown
+            self._falling_back = False
+            self._set_load_error(f"{self._load_error} — {message}" if self._load_error else message)
+            return
+        self._set_load_error(message)
+        if not self._chosen:
+            self._pending_path = None
+            self._falling_back = True
+            self.restore_tokenizer()
+            if self._pending_path is None:  # nothing to fall back to
+                self._falling_back = False
+            else:
+                self.statusBar().showMessage(f"{message} — loading {self._pending_path} instead…",
+                                             15000)
+
+    def _set_load_error(self, message: str | None) -> None:
+        self._load_error = message
         alignment = self.panes.get("alignment")
-        if alignment is not None and hasattr(alignment, "show_error"):
-            alignment.show_error(f"Could not load tokenizer: {exc}")
+        if alignment is not None:
+            set_load_error(alignment, message)
 
     def _broadcast_tokenizer(self, tokenizer: Any, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None

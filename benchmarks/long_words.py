@@ -2,9 +2,11 @@
 
 Run ``python -m benchmarks.long_words`` from the repository root. Each row encodes one text
 that the pre-tokenizer keeps as (mostly) one word — ``"a" × 10^5``, a seeded random base64
-string of 10^5 characters and ``"😀" × 10^4`` (40,000 bytes) — with GPT-2 (against
-``tokenizers``) and cl100k_base (against ``tiktoken``'s ``encode_ordinary``), and prints
-seconds, the ratio core / reference (target <= 2.0) and whether the ids agree. Each row is
+string of 10^5 characters and ``"😀" × 10^4`` (40,000 bytes) — with GPT-2 and cl100k_base
+against ``tokenizers`` (the issue's reference; cl100k_base as a converted file, see
+:func:`benchmarks._shared.cl100k_tokenizer_json`) and cl100k_base against ``tiktoken``'s
+``encode_ordinary`` (ids only; reported, no target), and prints seconds, the ratio core /
+reference (target <= 2.0) and whether the ids agree. Each row is
 timed ``--repeat`` times (default 3) with freshly loaded tokenizers (cold caches, as a first
 encode sees them), core and reference interleaved, in CPU seconds of this process
 (``time.process_time``: the machine's other load does not count); the medians are shown. Then the
@@ -33,6 +35,7 @@ from typing import Callable  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._shared import cl100k_tokenizer_json  # noqa: E402
 from core.data import data_dir  # noqa: E402
 
 TARGET = 2.0
@@ -49,8 +52,9 @@ def texts(scale: float) -> dict[str, str]:
             f'"\N{GRINNING FACE}" x {n // 10:,}': "\N{GRINNING FACE}" * (n // 10)}
 
 
-def encoders() -> dict[str, tuple[Callable[[str], list[int]], Callable[[str], list[int]], str]]:
-    """Per tokenizer: core's encode (ids), the reference's encode (ids), the reference name."""
+def encoders() -> list[tuple[str, Callable[[str], list[int]], Callable[[str], list[int]], str]]:
+    """Per row: the tokenizer, core's encode (ids), the reference's encode (ids), the
+    reference's name (fresh objects: empty caches)."""
     import tiktoken
     import tokenizers
     from tiktoken.load import load_tiktoken_bpe
@@ -59,17 +63,20 @@ def encoders() -> dict[str, tuple[Callable[[str], list[int]], Callable[[str], li
     from core.tokenizers.pre_tokenizers.split_patterns import CL100K_PATTERN
 
     root = data_dir() / "tokenizers"
-    gpt2, cl100k = load(root / GPT2), load(root / CL100K)
+    gpt2, cl100k, cl100k_again = load(root / GPT2), load(root / CL100K), load(root / CL100K)
     hf = tokenizers.Tokenizer.from_file(str(root / GPT2))
     hf.no_truncation()
     hf.no_padding()
+    hf_cl100k = tokenizers.Tokenizer.from_str(cl100k_tokenizer_json())
     tk = tiktoken.Encoding("cl100k_base", pat_str=CL100K_PATTERN,
                            mergeable_ranks=load_tiktoken_bpe(str(root / CL100K)),
                            special_tokens={})
-    return {"gpt2": (lambda t: list(gpt2.encode(t).ids), lambda t: hf.encode(t).ids,
-                     "tokenizers"),
-            "cl100k_base": (lambda t: list(cl100k.encode(t).ids), tk.encode_ordinary,
-                            "tiktoken")}
+    return [("gpt2", lambda t: list(gpt2.encode(t).ids), lambda t: hf.encode(t).ids,
+             "tokenizers"),
+            ("cl100k_base", lambda t: list(cl100k.encode(t).ids),
+             lambda t: hf_cl100k.encode(t, add_special_tokens=False).ids, "tokenizers"),
+            ("cl100k_base", lambda t: list(cl100k_again.encode(t).ids), tk.encode_ordinary,
+             "tiktoken")]  # its own core tokenizer: the row above leaves its cache warm
 
 
 def timed(fn: Callable[[str], list[int]], text: str) -> tuple[float, list[int]]:
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{'tokenizer':12} {'text':18} {'core s':>8} {'ref s':>8} {'core/ref':>8}  ids")
     runs: dict[tuple[str, str, str], list[tuple[float, float, bool]]] = {}
     for _ in range(max(1, args.repeat)):  # fresh tokenizers each time: cold caches
-        for name, (core, ref, ref_name) in encoders().items():
+        for name, core, ref, ref_name in encoders():
             for label, text in texts(args.scale).items():
                 core_s, core_ids = timed(core, text)
                 ref_s, ref_ids = timed(ref, text)
@@ -139,10 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         core_s = statistics.median(c for c, _, _ in got)
         ref_s = statistics.median(r for _, r, _ in got)
         ratio = core_s / ref_s if ref_s else float("inf")
-        verdict = "met" if ratio <= TARGET else "MISSED"
+        verdict = ("no target" if ref_name == "tiktoken"
+                   else f"target <= {TARGET}: " + ("met" if ratio <= TARGET else "MISSED"))
         same = "equal" if all(ok for _, _, ok in got) else "DIFFER"
         print(f"{name:12} {label:18} {core_s:8.3f} {ref_s:8.3f} {ratio:8.2f}  {same}  "
-              f"(vs {ref_name}; target <= {TARGET}: {verdict})", flush=True)
+              f"(vs {ref_name}; {verdict})", flush=True)
     return 0
 
 

@@ -8,9 +8,11 @@ token, where, and a hint), here as one line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 
 from core.align import SCHEMES
-from core.align.view import alignment_view
+from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
 
@@ -21,6 +23,11 @@ from app.cli.encode import UNITS, _epilog, token_rows
 FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")
 COLUMNS = {k: v for k, v in ENCODE_COLUMNS.items() if k not in ("id", "derived_start", "derived_end")}
 COLUMNS["flags"] = "comma-separated: unknown ([UNK]-like), cuts-grapheme, shares-characters, empty"
+UNCOVERED_HELP = (
+    "Characters of the text that are in no token (a list shorter than its text) do not stop\n"
+    "the command (exit 0: uncovered whitespace is normal), but when some are not whitespace\n"
+    "one warning line goes to stderr, e.g.\n"
+    '  subwordscope: align: warning: 4 characters are in no token (first at code point 2: "able")')
 
 
 def add_parser(subparsers) -> None:
@@ -29,7 +36,8 @@ def add_parser(subparsers) -> None:
         description="Align tokens from any tokenizer (a JSON list of strings, or tokens "
                     "separated by whitespace) with the text they came from, as the Alignment "
                     "pane's 'Align a token list' mode does.",
-        epilog=_epilog(COLUMNS), formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=_epilog(COLUMNS) + "\n\n" + UNCOVERED_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="?", help="the text (default: --file, else standard input)")
     p.add_argument("--file", metavar="F", help="read the text from this UTF-8 file ('-': stdin)")
     tokens = p.add_mutually_exclusive_group(required=True)
@@ -81,4 +89,34 @@ def run(args: argparse.Namespace) -> int:
     write_rows(list(COLUMNS), rows, args.format,
                extra={"scheme": view.scheme, "units": args.units, "text": text,
                       "normalized": view.normalized.text if view.normalized else None})
+    warning = uncovered_warning(view, args.units)
+    if warning:
+        print(f"subwordscope: align: warning: {warning}", file=sys.stderr)
     return OK
+
+
+UNIT_NAMES = {"code-points": "code point", "utf16": "UTF-16 unit", "utf8": "byte"}
+SHOWN_RUN = 20
+"""Most characters of the first uncovered run the warning quotes."""
+
+
+def uncovered_warning(view: AlignmentView, units: str) -> str | None:
+    """The warning for characters no token covers, whitespace excluded (uncovered whitespace
+    is normal): ``4 characters are in no token (first at code point 2: "able")`` — the count
+    of such code points, where the first is (in ``units``) and the run of uncovered
+    non-whitespace code points it starts (at most :data:`SHOWN_RUN`, as a JSON string).
+    ``None`` when every such character is in a token. O(n)."""
+    if view.audit is None or not view.audit.uncovered:
+        return None
+    uncovered = view.audit.uncovered
+    first, text = uncovered[0], view.text
+    end = first
+    while end < len(text) and end - first < SHOWN_RUN and view.cover[end] == 0 and not text[end].isspace():
+        end += 1
+    shown = text[first:end] + ("…" if end - first == SHOWN_RUN and end < len(text)
+                               and view.cover[end] == 0 and not text[end].isspace() else "")
+    table = {"utf16": view.utf16, "utf8": view.utf8}.get(units)
+    where = first if table is None else table[first]
+    n = len(uncovered)
+    return (f"{n:,} character{'s are' if n != 1 else ' is'} in no token (first at "
+            f"{UNIT_NAMES[units]} {where}: {json.dumps(shown, ensure_ascii=False)})")

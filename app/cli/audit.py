@@ -5,7 +5,8 @@ Map (:func:`app.cli.work.audit_chunk`): every line of every chunk is encoded and
 span (``Encoding.derived_offsets``); the first examples of each flag are kept. Reduce
 (:func:`reduce_audit`): counts added per (language, tokenizer), examples taken in text order,
 chunk-relative line numbers turned into line numbers of the file. Equal for any ``--jobs``
-and on Dask.
+and on Dask. Blank files are handled as :mod:`app.cli.compare` handles them: skipped with a
+warning, exit 2 when every file is blank.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from core.errors import SubwordScopeError
 from core.text.scripts import language_name
 
 from app.cli.common import OK, aligned_table, bad_input, write_rows
-from app.cli.compare import add_corpus_arguments, prepare
+from app.cli.compare import add_corpus_arguments, all_blank, prepare, warn_blank
 from app.cli.mapreduce import run_map
-from app.cli.work import AUDIT_COUNTS, EXAMPLE_FLAGS, AuditCounts, audit_chunk
+from app.cli.work import AUDIT_COUNTS, EXAMPLE_FLAGS, AuditCounts, TokenizerFailed, audit_chunk
 
 COLUMNS = {
     "language": "file stem of the corpus file",
@@ -52,7 +53,9 @@ def add_parser(subparsers) -> None:
                     "flag.",
         epilog="columns:\n" + "\n".join(f"  {k:<22}{v}" for k, v in COLUMNS.items())
         + "\nexamples (JSON \"examples\", table after the counts): " + ", ".join(EXAMPLE_COLUMNS)
-        + "\n  positions are code points of the line; line counts from 1 in the file",
+        + "\n  positions are code points of the line; line counts from 1 in the file"
+        + "\n\nA file of only blank lines is skipped with a warning on stderr; when every file"
+          "\nis blank, the command exits 2 (as compare does).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(p, "table")
     p.add_argument("--examples", type=int, default=3, metavar="K",
@@ -102,9 +105,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_map(audit_chunk, specs, chunks, jobs=args.jobs, scheduler=args.scheduler,
                           workers=args.workers, desc="audit", examples=args.examples)
+    except TokenizerFailed as exc:  # name the tokenizer and the file, not only the character
+        return bad_input(f"audit: {exc.where(names)}", exc)
     except SubwordScopeError as exc:
         return bad_input("audit", exc)
     rows, examples = reduce_audit(results, names, args.examples)
+    characters = list(COLUMNS).index("characters")
+    seen = {r[0] for r in rows if r[characters]}
+    blank = list(dict.fromkeys(r[0] for r in rows if r[0] not in seen))
+    if not seen:  # as compare: a blank file has nothing to audit
+        return all_blank("audit", args.corpus)
+    files = {c.language: c.path for c in chunks}
+    warn_blank("audit", [files[code] for code in blank])
+    rows = [r for r in rows if r[0] in seen]
     write_rows(list(COLUMNS), rows, args.format, extra={"examples": examples})
     if args.format == "table" and examples:
         sys.stdout.write("\nexamples (first per language, tokenizer and flag; positions are "

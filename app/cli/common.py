@@ -151,7 +151,7 @@ def write_rows(header: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
     out = out or sys.stdout
     rows = [list(r) for r in rows]
     if fmt == "csv":  # a list cell (flags) is written as in the table: comma-separated
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(_LineFeedRows(out), lineterminator="\r\n")
         writer.writerow(header)
         writer.writerows([",".join(map(str, v)) if isinstance(v, (list, tuple)) else v
                           for v in r] for r in rows)
@@ -164,6 +164,20 @@ def write_rows(header: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
         out.write(json.dumps(jsonable(doc), ensure_ascii=False, indent=1) + "\n")
     else:
         out.write(aligned_table(header, rows))
+
+
+class _LineFeedRows:
+    """A file for :func:`csv.writer` with ``lineterminator="\\r\\n"`` that writes each row
+    ending in ``"\\n"`` instead. The writer quotes a field holding any character of its line
+    terminator, so with ``"\\r\\n"`` every field holding ``\\r`` or ``\\n`` is quoted (with
+    ``"\\n"`` a lone ``\\r`` was written bare and broke the row); the rows still end in
+    ``"\\n"``. The writer hands over one whole row per ``write`` call."""
+
+    def __init__(self, out: TextIO):
+        self.out = out
+
+    def write(self, row: str) -> int:
+        return self.out.write(row.removesuffix("\r\n") + "\n")
 
 
 def cell_text(value: Any) -> str:

@@ -26,7 +26,7 @@ from core.metrics.round_trip_share import RoundTripCount
 from app.cli.common import OK, add_format, bad_input, tokenizer_labels, write_rows
 from app.cli.corpus import CorpusError, corpus_files, plan_chunks
 from app.cli.mapreduce import add_options, run_map
-from app.cli.work import CompareCounts, compare_chunk, tokenizers
+from app.cli.work import CompareCounts, TokenizerFailed, compare_chunk, tokenizers
 
 DEFAULT_TOKENIZERS = ("bert-base-uncased", "gpt2")
 COLUMNS = {
@@ -117,6 +117,18 @@ def drop_blank_languages(table: CompareTable) -> tuple[CompareTable, list[str]]:
                         tuple(table.cells[i] for i in keep), table.reference, trips), blank
 
 
+def all_blank(command: str, corpus: str) -> int:
+    """Report a corpus of only blank files (one line on stderr); return the exit code 2."""
+    return bad_input(f"{command}: corpus", CorpusError(
+        f"{corpus}: every .txt file holds only blank lines; nothing to measure"))
+
+
+def warn_blank(command: str, paths: Sequence[str]) -> None:
+    """One warning line on stderr per skipped file of only blank lines."""
+    for path in paths:
+        print(f"subwordscope: {command}: warning: {path}: only blank lines; skipped", file=sys.stderr)
+
+
 def prepare(args: argparse.Namespace, command: str) -> tuple | int:
     """``(specs, labels, chunks)`` of a corpus command, the tokenizers loaded in this process
     (so a bad one is reported before any work); or the exit code after a bad-input message."""
@@ -147,19 +159,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_map(compare_chunk, specs, chunks, jobs=args.jobs, scheduler=args.scheduler,
                           workers=args.workers, desc="compare")
+    except TokenizerFailed as exc:  # name the tokenizer and the file, not only the character
+        return bad_input(f"compare: {exc.where(names)}", exc)
     except SubwordScopeError as exc:
         return bad_input("compare", exc)
     table, blank = drop_blank_languages(reduce_table(results, names, args.reference))
     files = {c.language: c.path for c in chunks}
     if not table.languages:
-        return bad_input("compare: corpus", CorpusError(
-            f"{args.corpus}: every .txt file holds only blank lines; nothing to measure"))
+        return all_blank("compare", args.corpus)
     if args.reference in blank:
         return bad_input("compare: --reference", CorpusError(
             f"{files[args.reference]} holds only blank lines; choose another with --reference "
             f"({', '.join(table.languages)})"))
-    for code in blank:
-        print(f"subwordscope: compare: warning: {files[code]}: only blank lines; skipped", file=sys.stderr)
+    warn_blank("compare", [files[code] for code in blank])
     header, rows = table_rows(table)
     write_rows(header, rows, args.format,
                extra={"reference": args.reference, "languages": list(table.languages),

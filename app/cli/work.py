@@ -11,10 +11,12 @@ gives the same table.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from core.align.view import audit_spans
+from core.errors import SubwordScopeError
 from core.metrics import CorpusFile, EncodingMetrics, text_stats
 from core.metrics.table import file_cell
 
@@ -58,14 +60,90 @@ class CompareCounts:
     round_trips: tuple[Any, ...]
 
 
+class TokenizerFailed(SubwordScopeError):
+    """A tokenizer raised :class:`SubwordScopeError` on a corpus chunk's lines.
+
+    Attributes
+    ----------
+    message : str
+        The tokenizer's own message.
+    tokenizer : int
+        Index of the tokenizer in the command's specs (the caller names it by its label).
+    language, path : str
+        The chunk's language (file stem) and file.
+    line : int | None
+        The failing line's number in the file (from 1), when encoding line by line finds it.
+    """
+
+    def __init__(self, message: str, tokenizer: int, language: str, path: str, line: int | None = None):
+        super().__init__(message)
+        self.message, self.tokenizer, self.language, self.path, self.line = (
+            message, tokenizer, language, path, line)
+
+    def __reduce__(self):  # picklable with its fields (process pools, Dask)
+        return type(self), (self.message, self.tokenizer, self.language, self.path, self.line)
+
+    def where(self, labels: Sequence[str]) -> str:
+        """``tokenizer LABEL on PATH (LANGUAGE), line N`` for the one-line error."""
+        line = f", line {self.line}" if self.line is not None else ""
+        return f"tokenizer {labels[self.tokenizer]} on {self.path} ({self.language}){line}"
+
+
+@contextmanager
+def _naming(j: int, tok: Any, chunk: Chunk, numbered: list[tuple[int, str]]) -> Iterator[None]:
+    """Re-raise a :class:`SubwordScopeError` of tokenizer ``j`` on the chunk as
+    :class:`TokenizerFailed` naming the tokenizer, the file and (found by encoding the lines
+    one by one, only on this error path) the line."""
+    try:
+        yield
+    except TokenizerFailed:
+        raise
+    except SubwordScopeError as exc:
+        raise TokenizerFailed(str(exc), j, chunk.language, chunk.path,
+                              _failing_line(tok, chunk, numbered)) from None
+
+
+def _failing_line(tok: Any, chunk: Chunk, numbered: list[tuple[int, str]]) -> int | None:
+    """The file line number of the first of ``numbered`` that ``tok.encode`` fails on, or
+    None. O(chunk) plus the file's bytes before the chunk (counted for its line numbers)."""
+    for number, line in numbered:
+        try:
+            tok.encode(line)
+        except SubwordScopeError:
+            return number + _lines_before(chunk)
+    return None
+
+
+def _lines_before(chunk: Chunk) -> int:
+    """Lines of the chunk's file before the chunk (the chunk starts at a line start)."""
+    count, left = 0, chunk.start
+    with open(chunk.path, "rb") as fh:
+        while left > 0:
+            block = fh.read(min(left, 1 << 20))
+            if not block:
+                break
+            count, left = count + block.count(b"\n"), left - len(block)
+    return count
+
+
 def compare_chunk(specs: Sequence[str], chunk: Chunk) -> CompareCounts:
     """The chunk's lines as one :class:`core.metrics.CorpusFile` through
     :func:`core.metrics.table.file_cell` for every tokenizer — the function the Compare pane's
-    table sums a whole file with. O(characters · tokenizers)."""
+    table sums a whole file with. O(characters · tokenizers).
+
+    Raises
+    ------
+    core.errors.SubwordScopeError
+        :class:`app.cli.corpus.CorpusError` for a chunk that is not text;
+        :class:`TokenizerFailed` when a tokenizer cannot encode a line.
+    """
     numbered, n_lines = read_chunk(chunk)
     part = CorpusFile(chunk.language, chunk.path, 0, tuple(text for _, text in numbered))
     stats = [text_stats(line) for line in part.lines]
-    cells = [file_cell(tok, part, stats) for tok in tokenizers(specs)]
+    cells = []
+    for j, tok in enumerate(tokenizers(specs)):
+        with _naming(j, tok, chunk, numbered):
+            cells.append(file_cell(tok, part, stats))
     return CompareCounts(chunk, n_lines, tuple(c for c, _ in cells), tuple(t for _, t in cells))
 
 
@@ -92,15 +170,22 @@ class AuditCounts:
 def audit_chunk(specs: Sequence[str], chunk: Chunk, examples: int = 3) -> AuditCounts:
     """Flag every token of every line with :func:`core.align.view.audit_spans` (the Alignment
     pane's flags, derived spans included) and count them; keep the first ``examples`` tokens
-    of each flag. O(characters · tokenizers)."""
+    of each flag. O(characters · tokenizers).
+
+    Raises
+    ------
+    core.errors.SubwordScopeError
+        As :func:`compare_chunk` does (:class:`TokenizerFailed` naming tokenizer and file).
+    """
     numbered, n_lines = read_chunk(chunk)
     lines = [text for _, text in numbered]
     all_counts, all_examples = [], []
-    for tok in tokenizers(specs):
+    for j, tok in enumerate(tokenizers(specs)):
         counts = dict.fromkeys(AUDIT_COUNTS, 0)
         found: dict[str, list[dict]] = {name: [] for name in EXAMPLE_FLAGS.values()}
-        for (number, line), enc in zip(numbered, encodings(tok, lines)):
-            _audit_line(line, number, enc, counts, found, examples)
+        with _naming(j, tok, chunk, numbered):
+            for (number, line), enc in zip(numbered, encodings(tok, lines)):
+                _audit_line(line, number, enc, counts, found, examples)
         all_counts.append(counts)
         all_examples.append(found)
     return AuditCounts(chunk, n_lines, tuple(all_counts), tuple(all_examples))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any, Callable
 
 from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
@@ -43,24 +44,42 @@ MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized (code points)
 MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
 
 
+_JSON_LIST = re.compile(r"\[\s*(?:[\"'\[\]{0-9-]|\Z)")
+"""How a pasted JSON list starts: ``[`` then, after optional whitespace, a string (``"``, or
+``'`` for a Python-style list that should get the JSON message), a list, ``]``, an object, a
+number, or nothing. ``[CLS] un ##able [SEP]`` and ``[UNK]`` do not: they are whitespace-separated
+tokens."""
+
+
+def looks_like_json_list(raw: str) -> bool:
+    """Whether ``raw`` (stripped) starts as a JSON array does (see :data:`_JSON_LIST`), so that
+    :func:`parse_list` reads it as JSON rather than as whitespace-separated items."""
+    return _JSON_LIST.match(raw.strip()) is not None
+
+
 def parse_list(raw: str, what: str) -> list[str]:
     """A pasted list: a JSON list of strings, or whitespace-separated items.
+
+    It is read as JSON when it starts as a JSON array does (:func:`looks_like_json_list`:
+    ``["un", …``, ``[]``, ``[[…``), else split at whitespace — so bracketed special tokens
+    (``[CLS] un ##able [SEP]``) are items, not broken JSON.
 
     Raises
     ------
     SubwordScopeError
-        If it looks like JSON but is not a flat list of strings (also when nested deeper
-        than Python's parser goes), or it is too long.
+        If it looks like JSON but does not parse or is not a flat list of strings (also when
+        nested deeper than Python's parser goes), or it has more than :data:`MAX_TOKENS` items.
     """
     raw = raw.strip()
-    if raw.startswith("["):
+    if looks_like_json_list(raw):
         try:
             items = json.loads(raw)
         except RecursionError:  # lists inside lists thousands deep: not a list of strings
             raise SubwordScopeError(f"the JSON {what} are nested too deep; paste a flat list of "
                                     "strings") from None
         except ValueError as exc:
-            raise SubwordScopeError(f"the {what} look like JSON but do not parse: {exc}") from None
+            quotes = "; JSON strings take double quotes" if re.match(r"\[\s*'", raw) else ""
+            raise SubwordScopeError(f"the {what} look like JSON but do not parse: {exc}{quotes}") from None
         if not isinstance(items, list) or not all(isinstance(t, str) for t in items):
             raise SubwordScopeError(f"the JSON {what} must be a list of strings")
     else:

@@ -13,11 +13,14 @@ Definitions (all counts of the original text, special tokens excluded):
 - tokens per character = tokens / code points; bytes per token = UTF-8 bytes / tokens
   (a compression ratio);
 - unknown rate = unknown tokens / tokens; byte-fallback rate = ``<0xNN>`` tokens / tokens;
-- unknown share = code points inside unknown tokens / code points; byte-fallback share the
-  same for ``<0xNN>`` pieces (:mod:`core.metrics.unknown_cost`);
+- unknown share = code points not encoded / code points: those inside unknown tokens plus
+  the letters, numbers, punctuation and symbols inside no token (dropped by a model without
+  an unknown token); byte-fallback share the same for ``<0xNN>`` pieces
+  (:mod:`core.metrics.unknown_cost`);
 - unknown-adjusted tokens = tokens with every unknown token replaced by the UTF-8 bytes of
-  the characters it covers (:func:`core.metrics.unknown_cost.adjusted_tokens`); adjusted
-  fertility and tokens per character divide it like the plain ones;
+  the characters it covers (:func:`core.metrics.unknown_cost.adjusted_tokens`), plus one
+  token per UTF-8 byte of the dropped characters; adjusted fertility and tokens per
+  character divide it like the plain ones;
 - grapheme-cut share = code points covered by tokens that cut a grapheme cluster (``\\X``)
   / code points, where a token cuts a cluster when its span starts or ends strictly inside
   one (``e`` + combining accent split apart, a Devanagari conjunct split after its virama);
@@ -42,7 +45,9 @@ import regex
 
 from core.errors import OffsetError, SubwordScopeError
 from core.metrics.text_stats import TextStats, count_words, text_stats
-from core.metrics.unknown_cost import adjusted_tokens, coverage, covered_characters_and_bytes, unknown_flags
+from core.metrics.unknown_cost import (
+    adjusted_tokens, coverage, covered_characters_and_bytes, dropped_characters_and_bytes,
+    unknown_flags)
 
 BYTE_FALLBACK_RE = regex.compile(r"^<0x[0-9A-Fa-f]{2}>$")
 _BYTE_PIECE_IN_LIST = regex.compile(r"(?<![^\x00])<0x[0-9A-Fa-f]{2}>(?![^\x00])")
@@ -63,7 +68,9 @@ class EncodingMetrics:
     Ratios with a zero denominator are ``nan``. Two results add up (``a + b``) to the
     counts of both texts. ``unknown_characters`` and ``byte_fallback_characters`` are code
     points inside at least one unknown / ``<0xNN>`` token; ``unknown_bytes`` the UTF-8 bytes
-    of the unknown ones.
+    of the unknown ones; ``dropped_characters`` / ``dropped_bytes`` the letters, numbers,
+    punctuation and symbols inside no token
+    (:func:`core.metrics.unknown_cost.dropped_characters_and_bytes`).
     """
 
     tokens: int
@@ -78,6 +85,8 @@ class EncodingMetrics:
     unknown_characters: int = 0  # code points inside unknown tokens
     unknown_bytes: int = 0  # UTF-8 bytes of those code points
     byte_fallback_characters: int = 0  # code points inside <0xNN> pieces
+    dropped_characters: int = 0  # letters, numbers, punctuation, symbols in no token
+    dropped_bytes: int = 0  # UTF-8 bytes of those code points
 
     def __add__(self, other: "EncodingMetrics") -> "EncodingMetrics":
         return EncodingMetrics(
@@ -108,8 +117,9 @@ class EncodingMetrics:
 
     @property
     def unknown_share(self) -> float:
-        """Share of the code points inside unknown tokens (what the tokenizer did not encode)."""
-        return _ratio(self.unknown_characters, self.characters)
+        """Share of the code points the tokenizer did not encode: inside unknown tokens, or
+        dropped (a letter, number, punctuation mark or symbol inside no token)."""
+        return _ratio(self.unknown_characters + self.dropped_characters, self.characters)
 
     @property
     def byte_fallback_share(self) -> float:
@@ -119,8 +129,9 @@ class EncodingMetrics:
     @property
     def adjusted_tokens(self) -> int:
         """Tokens with each unknown token counted as the UTF-8 bytes it covers
-        (:func:`core.metrics.unknown_cost.adjusted_tokens`)."""
-        return adjusted_tokens(self.tokens, self.unknown, self.unknown_bytes)
+        (:func:`core.metrics.unknown_cost.adjusted_tokens`), plus one token per UTF-8 byte of
+        the dropped characters (what a byte-level fallback would have spent on them)."""
+        return adjusted_tokens(self.tokens, self.unknown, self.unknown_bytes) + self.dropped_bytes
 
     @property
     def adjusted_fertility(self) -> float:
@@ -142,7 +153,7 @@ class EncodingMetrics:
 
 _COUNT_FIELDS = ("tokens", "words", "characters", "utf8_bytes", "unknown", "byte_fallback",
                  "cut_characters", "shared_characters", "unknown_characters", "unknown_bytes",
-                 "byte_fallback_characters")
+                 "byte_fallback_characters", "dropped_characters", "dropped_bytes")
 ZERO = EncodingMetrics(0, 0, 0, 0, 0, 0, 0)
 
 
@@ -267,6 +278,7 @@ def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
     if byte_fallback:
         fallback = np.fromiter((is_byte_fallback(t) for t in tokens), dtype=bool, count=len(tokens))
         fallback_chars = covered_count(offsets[fallback], st.characters)
+    dropped, dropped_bytes = dropped_characters_and_bytes(offsets, text)
     return EncodingMetrics(
         tokens=len(tokens),
         words=st.words,
@@ -280,6 +292,8 @@ def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
         unknown_characters=unk_chars,
         unknown_bytes=unk_bytes,
         byte_fallback_characters=fallback_chars,
+        dropped_characters=dropped,
+        dropped_bytes=dropped_bytes,
     )
 
 

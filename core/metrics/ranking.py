@@ -3,7 +3,7 @@
 A tokenizer that writes a text as unknown tokens spends few tokens on it because it drops
 it: BERT-uncased "costs" Thai 0.19× English with 96 % of the characters inside ``[UNK]``.
 A cell whose unknown share (:attr:`EncodingMetrics.unknown_share`, characters inside
-unknown tokens / characters) exceeds :data:`UNKNOWN_LIMIT` is *unreliable*: views mark it,
+unknown tokens or dropped in no token / characters) exceeds :data:`UNKNOWN_LIMIT` is *unreliable*: views mark it,
 and a ranking by a cost (:data:`COSTS`) never names it cheapest or dearest — the orders here
 put it after every reliable cell.
 """

@@ -39,7 +39,7 @@ METRICS: dict[str, tuple[str, str]] = {
     "tokens_per_character": ("Tokens / character", "tokens per code point"),
     "adjusted_tokens_per_character": ("Tokens / character, unknown-adjusted", f"tokens per code point, {_ADJUSTED}"),
     "bytes_per_token": ("Bytes / token", "UTF-8 bytes per token (compression)"),
-    "unknown_share": ("Unknown characters", "share of characters inside unknown tokens (not encoded)"),
+    "unknown_share": ("Unknown characters", "share of characters not encoded: inside unknown tokens, or dropped (a letter, number, punctuation mark or symbol in no token)"),
     "unknown_rate": ("Unknown rate", "share of tokens that are the unknown token"),
     "byte_fallback_share": ("Byte-fallback characters", "share of characters inside <0xNN> byte pieces"),
     "byte_fallback_rate": ("Byte-fallback rate", "share of tokens that are <0xNN> byte pieces"),

@@ -10,6 +10,8 @@ English. The counts here let every cost be shown with the share it did not encod
   :func:`core.metrics.per_encoding.count_unknown`);
 - byte-fallback characters: code points inside at least one ``<0xNN>`` piece;
 - unknown bytes: the UTF-8 bytes of the unknown characters;
+- dropped characters (:func:`dropped_characters_and_bytes`): letters, numbers, punctuation
+  and symbols inside no token at all (a model without an unknown token drops them);
 - unknown-adjusted tokens (:func:`adjusted_tokens`): every unknown token replaced by the
   bytes of the characters it covers — one token per UTF-8 byte, what a byte-level fallback
   (GPT-2, cl100k, SentencePiece ``byte_fallback``) spends on a character it has no piece for.
@@ -18,6 +20,8 @@ All spans are half-open code-point offsets into the original text.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 import numpy as np
 
@@ -68,6 +72,58 @@ def covered_characters_and_bytes(offsets: np.ndarray, flags: np.ndarray, text: s
         return 0, 0
     covered = coverage(offsets[flags], len(text)) > 0
     return int(np.count_nonzero(covered)), int(utf8_lengths(text)[covered].sum())
+
+
+def dropped_characters_and_bytes(offsets: np.ndarray, text: str) -> tuple[int, int]:
+    """Code points of ``text`` that the tokenizer dropped — inside no span of ``offsets :
+    (k, 2) int`` (content tokens) and a letter, number, punctuation mark or symbol (Unicode
+    general category L*, N*, P* or S*) — and their UTF-8 bytes.
+
+    Whitespace, control and format characters in no token are not counted (tokenizers
+    legitimately leave spaces uncovered), nor a combining mark whose base character is
+    encoded (a stripped accent is a change of spelling, which the round-trip metric counts,
+    not missing text); a mark after a dropped character is dropped with it. A model
+    without an unknown token drops what it cannot encode (``tokenizers`` does so too):
+    those characters are as lost as ones under ``[UNK]``.
+
+    O(len(text) + k) numpy; a category look-up per uncovered non-ASCII code point.
+    """
+    n = len(text)
+    if not n:
+        return 0, 0
+    idx = np.flatnonzero(coverage(offsets, n) == 0)
+    if not len(idx):
+        return 0, 0
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")[idx]
+    ascii_ = cps < 0x80
+    visible = ascii_ & (cps > 0x20) & (cps != 0x7F)  # ASCII letters, digits, punctuation
+    wide = np.flatnonzero(~ascii_)
+    if len(wide):
+        visible[wide] = _dropped_flags(idx[wide].tolist(), cps[wide].tolist(), idx, visible)
+    kept = cps[visible]
+    n_bytes = len(kept) + int(np.count_nonzero(kept >= 0x80) + np.count_nonzero(kept >= 0x800)
+                              + np.count_nonzero(kept >= 0x10000))
+    return int(len(kept)), n_bytes
+
+
+def _dropped_flags(positions: list[int], cps: list[int], uncovered: np.ndarray,
+                  ascii_dropped: np.ndarray) -> list[bool]:
+    """For the non-ASCII code points ``cps`` at ``positions`` (increasing) in no token: is
+    each a dropped character (L*, N*, P*, S*, or a mark right after a dropped character)?
+    ``uncovered`` are all positions in no token (increasing), ``ascii_dropped`` the
+    verdicts already known for them (the ASCII ones). O(len(positions)) look-ups."""
+    category = unicodedata.category
+    dropped_ascii = set(uncovered[ascii_dropped].tolist())
+    out: list[bool] = []
+    last = -2  # the position of the last dropped character
+    for pos, cp in zip(positions, cps):
+        kind = category(chr(cp))[0]
+        if kind in "LNPS" or (kind == "M" and (last == pos - 1 or pos - 1 in dropped_ascii)):
+            out.append(True)
+            last = pos
+        else:
+            out.append(False)
+    return out
 
 
 def adjusted_tokens(tokens: int, unknown: int, unknown_bytes: int) -> int:

@@ -194,13 +194,15 @@ class DecodedView(QWidget):
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.legend.setWordWrap(True)  # a narrow window wraps it instead of cutting it off
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         head = QHBoxLayout()
         head.addWidget(self.toggle)
         head.addWidget(LayoutBoundary(self.summary), 1)  # new texts after every edit: no relayout above
         head.addWidget(self.compute)
         notes = QHBoxLayout()
         notes.addWidget(LayoutBoundary(self.detail), 1)
-        notes.addWidget(self.legend, 1)
+        notes.addWidget(self.legend, 2)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 0)
         lay.setSpacing(3)

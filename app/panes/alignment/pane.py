@@ -446,6 +446,11 @@ class AlignmentPane(Pane):
         if nt is not None and 0 <= start < end <= len(nt.text):
             render.link_selection(self, *nt.to_original(start, end))
 
+    # the banner an export error replaced: (text, kind, shown), put back by the next
+    # successful export while the banner still shows that export error
+    _banner_before_export_error: tuple[str, str, bool] | None = None
+    _export_error_message: str | None = None
+
     def _on_export_requested(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export Tokens", "tokens.csv",
                                               "CSV (*.csv);;JSON (*.json)")
@@ -453,10 +458,33 @@ class AlignmentPane(Pane):
             self.export_tokens(path)
 
     def export_tokens(self, path: str) -> None:
-        """Write the token table to ``path`` (CSV, or JSON for ``.json``); errors go to the banner."""
+        """Write the token table to ``path`` (CSV, or JSON for ``.json``) and say so on the
+        status bar. A failure (unwritable folder, a directory, a bad path) shows a "Could not
+        export the tokens" banner instead of raising; a later successful export takes that
+        banner away again (putting back what it covered), leaving any other banner alone."""
         try:
             n = write_tokens(path, self.w.table.token_model, self.state.text)
-        except OSError as exc:
-            self.show_error(f"Could not export the tokens: {exc}")
+        except (OSError, ValueError) as exc:  # ValueError: e.g. a NUL in the path
+            self._show_export_error(f"Could not export the tokens: {exc}")
             return
+        self._clear_export_error()
         self.sig_status_requested.emit(f"Exported {n:,} tokens to {path}")
+
+    def _export_error_shown(self) -> bool:
+        banner = self.w.banner
+        return (self._export_error_message is not None and not banner.isHidden()
+                and banner.text() == self._export_error_message)
+
+    def _show_export_error(self, message: str) -> None:
+        if not self._export_error_shown():  # a second failure keeps the first one's cover
+            banner = self.w.banner
+            self._banner_before_export_error = (banner.text(), banner.property("kind") or "info",
+                                                not banner.isHidden())
+        self._export_error_message = message
+        self.show_error(message)
+
+    def _clear_export_error(self) -> None:
+        if self._export_error_shown():
+            text, kind, shown = self._banner_before_export_error or ("", "info", False)
+            self.show_banner(text if shown else None, kind)
+        self._export_error_message = self._banner_before_export_error = None

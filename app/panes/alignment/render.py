@@ -107,9 +107,23 @@ def shown_cover(result: AlignmentView, derived: bool) -> np.ndarray:
     return cover
 
 
+def set_load_error(pane: Any, message: str | None) -> None:
+    """Keep ``message`` (a tokenizer that failed to load; None: clear it) in the pane's
+    banner until it is cleared: results of the tokenizer still in use do not hide it
+    (a result's own error is shown first)."""
+    pane._load_error = message
+    if message is not None:
+        pane.show_banner(message, "error")
+    elif pane.w.banner.property("load_error"):
+        pane.show_banner(None)
+    pane.w.banner.setProperty("load_error", message is not None)
+
+
 def _render_error(pane: Any, result: AlignmentView) -> None:
-    message = result.error or result.notice
-    pane.show_banner(message, "error" if result.error else "info")
+    message, kind = result.error or result.notice, "error" if result.error else "info"
+    if message is None and getattr(pane, "_load_error", None):
+        message, kind = pane._load_error, "error"
+    pane.show_banner(message, kind)
     if result.error_pos is not None and result.error_token is not None:
         pane.w.table.select_token(result.error_token)
 
@@ -143,6 +157,9 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
         missing = pane.w.original.mark_count("uncov")
         cuts = int(a.cuts_grapheme.sum())
         parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
+    elif not t and n and result.mode == "tokenize" and not result.text.isspace():
+        parts.append("no token at all: the tokenizer dropped every character (it has no "
+                     "unknown token for what it cannot encode)")
     parts += _unknown_status(result, pane.state.derived_spans)
     parts.append(f"computed in {seconds * 1000:.0f} ms")
     parts += pane.w.original.font_notes()  # scripts no installed font draws (once each)

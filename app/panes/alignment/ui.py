@@ -245,6 +245,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     root.addWidget(main, 1)
     w["status"] = QLabel()
     w["status"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    w["status"].setWordWrap(True)  # a long status (font notes, unknowns) wraps, never cut off
     w["status"].setToolTip("Counts for the text shown, and how much of it is highlighted")
     root.addWidget(w["status"])
     for view in (w["original"], w["normalized"], w["editor"]):

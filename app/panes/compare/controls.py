@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from app.panes.compare.state import CompareState, TokenizerEntry
 from app.panes.compare.table_tab import fill_combo
 from app.settings import get_json, set_json
-from core.data import ResourceError, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
+from core.data import ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
 from core.metrics import METRICS, CompareTable
 from core.text.scripts import language_name
 
@@ -92,12 +92,18 @@ def unique_label(label: str, entries: list[TokenizerEntry]) -> str:
 
 def add_loaded(entries: list[TokenizerEntry], tokenizer: Any, label: str) -> None:
     """Add an already loaded tokenizer to ``entries``, or give it to the entry with the same
-    path or label; ``label`` is usually its path."""
+    path or label; ``label`` is usually its path. A built-in tokenizer (a file
+    :func:`core.data.builtin_tokenizer` unpacked) whose name an entry already has is not
+    added again: it is the same model (the first screen compares the shared files, and the
+    main window's built-in BERT would be a twin column "bert-base-uncased (2)")."""
     path = label if label and os.path.exists(label) else None
     for e in entries:
         if (path and e.path == path) or e.label == label:
             e.tokenizer = tokenizer
             return
+    shipped = builtin_name(path) if path else None
+    if shipped is not None and any(e.label == shipped for e in entries):
+        return  # the built-in copy of a tokenizer already compared under its name: no twin column
     name = label_of(path) if path else (getattr(tokenizer, "name", None) or label)
     entries.append(TokenizerEntry(unique_label(str(name), entries), path, tokenizer))
 

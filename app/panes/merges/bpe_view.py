@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.merges.models import MergeTableModel, WordTableModel, show_pair, show_symbol
+from app.panes.merges.models import FILTER_ROLE, MergeTableModel, WordTableModel, show_pair, show_symbol
 from app.widgets.plot_lines import LinePlot
 from app.widgets.rows_model import RowsModel
 from app.widgets.span_line_view import SpanLine, SpanLineView
@@ -35,6 +35,10 @@ from core.training.bpe import BpeTrainer
 from core.training.wordpiece import compare_candidates
 
 N_CANDIDATES = 10
+# the words filter searches for at most this many characters of what was typed (code points):
+# a longer pattern costs time per keystroke, and one of tens of thousands of characters is
+# more than Qt's regular expressions (which the proxy's fixed-string filter builds) accept
+MAX_FILTER_CHARS = 256
 ANIMATION_MS = 450
 _SYMBOL_COLOURS = ("#dbe9f6", "#fde2c8", "#d9f0d3", "#eadcf0", "#f9d5d3", "#fff2b3")
 
@@ -94,6 +98,7 @@ class BpeView(QWidget):
         self.word_proxy = QSortFilterProxyModel(self)
         self.word_proxy.setSourceModel(self.word_model)
         self.word_proxy.setFilterKeyColumn(0)
+        self.word_proxy.setFilterRole(FILTER_ROLE)
         self.word_proxy.setDynamicSortFilter(False)  # words never change, only segmentations
         self.word_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.bpe_model = RowsModel(("#", "Pair", "Count", "WordPiece score"),
@@ -109,6 +114,19 @@ class BpeView(QWidget):
         self._timer.timeout.connect(self._on_animation_tick)
         self._build()
 
+    def set_word_filter(self, text: str) -> None:
+        """Show only the word types containing ``text`` as a literal, case-insensitive
+        substring (``(``, ``[``, ``\\``, ``*`` mean themselves). Only the first
+        :data:`MAX_FILTER_CHARS` code points are searched for; a longer ``text`` says so in
+        the note under the box. Never raises."""
+        needle = text[:MAX_FILTER_CHARS]
+        self.word_proxy.setFilterFixedString(needle)  # escaped by Qt: no regex syntax
+        cut = len(text) > len(needle)
+        self.filter_note.setVisible(cut)
+        self.filter_note.setText(
+            f"Filtering on the first {MAX_FILTER_CHARS:,} of the {len(text):,} characters typed"
+            if cut else "")
+
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
         self.merge_view = make_table(self.merge_model, "Merges so far; the newest is highlighted, "
@@ -116,12 +134,16 @@ class BpeView(QWidget):
         self.word_filter = QLineEdit(placeholderText="Filter words…")
         self.word_filter.setToolTip("Show only word types containing this text")
         self.word_filter.setClearButtonEnabled(True)
-        self.word_filter.textChanged.connect(self.word_proxy.setFilterFixedString)
+        self.word_filter.textChanged.connect(self.set_word_filter)
+        self.filter_note = QLabel()
+        self.filter_note.setWordWrap(True)
+        self.filter_note.hide()
         self.word_view = make_table(self.word_proxy, "Corpus word types with their current "
                                     "segmentation; words the last merge changed are highlighted",
                                     (110, 60, 60))
         self.changed_label = QLabel("")
-        words_box = _boxed("Corpus words", self.word_filter, self.word_view, self.changed_label)
+        words_box = _boxed("Corpus words", self.word_filter, self.filter_note, self.word_view,
+                           self.changed_label)
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(_boxed("Merges", self.merge_view))
         left.addWidget(words_box)

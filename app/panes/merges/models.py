@@ -23,6 +23,9 @@ CHANGED_COLOUR = QColor("#cfe2f3")
 SEPARATOR = " · "
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+# the word column's text for filtering: the word as shown (invisible characters made
+# visible), never cut short the way the display role cuts long words
+FILTER_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 
 
 def show_symbol(symbol: str) -> str:
@@ -170,6 +173,8 @@ class WordTableModel(_ReadOnlyTable):
             return (visible(w.word), w.count, len(w.symbols), show_symbols(w.symbols))[col]
         if role == Qt.ItemDataRole.ToolTipRole and col == 3:
             return " ".join(w.symbols)
+        if role == FILTER_ROLE and col == 0:
+            return visible(w.word, limit=len(w.word))
         if w.word in self._changed:
             if role == Qt.ItemDataRole.BackgroundRole:
                 return CHANGED_COLOUR

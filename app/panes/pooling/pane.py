@@ -82,6 +82,7 @@ class PoolingPane(Pane):
         self.shared_button, self.standin_button = panel.shared_button, panel.standin_button
         self.text_edit, self.sentence_box, self.method_box = panel.text_edit, panel.sentence_box, panel.method_box
         self.encode_button, self.progress, self.message = panel.encode_button, panel.progress, panel.message
+        self.notice = panel.notice
         self.tokens_view, self.similarity_view = TokensView(), SimilarityView()
         self.padding_view, self.sweep_view, self.chunk_view = PaddingView(), SweepView(), ChunkView()
         inputs = TabInputs(self.state, self.padding_view, self.sweep_view, self.chunk_view)
@@ -227,6 +228,8 @@ class PoolingPane(Pane):
         if not self._load_failed:
             self.message.hide()
         self._show_model_label()
+        self.notice.setText("\n".join(result.notices))
+        self.notice.setVisible(bool(result.notices))
         self._render()
         self.sig_status_requested.emit(
             f"Pooling: encoded {plural(len(result.output.texts), 'sentence')} with {result.model_label}")
@@ -251,7 +254,7 @@ class PoolingPane(Pane):
         with QSignalBlocker(self.sentence_box):
             self.sentence_box.clear()
             for i, t in enumerate(r.output.texts):
-                self.sentence_box.addItem(f"{i + 1}. {t[:48]}")
+                self.sentence_box.addItem(f"{i + 1}. {t[:48]}" + ("…" if len(t) > 48 else ""))
             self.state.sentence = min(self.state.sentence, len(r.output.texts) - 1)
             self.sentence_box.setCurrentIndex(self.state.sentence)
         self._render_sentence()

@@ -34,6 +34,9 @@ DEFAULT_TEXT = (
 METHOD_NAMES = {"cls": "CLS", "mean": "Masked mean", "max": "Masked max", "attention": "Attention"}
 SWEEP_LENGTHS = np.unique(np.round(np.geomspace(8, 4096, 19)).astype(int))
 MAX_SENTENCES = 64
+MAX_DOCUMENT_TOKENS = 4096  # the Chunking tab reads at most this many of the document's tokens
+MAX_SHOWN_CHARS = 20_000  # code points of a sentence or the document drawn in a text view
+WINDOW_IMAGE_MAX = (512, 2048)  # (rows, cols) of the Chunking tab's window image at most
 STANDIN_LABEL = "Synthetic stand-in (no model)"
 EMPTY_PROMPT = "Type or paste a sentence (one per line) to encode it."
 
@@ -86,6 +89,37 @@ class PoolingState:
 
 
 @dataclass(frozen=True)
+class WindowImage:
+    """Windows on the token axis, binned to at most :data:`WINDOW_IMAGE_MAX` cells.
+
+    Attributes
+    ----------
+    image : (rows, cols) float ndarray — cell ``(r, c)`` is the highest score of the windows
+        ``r*dy .. (r+1)*dy - 1`` that hold a token in ``c*dx .. (c+1)*dx - 1``; nan where none.
+    dx : int — tokens per column (1 when the document fits).
+    dy : int — windows per row (1 when they fit).
+    """
+
+    image: np.ndarray
+    dx: int = 1
+    dy: int = 1
+
+
+def window_image(windows, scores, n_tokens: int, max_cells: tuple[int, int] = WINDOW_IMAGE_MAX) -> WindowImage:
+    """The :class:`WindowImage` of ``windows`` (half-open token ranges) coloured by ``scores``
+    (one per window) over ``n_tokens`` tokens, at most ``max_cells = (rows, cols)`` cells:
+    O(rows · cols + len(windows)) whatever the document's length."""
+    k = len(windows)
+    dy = max(1, -(-k // max_cells[0]))
+    dx = max(1, -(-n_tokens // max_cells[1]))
+    img = np.full((-(-k // dy), -(-n_tokens // dx)), np.nan)
+    for j, ((s, e), p) in enumerate(zip(windows, scores)):
+        row = img[j // dy, s // dx:(e - 1) // dx + 1]
+        np.fmax(row, p, out=row)
+    return WindowImage(img, dx, dy)
+
+
+@dataclass(frozen=True)
 class PoolingResult:
     """Everything the views draw for one state.
 
@@ -99,6 +133,11 @@ class PoolingResult:
     sweep : Sweep | None — the stand-in length/evidence sweep (None until computed).
     chunk_error : str — why chunking failed, for an inline message.
     key : tuple — (model dir, sentences) the encoding belongs to (for reuse).
+    texts : tuple[str, ...] — per sentence, the part the views draw: up to the end of the
+        last token the model read, at most :data:`MAX_SHOWN_CHARS` code points.
+    notices : tuple[str, ...] — what was cut ("first N tokens of M — …"), for the pane.
+    window_image : WindowImage | None — the Chunking tab's image (None with ``chunk_error``).
+    cover : (len(document.text),) int ndarray | None — windows covering each character.
     """
 
     model_label: str
@@ -110,6 +149,10 @@ class PoolingResult:
     chunk_error: str = ""
     key: tuple = field(default=())
     sweep_key: tuple = field(default=())
+    texts: tuple = ()
+    notices: tuple = ()
+    window_image: WindowImage | None = None
+    cover: np.ndarray | None = None
 
 
 def open_model(model_dir: str):
@@ -153,30 +196,117 @@ def compute(state: PoolingState, encoder=None, previous: PoolingResult | None = 
     else:
         output = encoder.encode(sentences, progress=lambda f: report(0.1 + 0.5 * f), should_stop=should_stop)
         comparison = compare_methods(output.last_hidden_state, output.attention_mask)
-    document, scores, error = _chunk(encoder, state, should_stop)
+    texts, notices = read_parts(output)
+    document, scores, error, doc_notice = _chunk(encoder, state, should_stop)
     report(0.8)
+    image = cover = None
+    if document is not None:
+        image = window_image(document.windows, scores.probabilities, len(document.tokens))
+        cover = window_cover(len(document.text), document.char_spans)
     sweep_key = (state.strength, state.seed)
     label = STANDIN_LABEL if not state.model_dir else str(state.model_dir)
     old_sweep = previous.sweep if previous is not None and previous.sweep_key == sweep_key else None
     result = PoolingResult(label, output, comparison, document, scores, old_sweep, error, key,
-                           sweep_key if old_sweep is not None else ())
+                           sweep_key if old_sweep is not None else (), texts,
+                           notices + ((doc_notice,) if doc_notice else ()), image, cover)
     yield encoder, result
     if old_sweep is None:
         sweep = sweeps.sweep(state.strength, state.seed)
         yield encoder, replace(result, sweep=sweep, sweep_key=sweep_key)
 
 
+def read_parts(output: EncoderOutput) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Per sentence, the text the views draw (up to the end of the last token the model read,
+    at most :data:`MAX_SHOWN_CHARS` code points), and the notices saying what was cut:
+    "Sentence 1: first 512 tokens of 66,002 — the model reads at most 512." O(tokens read)."""
+    texts, cut_rows = [], []
+    for b, text in enumerate(output.texts):
+        cut = output.truncated[b] if output.truncated else 0
+        end = len(text)
+        if cut:
+            end = max((e for _, e in output.offsets[b]), default=0)
+            cut_rows.append(b)
+        texts.append(text[:min(end, MAX_SHOWN_CHARS)])
+    notices = []
+    if cut_rows:
+        n = len(output.tokens[cut_rows[0]])  # every cut sentence keeps the model's maximum
+        totals = [len(output.tokens[b]) + output.truncated[b] for b in cut_rows]
+        if len(cut_rows) == 1:
+            head = f"Sentence {cut_rows[0] + 1}: first {n:,} tokens of {totals[0]:,}"
+        else:
+            shown = ", ".join(str(b + 1) for b in cut_rows[:8]) + (", …" if len(cut_rows) > 8 else "")
+            head = (f"Sentences {shown}: first {n:,} tokens of each (the longest has "
+                    f"{max(totals):,})")
+        notices.append(f"{head} — the model reads at most {n:,}.")
+    long_rows = [b for b, t in enumerate(texts) if len(t) == MAX_SHOWN_CHARS < len(output.texts[b])]
+    if long_rows:
+        notices.append(f"Sentence {long_rows[0] + 1}: the Tokens tab shows its first "
+                       f"{MAX_SHOWN_CHARS:,} characters.")
+    return tuple(texts), tuple(notices)
+
+
+def document_part(encoder, text: str, limit: int = MAX_DOCUMENT_TOKENS,
+                  max_chars: int = MAX_SHOWN_CHARS) -> tuple[str, str]:
+    """The start of ``text`` the Chunking tab reads: at most its first ``limit`` tokens and
+    ``max_chars`` code points; and a notice when that is not all of it ("" otherwise).
+    Tokenizes the text (in the worker); never runs the model on it."""
+    counted = _token_ends(encoder, text, limit)
+    if counted is None:  # an encoder we cannot count on: only the character limit applies
+        return text[:max_chars], ("" if len(text) <= max_chars else
+                                  f"Chunking: first {max_chars:,} characters of {len(text):,}.")
+    total, ends = counted
+    if total <= limit and (not ends or ends[-1] <= max_chars):
+        return text[:max_chars], ""  # every token fits (what follows the last one is no token)
+    keep = sum(1 for e in ends if e <= max_chars) if ends[-1] > max_chars else len(ends)
+    part = text[:ends[keep - 1]] if keep else text[:max_chars]
+    # a cut inside a word may re-tokenize into more pieces: back off until the part fits
+    back = 1
+    while keep > 1 and _token_ends(encoder, part, limit)[0] > keep:
+        keep = max(1, keep - back)
+        part, back = text[:ends[keep - 1]], 2 * back
+    if keep < min(limit, total) or not keep:
+        return part, (f"Chunking: first {keep:,} tokens of {total:,} (at most {max_chars:,} characters) — "
+                      f"the Chunking tab reads at most {limit:,} tokens and {max_chars:,} characters.")
+    return part, f"Chunking: first {keep:,} tokens of {total:,} — the Chunking tab reads at most {limit:,}."
+
+
+def _token_ends(encoder, text: str, limit: int):
+    """``(total tokens, end offsets of the first ``limit``)`` of ``text`` without specials, or
+    None when ``encoder`` offers no way to tokenize it."""
+    if isinstance(encoder, StandInEncoder):  # its own words: ask for limit of them (+ specials)
+        probe = StandInEncoder(encoder.dim, encoder.seed, max_tokens=limit + 2)
+        out = probe.encode([text])
+        ends = [e for _, e in out.offsets[0][1:-1]]
+        return len(ends) + out.truncated[0], ends
+    tokenizer = getattr(encoder, "tokenizer", None)
+    if tokenizer is None:
+        return None
+    enc = tokenizer.encode(text, add_special_tokens=False)
+    mask = getattr(enc, "attention_mask", None) or [1] * len(enc.ids)
+    ends = [int(o[1]) for o, m in zip(enc.offsets, mask) if m]
+    return len(ends), ends[:limit]
+
+
+def window_cover(n_chars: int, char_spans) -> np.ndarray:
+    """How many windows cover each of ``n_chars`` code points (``char_spans``: half-open)."""
+    diff = np.zeros(n_chars + 1, dtype=np.int64)
+    for s, e in char_spans:
+        diff[s] += 1
+        diff[e] -= 1
+    return np.cumsum(diff[:-1])
+
+
 def _chunk(encoder, state: PoolingState, should_stop):
     try:
-        doc = encoder.encode_document(state.document(), state.content, state.overlap,
-                                      should_stop=should_stop)
+        text, notice = document_part(encoder, state.document())
+        doc = encoder.encode_document(text, state.content, state.overlap, should_stop=should_stop)
         q = encoder.encode([state.query or "?"])
         qv = mean_pool(q.last_hidden_state, q.attention_mask)[0]
-        return doc, score_chunks(doc.vectors, qv), ""
+        return doc, score_chunks(doc.vectors, qv), "", notice
     except SubwordScopeError as exc:
         if isinstance(exc, Cancelled):  # a cancel (whatever core's error class), not a chunking error
             raise
-        return None, None, str(exc)
+        return None, None, str(exc), ""
 
 
 def with_(state: PoolingState, **changes) -> PoolingState:

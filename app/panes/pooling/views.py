@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from app.panes.pooling.state import METHOD_NAMES, STANDIN_LABEL, PoolingResult
+from app.panes.pooling.state import METHOD_NAMES, STANDIN_LABEL, PoolingResult, window_cover, window_image
 from app.widgets.plot_heatmap import SEQUENTIAL, HeatmapPlot
 from app.widgets.plot_lines import LinePlot
 from app.widgets.span_text_view import SpanTextView
@@ -79,8 +79,9 @@ class TokensView(QWidget):
         out = result.output
         b = min(max(b, 0), len(out.tokens) - 1)
         tokens, n = out.tokens[b], len(out.tokens[b])
-        self._spans = list(out.offsets[b])
-        self.text_view.set_content(out.texts[b], [s if s[1] > s[0] else None for s in self._spans])
+        text = result.texts[b] if result.texts else out.texts[b]  # bounded: what the model read
+        self._spans = [(min(s, len(text)), min(e, len(text))) for s, e in out.offsets[b]]
+        self.text_view.set_content(text, [s if s[1] > s[0] else None for s in self._spans])
         H = np.asarray(out.last_hidden_state[b, :n], dtype=np.float64)
         self.strip.set_image(H.T, x0=-0.5, y0=-0.5, symmetric=True)
         _token_ticks(self.strip, tokens)
@@ -92,7 +93,7 @@ class TokensView(QWidget):
             item.setSymbolSize(9 if m == method else 5)
         _token_ticks(self.contrib, tokens)
         cut = out.truncated[b] if out.truncated else 0
-        note = f" {plural(cut, 'token was', 'tokens were')} cut to fit the model's positions." if cut else ""
+        note = f" First {n:,} tokens of {n + cut:,} — the model reads at most {n:,}." if cut else ""
         self.summary.setText(
             f"{plural(n, 'token')} (specials included). Mean: 1/{n} each; max: share of the {H.shape[1]} "
             f"dimensions each token wins; attention: softmax of h·w with w = the sentence's unit "
@@ -259,10 +260,11 @@ class ChunkView(QWidget):
             self.summary.setText(f"<span style='color:#b91c1c'>Cannot chunk: {result.chunk_error}</span>")
             return
         n, k = len(doc.tokens), len(doc.windows)
-        img = np.full((k, n), np.nan)
-        for j, (s, e) in enumerate(doc.windows):
-            img[j, s:e] = sc.probabilities[j]
-        self.windows.set_image(img, x0=-0.5, y0=-0.5, levels=(0.0, 1.0), colormap=SEQUENTIAL)
+        wi = result.window_image  # built (and binned to a bounded size) in the worker
+        if wi is None:
+            wi = window_image(doc.windows, sc.probabilities, n)
+        self.windows.set_image(wi.image, x0=-0.5, y0=-0.5, dx=wi.dx, dy=wi.dy, levels=(0.0, 1.0),
+                               colormap=SEQUENTIAL)
         step = max(1, k // 20)
         self.windows.plot.getAxis("left").setTicks([[(j, str(j)) for j in range(0, k, step)], []])
         self.scores.plot.getAxis("bottom").setTicks([[(j, str(j)) for j in range(0, k, step)], []])
@@ -274,12 +276,12 @@ class ChunkView(QWidget):
         for j, (name, v, colour) in enumerate(marks):
             line = self.scores.set_marker(name, v, angle=0, color=colour, label=f"{name} {v:.3f}")
             line.label.setPosition(0.12 + 0.25 * j)
-        cover = np.zeros(len(doc.text), dtype=np.int64)
-        for s, e in doc.char_spans:
-            cover[s:e] += 1
+        cover = result.cover if result.cover is not None else window_cover(len(doc.text), doc.char_spans)
         self.text_view.set_content(doc.text, list(doc.char_spans), cover=cover)
+        binned = (f" Each cell of the image is {wi.dx} token{'s' * (wi.dx > 1)} × {wi.dy} "
+                  f"window{'s' * (wi.dy > 1)} (the highest score shown)." if wi.dx > 1 or wi.dy > 1 else "")
         self.summary.setText(
-            f"{plural(n, 'token')} → {plural(k, 'window')}. Score = cosine of the window's mean vector "
+            f"{plural(n, 'token')} → {plural(k, 'window')}.{binned} Score = cosine of the window's mean vector "
             "with the query "
             f"(clipped to 0..1). Document: mean {agg.mean:.3f}, mean of logits {agg.mean_logit:.3f}, "
             f"max {agg.max:.3f}, noisy-OR {agg.noisy_or:.3f}.")

@@ -294,33 +294,33 @@ class BPE:
         at = np.repeat((np.cumsum(counts_d) - counts_d)[inv] - lead, counts)
         at += np.arange(total, dtype=np.int64)
         at_list = at.tolist()
-        self._keep_flat(distinct, new, tok_list, id_list, counts_d, starts_d, ends_d)
+        self._keep_flat(distinct, lens, tok_list, id_list, counts_d, starts_d, ends_d)
         return (list(map(tok_list.__getitem__, at_list)), list(map(id_list.__getitem__, at_list)),
                 counts, starts_d[at], ends_d[at])
 
-    def _keep_flat(self, distinct: list[str], new: list[str], tok_list: list, id_list: list,
+    def _keep_flat(self, distinct: list[str], lens: np.ndarray, tok_list: list, id_list: list,
                    counts_d: np.ndarray, starts_d: np.ndarray, ends_d: np.ndarray) -> None:
-        """Put the pieces :meth:`tokenize_flat` merged for its ``new`` words into the word
-        cache (words under :data:`CACHE_MAX_WORD`), so that encoding the same text again
-        (the next keystroke) looks them up instead of merging them all again; nothing once
-        the cache holds :data:`FLAT_CACHED` words (a huge text does not fill memory with
-        pieces it may never see again). O(tokens of the new words)."""
+        """Put the pieces :meth:`tokenize_flat` merged for the ``distinct`` words (``lens``
+        their lengths) not yet cached into the word cache (words under
+        :data:`CACHE_MAX_WORD`), so that encoding the same text again (the next keystroke)
+        looks them up instead of merging them all again; nothing once the cache holds
+        :data:`FLAT_CACHED` words (a huge text does not fill memory with pieces it may never
+        see again). O(distinct words + their tokens), in C-level ``map`` chains."""
         pieces = self._pieces
-        if len(pieces) >= FLAT_CACHED:
-            return
-        first = (np.cumsum(counts_d) - counts_d).tolist()
-        counts, starts, ends = counts_d.tolist(), starts_d.tolist(), ends_d.tolist()
-        index = {w: i for i, w in enumerate(distinct)}
         room = min(FLAT_CACHED - len(pieces), CACHE_SIZE - len(pieces))
-        for w in new:
-            if room <= 0:
-                break
-            if len(w) < CACHE_MAX_WORD:
-                i = index[w]
-                a, b = first[i], first[i] + counts[i]
-                pieces[w] = (tuple(tok_list[a:b]), tuple(id_list[a:b]), tuple(starts[a:b]),
-                             tuple(ends[a:b]))
-                room -= 1
+        if room <= 0:
+            return
+        keep = np.fromiter(map(pieces.__contains__, distinct), bool, len(distinct))
+        keep = ~keep & (lens < CACHE_MAX_WORD)  # the new words the cache takes
+        at = np.flatnonzero(keep)[:room]
+        if not len(at):
+            return
+        first = np.cumsum(counts_d) - counts_d
+        cuts = list(map(slice, first[at].tolist(), (first[at] + counts_d[at]).tolist()))
+        words = np.asarray(distinct, object)[at].tolist()
+        starts, ends = starts_d.tolist(), ends_d.tolist()
+        pieces.update(zip(words, zip(*(map(tuple, map(column.__getitem__, cuts))
+                                       for column in (tok_list, id_list, starts, ends)))))
 
     def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:

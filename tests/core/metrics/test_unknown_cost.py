@@ -102,10 +102,10 @@ def test_adjusted_cost_equals_plain_without_unknowns_and_is_never_below(text, da
     chars, nbytes = slow_unknown_bytes(text, offsets, unknown)
     assert (m.unknown, m.unknown_characters, m.unknown_bytes) == (sum(unknown), chars, nbytes)
     assert m.adjusted_tokens >= m.tokens
-    if not any(unknown):
-        assert m.adjusted_tokens == m.tokens
-        assert m.unknown_share == 0.0 if n else np.isnan(m.unknown_share)
+    if not any(unknown):  # only what no token holds (dropped) costs its bytes
+        assert m.adjusted_tokens == m.tokens + m.dropped_bytes
+        assert m.unknown_share == m.dropped_characters / n if n else np.isnan(m.unknown_share)
     plain = encoding_metrics(enc(["t"] * len(offsets), offsets), text, unk_token="[UNK]")
-    assert plain.adjusted_tokens == plain.tokens
-    if n:
+    assert plain.adjusted_tokens == plain.tokens + plain.dropped_bytes
+    if n and not plain.dropped_characters:
         assert plain.adjusted_fertility == plain.fertility or np.isnan(plain.fertility)
