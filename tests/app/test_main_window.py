@@ -108,12 +108,17 @@ def test_open_from_cache_skips_an_unreadable_folder(qtbot, tmp_path, monkeypatch
     assert actions[-1].text() == f"1 unreadable folder(s) skipped, e.g. {locked}"
 
 
-def test_a_bad_tokenizer_file_gives_a_message_and_keeps_the_text(qtbot, tmp_path):
+def _window_and_bad_file(qtbot, tmp_path, content: bytes):
+    """A fresh window, its Alignment pane and a tokenizer.json holding ``content``."""
     bad = tmp_path / "tokenizer.json"
-    bad.write_bytes(b'{"model": {"type": "WordPiece", "vocab": ')
+    bad.write_bytes(content)
     window = MainWindow()
     qtbot.addWidget(window)
-    pane = window.panes["alignment"]
+    return window, window.panes["alignment"], bad
+
+
+def test_a_bad_tokenizer_file_gives_a_message_and_keeps_the_text(qtbot, tmp_path):
+    window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b'{"model": {"type": "WordPiece", "vocab": ')
     with qtbot.waitSignal(pane.sig_encoding_changed):
         window.set_text("keep me")
     window.load_tokenizer(str(bad), wait=True)
@@ -170,3 +175,41 @@ def test_command_line_errors_are_messages_not_tracebacks(argv, message, capsys):
         main(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def _banner(window):
+    banner = window.panes["alignment"].w.banner
+    return banner.text() if not banner.isHidden() else ""
+
+
+def test_a_bad_start_tokenizer_falls_back_and_the_banner_stays(qtbot, tmp_path):
+    window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b"\xff\xd8\xff\xe0 not a tokenizer")
+    assert window.load_tokenizer(str(bad), wait=True) is not None  # what --tokenizer does
+    window.restore_tokenizer()  # the start-up timer: the fallback already asked, nothing more
+    qtbot.waitUntil(lambda: window._chosen, timeout=30_000)
+    assert "bert-base-uncased" in window._status_label.text()  # not the teaching vocabulary
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
+        pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
+        window.set_text("a result of the tokenizer in use")
+    assert str(bad) in _banner(window) and "instead" in _banner(window)
+    good = window.settings.value("tokenizer/current")
+    with qtbot.waitSignal(window._loader.sig_returned, timeout=30_000):
+        window.load_tokenizer(good)  # a load that works takes the message away
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
+        window.set_text("and now all is well")
+    assert "Could not load" not in _banner(window)
+
+
+def test_a_bad_file_later_keeps_the_shown_tokenizer_and_says_so(qtbot, tmp_path):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.use_demo_tokenizer()
+    bad = tmp_path / "vocab.txt"
+    bad.write_bytes(b"")
+    window.load_tokenizer(str(bad), wait=True)
+    pane = window.panes["alignment"]
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
+        window.set_text("still the teaching vocabulary")
+    assert "Could not load tokenizer" in _banner(window)
+    assert not window._loader.busy  # no fallback once something was chosen
