@@ -69,6 +69,7 @@ def _gui(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication  # lazy: the subcommands never load Qt
 
     from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
+    from app.widgets.qt_messages import quiet_qt_messages  # lazy: as above
 
     args = _parse(argv, [name for name, _ in PANES])
     text = None
@@ -79,6 +80,7 @@ def _gui(argv: list[str]) -> int:
             return bad_input("--text-file", exc)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
+    quiet_qt_messages()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")

@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.settings import open_settings
+from app.widgets.qt_messages import quiet_qt_messages
 
 
 class Pane(QWidget):
@@ -38,6 +39,7 @@ class Pane(QWidget):
 def run_alone(pane_cls: type[Pane], width: int = 1400, height: int = 900) -> int:
     """Show one pane in its own window (``python -m app.panes.<name>``); return the
     exit code. The pane reads and writes the app's usual settings."""
+    quiet_qt_messages()
     app = QApplication.instance() or QApplication(sys.argv)
     pane = pane_cls(open_settings())
     pane.setWindowTitle(f"Subword Scope — {pane.title}")

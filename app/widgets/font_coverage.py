@@ -1,8 +1,8 @@
 """Which characters of a text no installed font can draw (Qt would show a box), by script.
 
 The check asks Qt what it would draw: the characters are laid out with the view's font and
-Qt's font fallback, and a character whose glyph is glyph 0 (the font's "missing glyph")
-has no font. Characters the primary font has (``QFontMetrics.inFontUcs4``) are skipped
+Qt's font fallback, and a character whose glyph is glyph 0 (the font's "missing glyph"), or
+that Qt draws with its box engine (no installed font has the script at all), has no font. Characters the primary font has (``QFontMetrics.inFontUcs4``) are skipped
 first; answers are cached per font, so a text is checked once per new character.
 
 :func:`font_notes` turns the missing characters into one status-line note per script
@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
-from PySide6.QtGui import QFont, QFontMetrics, QTextLayout
+from PySide6.QtGui import QFont, QFontMetrics, QGlyphRun, QTextLayout
 
 from core.text.scripts import group_by_script, script_label
 
@@ -63,10 +63,20 @@ def _drawn_as_boxes(chars: list[str], font: QFont) -> set[str]:
     layout.endLayout()
     boxes = set()
     for run in layout.glyphRuns(-1, -1, _RUN_FLAGS):
+        no_font = not has_font_file(run)  # Qt's box engine: every glyph of the run is a box
         for glyph, index in zip(run.glyphIndexes(), run.stringIndexes()):
-            if glyph == 0 and index in at:
+            if (no_font or glyph == 0) and index in at:
                 boxes.add(at[index])
     return boxes
+
+
+def has_font_file(run: QGlyphRun) -> bool:
+    """True if ``run`` is drawn with a real font, False where no installed font has its
+    script and Qt draws boxes with its fallback "box" engine. That engine gives glyph
+    indexes that are not 0 (so a glyph-0 test misses it) and a raw font with no font
+    tables; asking it for its family name crashes Qt 6, so the ``head`` table (every
+    TrueType/OpenType font has one) is what is checked."""
+    return bool(run.rawFont().fontTable("head"))
 
 
 def font_package(script: str) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.widgets.span_line_view import SpanLine, SpanLineView
 from app.widgets.span_segments import SegmentStyle
-from tests.app.widgets.test_shaping import SAMPLES, cutting_spans, glyph_signature, plain_layout
+from tests.app.widgets.glyphs import SAMPLES, cutting_spans, glyph_signature, plain_layout
+
+pytestmark = pytest.mark.fonts  # also run with the Noto fonts hidden (.ci/run)
 
 BLUE, ORANGE = SegmentStyle(background="#dbe9f6"), SegmentStyle(background="#fde7c7")
 

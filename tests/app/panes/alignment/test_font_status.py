@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.panes.alignment import AlignmentPane
+
+pytestmark = pytest.mark.fonts  # also run with the Noto fonts hidden (.ci/run)
 
 
 def test_status_names_characters_without_a_font_once(new_pane, qtbot):

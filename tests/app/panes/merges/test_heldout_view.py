@@ -6,7 +6,9 @@ import pytest
 
 from app.panes.merges import MergesPane
 from app.panes.merges.bpe_view import symbols_line
-from tests.app.widgets.test_shaping import glyph_signature, plain_layout
+from tests.app.widgets.glyphs import glyph_signature, plain_layout
+
+pytestmark = pytest.mark.fonts  # also run with the Noto fonts hidden (.ci/run)
 
 
 @pytest.fixture
