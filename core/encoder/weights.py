@@ -84,13 +84,13 @@ def _refuse_constant(spelling: str) -> float:
     raise _NonFinite(spelling)
 
 
-def _read_file(path: Path, max_bytes: int, role: str) -> bytes | None:
-    """Check ``path`` is a regular file of at most ``max_bytes``; its bytes when ``role`` is
-    ``"config.json"``, else None (nothing read)."""
+def _checked_file(path: Path, max_bytes: int, role: str, *, read: bool) -> bytes | None:
+    """Check, before opening it, that ``path`` is a regular file of at most ``max_bytes``
+    (``role`` names it when missing); its bytes when ``read``, else None."""
     if not path.exists() and not path.is_symlink():
         raise EncoderLoadError(f"missing; a model directory needs {role}", path=path)
     try:
-        if role == "config.json":
+        if read:
             return read_file_bytes(path, max_bytes)
         check_regular_file(path, max_bytes)
     except TextFileError as exc:
@@ -99,7 +99,7 @@ def _read_file(path: Path, max_bytes: int, role: str) -> bytes | None:
 
 
 def _parse_config(path: Path) -> dict:
-    data = _read_file(path, MAX_CONFIG_BYTES, "config.json")
+    data = _checked_file(path, MAX_CONFIG_BYTES, "config.json", read=True)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -268,7 +268,7 @@ def read_weights(path: Path, config: EncoderConfig) -> Weights:
         :data:`MAX_WEIGHTS_BYTES` (checked before reading), not a readable safetensors file,
         or a weight that is missing, of another shape, not floating-point or not finite.
     """
-    _read_file(path, MAX_WEIGHTS_BYTES, "model.safetensors")
+    _checked_file(path, MAX_WEIGHTS_BYTES, "model.safetensors", read=False)
     try:
         from safetensors.numpy import load_file
 
