@@ -429,6 +429,8 @@ class MainWindow(QMainWindow):
         nothing was shown yet (a bad ``--tokenizer`` at start-up), the remembered tokenizer
         (else the bundled BERT) is loaded instead of leaving the teaching vocabulary."""
         message = f"Could not load tokenizer: {exc}"
+        if self._pending_path and self._pending_path not in str(exc):  # name the file
+            message = f"Could not load tokenizer {self._pending_path}: {exc}"
         self.statusBar().showMessage(message, 15000)
         if self._falling_back:  # the fallback failed too: stop here, on what is shown
             self._falling_back = False

@@ -1,23 +1,41 @@
 """Reading and checking a BERT-family model directory: ``config.json`` and ``model.safetensors``.
 
-Weights are read with the ``safetensors`` package's numpy API, checked key by key against the
-shapes the config implies, converted to float32 and laid out for the forward pass of
-:mod:`core.encoder` (linear weights transposed to ``(in, out)``; query, key and value fused
-into one ``(d, 3d)`` matrix).
+Both files are checked before they are opened (regular files only, ``config.json`` at most
+:data:`MAX_CONFIG_BYTES`, weights at most :data:`MAX_WEIGHTS_BYTES`), ``config.json`` is parsed
+with a nesting limit and no ``NaN``/``Infinity``, and every field the forward pass uses is
+checked for its JSON kind and range; every refusal is an :class:`EncoderLoadError` naming the
+file and the key. Weights are read with the ``safetensors`` package's numpy API, checked key by
+key against the shapes the config implies and for non-finite values, converted to float32 and
+laid out for the forward pass of :mod:`core.encoder` (linear weights transposed to
+``(in, out)``; query, key and value fused into one ``(d, 3d)`` matrix).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from core.errors import SubwordScopeError
+from core.text.files import TextFileError, check_regular_file, read_file_bytes
+from core.tokenizers.formats._json import MAX_JSON_DEPTH, nesting_depth, shown
 
 SUPPORTED_TYPES = ("bert",)
 SUPPORTED_ACTS = ("gelu",)
+
+MAX_CONFIG_BYTES = 2**20
+"""Largest ``config.json`` read: 1 MiB (published ones are about 1 KB)."""
+
+MAX_WEIGHTS_BYTES = 16 * 2**30
+"""Largest ``model.safetensors`` read: 16 GiB (the whole file is read into memory)."""
+
+MAX_DIM = 2**31 - 1
+"""Largest size a config may give (vocabulary, width, layers, positions): ids and shapes
+stay within int32."""
 
 
 class EncoderLoadError(SubwordScopeError):
@@ -58,38 +76,109 @@ _INT_KEYS = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_he
              "intermediate_size", "max_position_embeddings", "type_vocab_size")
 
 
-def read_config(path: Path) -> EncoderConfig:
-    """Parse and check ``config.json``; raise :class:`EncoderLoadError` naming the bad key."""
-    if not path.is_file():
-        raise EncoderLoadError("missing; a model directory needs config.json", path=path)
+class _NonFinite(ValueError):
+    """``NaN``/``Infinity`` in ``config.json`` (JSON has neither)."""
+
+
+def _refuse_constant(spelling: str) -> float:
+    raise _NonFinite(spelling)
+
+
+def _checked_file(path: Path, max_bytes: int, role: str, *, read: bool) -> bytes | None:
+    """Check, before opening it, that ``path`` is a regular file of at most ``max_bytes``
+    (``role`` names it when missing); its bytes when ``read``, else None."""
+    if not path.exists() and not path.is_symlink():
+        raise EncoderLoadError(f"missing; a model directory needs {role}", path=path)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise EncoderLoadError(f"not readable JSON ({exc})", path=path) from exc
+        if read:
+            return read_file_bytes(path, max_bytes)
+        check_regular_file(path, max_bytes)
+    except TextFileError as exc:
+        raise EncoderLoadError(str(exc).removeprefix(f"{exc.path}: "), path=path) from None
+    return None
+
+
+def _parse_config(path: Path) -> dict:
+    data = _checked_file(path, MAX_CONFIG_BYTES, "config.json", read=True)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EncoderLoadError(f"not UTF-8 text (bad byte at position {exc.start})",
+                               path=path) from None
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise EncoderLoadError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels; is this "
+                               "really a model's config.json?", path=path)
+    try:
+        raw = json.loads(text, parse_constant=_refuse_constant)
+    except _NonFinite as exc:
+        raise EncoderLoadError(f"{exc} is not a number JSON allows (no NaN or infinity)",
+                               path=path) from None
+    except json.JSONDecodeError as exc:
+        raise EncoderLoadError(f"not readable JSON (line {exc.lineno}, column {exc.colno}: "
+                               f"{exc.msg})", path=path) from None
+    except (ValueError, RecursionError):  # an integer of more than 4,300 digits
+        raise EncoderLoadError("not readable JSON (a whole number too long to read)",
+                               path=path) from None
     if not isinstance(raw, dict):
-        raise EncoderLoadError("expected a JSON object", path=path)
-    mtype = raw.get("model_type")
-    if mtype not in SUPPORTED_TYPES:
-        raise EncoderLoadError(f"unsupported architecture {mtype!r}; supported: "
-                               f"{', '.join(SUPPORTED_TYPES)} (BERT family)", path=path, key="model_type")
-    act = raw.get("hidden_act", "gelu")
-    if act not in SUPPORTED_ACTS:
-        raise EncoderLoadError(f"unsupported activation {act!r}", path=path, key="hidden_act")
-    pos = raw.get("position_embedding_type", "absolute")
-    if pos != "absolute":
-        raise EncoderLoadError(f"unsupported position embeddings {pos!r}", path=path,
-                               key="position_embedding_type")
-    values = {}
+        raise EncoderLoadError(f"expected a JSON object, not {shown(raw)}", path=path)
+    return raw
+
+
+def _choice(raw: dict, key: str, default: str, allowed: tuple[str, ...], what: str,
+            path: Path) -> str:
+    value = raw.get(key, default)
+    if not isinstance(value, str) or value not in allowed:
+        raise EncoderLoadError(f"unsupported {what} {shown(value)}; supported: "
+                               f"{', '.join(allowed)}", path=path, key=key)
+    return value
+
+
+def _number(raw: dict, key: str, default: float, path: Path) -> float:
+    value = raw.get(key, default)
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or not 0 <= value <= 1):
+        raise EncoderLoadError(f"must be a finite number from 0 to 1, not {shown(value)}",
+                               path=path, key=key)
+    return float(value)
+
+
+def read_config(path: Path) -> EncoderConfig:
+    """Parse and check ``config.json``.
+
+    Raises
+    ------
+    EncoderLoadError
+        Naming the file, and the key when one is at fault: the file is missing, not a
+        regular file or larger than :data:`MAX_CONFIG_BYTES`; not UTF-8 JSON, nested deeper
+        than ``MAX_JSON_DEPTH`` or holding ``NaN``/``Infinity``; not an object; an
+        unsupported ``model_type``, ``hidden_act`` or ``position_embedding_type``; a size
+        that is missing or not a whole number from 1 to :data:`MAX_DIM`; ``hidden_size`` not
+        a multiple of ``num_attention_heads``; ``layer_norm_eps`` not a finite number in
+        [0, 1]; ``pad_token_id`` not null or an id below ``vocab_size``.
+    """
+    raw = _parse_config(path)
+    mtype = _choice(raw, "model_type", "", SUPPORTED_TYPES, "architecture", path)
+    _choice(raw, "hidden_act", "gelu", SUPPORTED_ACTS, "activation", path)
+    _choice(raw, "position_embedding_type", "absolute", ("absolute",), "position embeddings",
+            path)
+    values: dict[str, Any] = {}
     for key in _INT_KEYS:
         v = raw.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise EncoderLoadError(f"missing or not a positive integer: {v!r}", path=path, key=key)
+        if type(v) is not int or not 1 <= v <= MAX_DIM:
+            raise EncoderLoadError(f"missing or not a whole number from 1 to {MAX_DIM:,}: "
+                                   f"{shown(v)}", path=path, key=key)
         values[key] = v
     if values["hidden_size"] % values["num_attention_heads"]:
         raise EncoderLoadError("hidden_size is not a multiple of num_attention_heads", path=path,
                                key="num_attention_heads")
-    return EncoderConfig(**values, layer_norm_eps=float(raw.get("layer_norm_eps", 1e-12)),
-                         pad_token_id=int(raw.get("pad_token_id", 0) or 0), model_type=mtype)
+    pad = raw.get("pad_token_id", 0)
+    pad = 0 if pad is None else pad
+    if type(pad) is not int or not 0 <= pad < values["vocab_size"]:
+        raise EncoderLoadError(f"must be null or an id from 0 to vocab_size - 1 "
+                               f"({values['vocab_size'] - 1:,}), not {shown(pad)}",
+                               path=path, key="pad_token_id")
+    return EncoderConfig(**values, layer_norm_eps=_number(raw, "layer_norm_eps", 1e-12, path),
+                         pad_token_id=pad, model_type=mtype)
 
 
 @dataclass(frozen=True)
@@ -140,7 +229,15 @@ class _Reader:
         arr = self.tensors[key]
         if tuple(arr.shape) != shape:
             raise EncoderLoadError(f"shape {tuple(arr.shape)}, expected {shape}", path=self.path, key=key)
-        return np.ascontiguousarray(arr, dtype=np.float32)
+        if not np.issubdtype(arr.dtype, np.floating):
+            raise EncoderLoadError(f"holds {arr.dtype} values, not floating-point weights",
+                                   path=self.path, key=key)
+        with np.errstate(over="ignore"):  # too large for float32: inf, refused below
+            out = np.ascontiguousarray(arr, dtype=np.float32)
+        if not np.isfinite(out).all():
+            raise EncoderLoadError("holds NaN or infinite values (or values too large for "
+                                   "float32)", path=self.path, key=key)
+        return out
 
     def linear(self, name: str, n_out: int, n_in: int) -> tuple[np.ndarray, np.ndarray]:
         w = self.get(f"{name}.weight", (n_out, n_in))
@@ -162,9 +259,16 @@ def _layer(r: _Reader, i: int, c: EncoderConfig) -> Layer:
 
 
 def read_weights(path: Path, config: EncoderConfig) -> Weights:
-    """Load ``model.safetensors`` and check every tensor the config implies."""
-    if not path.is_file():
-        raise EncoderLoadError("missing; a model directory needs model.safetensors", path=path)
+    """Load ``model.safetensors`` and check every tensor the config implies.
+
+    Raises
+    ------
+    EncoderLoadError
+        Naming the file (and the weight): missing, not a regular file or larger than
+        :data:`MAX_WEIGHTS_BYTES` (checked before reading), not a readable safetensors file,
+        or a weight that is missing, of another shape, not floating-point or not finite.
+    """
+    _checked_file(path, MAX_WEIGHTS_BYTES, "model.safetensors", read=False)
     try:
         from safetensors.numpy import load_file
 

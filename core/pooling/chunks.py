@@ -4,7 +4,8 @@ per-document scores from per-window probabilities (noisy-OR and friends), SPEC ย
 Also home of :class:`PoolingError` and the argument checks every pooling module uses.
 
 Public names: :func:`chunk_windows`, :func:`window_spans`, :data:`MAX_WINDOWS`,
-:func:`noisy_or`, :class:`ChunkAggregate`, :func:`aggregate_chunks`, :class:`PoolingError`.
+:func:`noisy_or`, :class:`ChunkAggregate`, :func:`aggregate_chunks`, :class:`PoolingError`;
+the checks :func:`whole_number`, :func:`real_number`, :func:`real_array`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,48 @@ def whole_number(name: str, value, minimum: int) -> int:
     if not ok:
         raise PoolingError(f"{name} must be a whole number >= {minimum}, got {value!r}")
     return int(value)
+
+
+def real_number(name: str, value, low: float | None = None, high: float | None = None) -> float:
+    """``value`` as a finite ``float`` within ``[low, high]`` (each bound when given), or
+    :class:`PoolingError` naming ``name``; booleans, strings and complex numbers are refused."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    ok = ok and bool(np.isfinite(value)) and (low is None or value >= low) \
+        and (high is None or value <= high)
+    if not ok:
+        bounds = "" if low is None and high is None else (
+            f" from {low:g} to {high:g}" if low is not None and high is not None
+            else f" >= {low:g}" if low is not None else f" <= {high:g}")
+        raise PoolingError(f"{name} must be a finite number{bounds}, got {value!r}")
+    return float(value)
+
+
+def real_array(value, name: str, *, min_ndim: int = 0, finite: bool = True) -> np.ndarray:
+    """``value`` as a numpy array of real numbers (bool, int or float) with at least
+    ``min_ndim`` dimensions and, when ``min_ndim >= 1``, a non-empty last axis (the vector
+    dimensions); NaN and infinity refused when ``finite``. O(size).
+
+    Raises
+    ------
+    PoolingError
+        Ragged nested lists, values that are not real numbers (None, str, objects, complex
+        numbers, dates), fewer dimensions than ``min_ndim``, an empty last axis, or NaN /
+        infinity.
+    """
+    try:
+        out = np.asarray(value)
+    except (ValueError, TypeError):  # numpy refuses ragged nesting
+        raise PoolingError(f"{name} must be a rectangular array of numbers; its rows have "
+                           "different lengths (a ragged list)") from None
+    if out.dtype.kind not in "biuf":
+        raise PoolingError(f"{name} must hold real numbers, got dtype {out.dtype}")
+    if out.ndim < min_ndim:
+        raise PoolingError(f"{name} must have at least {min_ndim} dimensions, got shape {out.shape}")
+    if min_ndim >= 1 and out.shape[-1] == 0:
+        raise PoolingError(f"{name} has no dimensions to pool (shape {out.shape})")
+    if finite and out.dtype.kind == "f" and not np.isfinite(out).all():
+        raise PoolingError(f"{name} contains NaN or infinity")
+    return out
 
 
 def chunk_windows(n: int, content: int = 510, overlap: int = 128) -> list[tuple[int, int]]:
@@ -122,11 +165,20 @@ def noisy_or(p: np.ndarray) -> float:
     """Probability that at least one chunk fires: ``1 - prod(1 - p_i)``.
 
     Golden (SPEC ยง7): ``noisy_or([0.1, 0.2, 0.7]) == 0.784``.
+
+    Raises :class:`PoolingError` unless ``p`` holds one or more numbers in [0, 1] (NaN,
+    ragged lists, strings refused).
     """
-    p = np.asarray(p, dtype=np.float64)
+    p = _probabilities(p)
+    return float(1.0 - np.prod(1.0 - p))
+
+
+def _probabilities(p) -> np.ndarray:
+    """``p`` as a non-empty float64 array of numbers in [0, 1]; PoolingError otherwise."""
+    p = real_array(p, "probabilities").astype(np.float64)
     if p.size == 0 or (p < 0).any() or (p > 1).any():
         raise PoolingError("noisy-OR needs one or more probabilities in [0, 1]")
-    return float(1.0 - np.prod(1.0 - p))
+    return p
 
 
 @dataclass(frozen=True)
@@ -148,9 +200,11 @@ class ChunkAggregate:
 
 
 def aggregate_chunks(p: np.ndarray) -> ChunkAggregate:
-    """Combine chunk probabilities ``p (k,)`` four ways (see :class:`ChunkAggregate`)."""
-    p = np.asarray(p, dtype=np.float64)
-    nor = noisy_or(p)  # validates
+    """Combine chunk probabilities ``p (k,)`` four ways (see :class:`ChunkAggregate`).
+
+    Raises :class:`PoolingError` unless ``p`` holds one or more numbers in [0, 1]."""
+    p = _probabilities(p)
+    nor = noisy_or(p)
     q = np.clip(p, 1e-12, 1 - 1e-12)
     mean_logit = float(np.mean(np.log(q) - np.log1p(-q)))
     return ChunkAggregate(float(p.mean()), float(1 / (1 + np.exp(-mean_logit))), float(p.max()), nor)

@@ -31,10 +31,15 @@ from core.pooling import (
     pool,
     unmasked_mean,
 )
+from core.pooling.chunks import real_array, real_number
 
 
 def centroid_query(H: np.ndarray, mask: np.ndarray | None = None, scale: float = 1.0) -> np.ndarray:
-    """``scale · m / ||m||`` with ``m`` the masked mean; shape ``(..., d)``."""
+    """``scale · m / ||m||`` with ``m`` the masked mean; shape ``(..., d)``.
+
+    Raises :class:`PoolingError` as :func:`core.pooling.mean_pool`, or for a ``scale`` that is
+    not a finite number."""
+    scale = real_number("scale", scale)
     m = mean_pool(H, mask)
     norm = np.linalg.norm(m, axis=-1, keepdims=True)
     return scale * np.divide(m, norm, out=np.zeros_like(m, dtype=np.float64), where=norm > 0)
@@ -64,13 +69,24 @@ def compare_methods(
 ) -> MethodComparison:
     """Pool ``H (B, T, d)`` under every method of :data:`core.pooling.METHODS`.
 
-    ``queries (B, d)`` are the attention vectors (default: :func:`centroid_query`).
+    ``queries (B, d)`` are the attention vectors (default: :func:`centroid_query`); ``mask``
+    None means every token is real.
+
+    Raises
+    ------
+    PoolingError
+        ``H`` not a finite ``(B, T, d)`` real array, ``mask`` not ``(B, T)`` zeros and ones
+        with a real token in every row, ``queries`` not finite ``(B, d)``, ``scale`` not a
+        finite number.
     """
-    H = np.asarray(H, dtype=np.float64)
-    mask = np.asarray(mask)
+    H = real_array(H, "token vectors").astype(np.float64)
     if H.ndim != 3:
         raise PoolingError(f"expected a batch (B, T, d); got shape {H.shape}")
-    q = centroid_query(H, mask, scale) if queries is None else np.asarray(queries, dtype=np.float64)
+    mask = np.ones(H.shape[:2], dtype=np.int64) if mask is None else real_array(mask, "mask", finite=False)
+    scale = real_number("scale", scale)
+    q = centroid_query(H, mask, scale) if queries is None else real_array(queries, "queries").astype(np.float64)
+    if q.shape != (H.shape[0], H.shape[2]):
+        raise PoolingError(f"queries must be (B, d) = {(H.shape[0], H.shape[2])}; got shape {q.shape}")
     pooled, contrib = {}, {}
     for method in METHODS:
         if method == "attention":
@@ -112,9 +128,14 @@ class PaddingDemo:
 
 
 def padding_demo(H: np.ndarray, length: int) -> PaddingDemo:
-    """Pad the real rows ``H (n, d)`` to ``length`` and compare masked with unmasked pooling."""
-    H = np.asarray(H, dtype=np.float64)
+    """Pad the real rows ``H (n, d)`` to ``length`` and compare masked with unmasked pooling.
+
+    Raises :class:`PoolingError` as :func:`core.pooling.pad_rows` (and for no rows)."""
     P, mask = pad_rows(H, length)
+    H = np.asarray(H, dtype=np.float64)
+    if len(H) == 0:
+        raise PoolingError("there are no token vectors to pad")
+    P = P.astype(np.float64, copy=False)
     n = len(H)
     real_max = H.max(axis=0)
     lengths = np.arange(n, max(length, 2 * n) + 1)
@@ -142,9 +163,11 @@ class ChunkScores:
 
 
 def score_chunks(window_vectors: np.ndarray, query: np.ndarray) -> ChunkScores:
-    """Score windows ``(k, d)`` against ``query (d,)`` (see :class:`ChunkScores`)."""
-    V = np.asarray(window_vectors, dtype=np.float64)
-    q = np.asarray(query, dtype=np.float64)
+    """Score windows ``(k, d)`` against ``query (d,)`` (see :class:`ChunkScores`).
+
+    Raises :class:`PoolingError` unless both are finite real arrays of those shapes."""
+    V = real_array(window_vectors, "window vectors").astype(np.float64)
+    q = real_array(query, "query").astype(np.float64)
     if V.ndim != 2 or len(V) == 0 or q.shape != V.shape[1:]:
         raise PoolingError(f"need (k, d) window vectors and a (d,) query; got {V.shape}, {q.shape}")
     cos = cosine_matrix(np.vstack([q[None], V]))[0, 1:]

@@ -17,18 +17,37 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.pooling.chunks import PoolingError, whole_number
+from core.pooling.chunks import PoolingError, real_array, whole_number
 
 METHODS = ("cls", "mean", "max", "attention")
 
 
-def _check(H: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    H = np.asarray(H)
+def _vectors(H, name: str = "token vectors") -> np.ndarray:
+    """``H`` as an ``(..., n, d)`` real, finite array (d >= 1); PoolingError otherwise. O(size)."""
+    H = real_array(H, name)
     if H.ndim < 2:
-        raise PoolingError(f"token vectors must be (n, d) or (B, n, d); got shape {H.shape}")
-    m = np.ones(H.shape[:-1], dtype=bool) if mask is None else np.asarray(mask).astype(bool)
-    if m.shape != H.shape[:-1]:
-        raise PoolingError(f"mask shape {m.shape} does not match token vectors {H.shape[:-1]}")
+        raise PoolingError(f"{name} must be (n, d) or (B, n, d); got shape {H.shape}")
+    if H.shape[-1] == 0:
+        raise PoolingError(f"{name} have no dimensions to pool (shape {H.shape})")
+    return H
+
+
+def _mask(mask, shape: tuple[int, ...]) -> np.ndarray:
+    """``mask`` as a bool array of ``shape`` (None: all real); PoolingError unless it holds
+    only 0 and 1 (or booleans). O(size)."""
+    if mask is None:
+        return np.ones(shape, dtype=bool)
+    m = real_array(mask, "mask", finite=False)
+    if m.shape != shape:
+        raise PoolingError(f"mask shape {m.shape} does not match token vectors {shape}")
+    if m.dtype.kind != "b" and not ((m == 0) | (m == 1)).all():
+        raise PoolingError("a mask holds 1 for real tokens and 0 for padding, nothing else")
+    return m.astype(bool)
+
+
+def _check(H: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    H = _vectors(H)
+    m = _mask(mask, H.shape[:-1])
     if not m.any(axis=-1).all():
         raise PoolingError("a sequence has no real token (its mask is all zeros)")
     return H, m
@@ -73,8 +92,14 @@ def unmasked_mean(H: np.ndarray) -> np.ndarray:
     """Plain mean over every row, padding included (the mistake the padding demo shows).
 
     With ``n`` real rows padded by zero rows to ``L``, this is ``n / L`` times the masked mean.
+
+    Raises :class:`PoolingError` for token vectors that are not a finite ``(..., n, d)`` real
+    array with ``n >= 1``.
     """
-    return np.asarray(H).mean(axis=-2)
+    H = _vectors(H)
+    if H.shape[-2] == 0:
+        raise PoolingError("there are no token vectors to average")
+    return H.mean(axis=-2)
 
 
 @dataclass(frozen=True)
@@ -136,7 +161,7 @@ def attention_pool(H: np.ndarray, mask: np.ndarray | None, w: np.ndarray) -> Att
     0.9362 and the pooled vector (3.7916, 0.0171).
     """
     H, m = _check(H, mask)
-    w = np.asarray(w, dtype=np.float64)
+    w = real_array(w, "attention vector w").astype(np.float64)
     if w.shape != (H.shape[-1],):
         raise PoolingError(f"attention vector w must have shape ({H.shape[-1]},); got {w.shape}")
     scores = np.where(m, H @ w, -np.inf)
@@ -192,9 +217,9 @@ def pool(H: np.ndarray, mask: np.ndarray | None, method: str, w: np.ndarray | No
 def pad_rows(H: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
     """Pad ``H (n, d)`` with zero rows to ``length``; return ``(H_padded (L, d), mask (L,))``.
 
-    Raises :class:`PoolingError` when ``H`` is not 2-D, ``length`` is not a whole number
-    >= ``n``, or the padded array would exceed 256 MiB."""
-    H = np.asarray(H)
+    Raises :class:`PoolingError` when ``H`` is not a finite 2-D real array with ``d >= 1``,
+    ``length`` is not a whole number >= ``n``, or the padded array would exceed 256 MiB."""
+    H = _vectors(H)
     if H.ndim != 2:
         raise PoolingError(f"token vectors must be (n, d); got shape {H.shape}")
     n, length = H.shape[0], whole_number("length", length, 0)
@@ -213,8 +238,12 @@ def cosine_matrix(V: np.ndarray) -> np.ndarray:
     """Cosine similarity of every pair of rows of ``V (B, d)``; returns ``(B, B)``.
 
     Zero rows have cosine 0 with everything (and 0 with themselves).
+
+    Raises :class:`PoolingError` unless ``V`` is a finite 2-D real array with ``B, d >= 1``.
     """
-    V = np.asarray(V, dtype=np.float64)
+    V = _vectors(V, "vectors").astype(np.float64)
+    if V.ndim != 2 or V.shape[0] == 0:
+        raise PoolingError(f"cosine_matrix needs (B, d) vectors with B >= 1; got shape {V.shape}")
     norms = np.linalg.norm(V, axis=-1, keepdims=True)
     U = np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
     return U @ U.T

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.errors import SubwordScopeError
+from core.pooling.chunks import PoolingError, real_number, whole_number
 from core.pooling.pool import attention_pool, max_pool, mean_pool
 
 EVIDENCE_KINDS = ("none", "sparse", "dense")
@@ -78,15 +78,22 @@ def standin_document(
 
     Raises
     ------
-    SubwordScopeError
-        ``n < 1``, ``d < k_dims`` or an unknown ``evidence`` kind.
+    PoolingError
+        ``n``, ``d``, ``k_dims`` or ``n_evidence`` not whole numbers (``n, d >= 1``,
+        ``1 <= k_dims <= d``, ``n_evidence >= 0``), an unknown ``evidence`` kind, a
+        ``density`` outside [0, 1], a strength that is not a finite number, or a ``seed``
+        that is not a whole number >= 0 (or a tuple of them).
     """
-    if n < 1 or d < 1 or not 1 <= k_dims <= d or evidence not in EVIDENCE_KINDS:
-        raise SubwordScopeError(
+    n, d, k_dims = whole_number("n", n, 1), whole_number("d", d, 1), whole_number("k_dims", k_dims, 1)
+    n_evidence = whole_number("n_evidence", n_evidence, 0)
+    if k_dims > d or not isinstance(evidence, str) or evidence not in EVIDENCE_KINDS:
+        raise PoolingError(
             f"stand-in needs n >= 1, 1 <= k_dims <= d and evidence in {EVIDENCE_KINDS}; "
             f"got n={n}, d={d}, k_dims={k_dims}, evidence={evidence!r}"
         )
-    rng = np.random.default_rng(seed)
+    density = real_number("density", density, 0, 1)
+    strength, junk_strength = real_number("strength", strength), real_number("junk_strength", junk_strength)
+    rng = np.random.default_rng(_seed(seed))
     H = rng.standard_normal((n, d))
     count = {"none": 0, "sparse": min(n_evidence, n), "dense": max(1, round(density * n))}[evidence]
     rows = np.sort(rng.choice(n, size=min(count, n), replace=False))
@@ -99,6 +106,13 @@ def standin_document(
     direction = np.zeros(d)
     direction[:k_dims] = 1.0 / np.sqrt(k_dims)
     return StandIn(H, rows, junk, direction, k_dims)
+
+
+def _seed(seed) -> int | tuple[int, ...]:
+    """``seed`` checked: a whole number >= 0 or a tuple of them (``default_rng``'s seeds)."""
+    if isinstance(seed, tuple):
+        return tuple(whole_number("seed", s, 0) for s in seed)
+    return whole_number("seed", seed, 0)
 
 
 @dataclass(frozen=True)
@@ -133,8 +147,23 @@ def evidence_sweep(
     Document ``j`` of a condition uses seed ``(seed, j)``, so each curve is reproducible.
     Attention pooling scores with ``w = attention_scale · direction``. Extra ``kwargs`` go to
     :func:`standin_document` (e.g. ``strength``, ``n_evidence``, ``density``).
+
+    Cost: one stand-in document and three poolings per (condition, length): O(4 · sum of
+    lengths · d); the loops run over the 4 conditions and the lengths.
+
+    Raises
+    ------
+    PoolingError
+        ``lengths`` not a non-empty sequence of whole numbers >= 1, ``d`` or ``seed`` not
+        whole numbers, ``attention_scale`` not finite, or as :func:`standin_document`.
     """
-    lengths = np.asarray(lengths, dtype=np.int64)
+    if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__iter__"):
+        raise PoolingError(f"lengths must be a sequence of whole numbers >= 1, got {lengths!r}")
+    lengths = np.array([whole_number("length", n, 1) for n in lengths], dtype=np.int64)
+    if lengths.size == 0:
+        raise PoolingError("lengths is empty; give one or more document lengths")
+    d, seed = whole_number("d", d, 1), whole_number("seed", seed, 0)
+    attention_scale = real_number("attention_scale", attention_scale)
     out: dict[str, dict[str, np.ndarray]] = {}
     for cond, extra in CONDITIONS.items():
         curves = {m: np.empty(len(lengths)) for m in ("mean", "max", "attention")}

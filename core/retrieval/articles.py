@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import regex
 
+from core.retrieval._checks import as_lines, whole_number
 from core.retrieval.numerals import read_number
 
 HEADING_MAX_CHARS = 40
@@ -172,7 +173,16 @@ def article_structure(lines: Sequence[str], *, last: int | None = None,
     ArticleStructure
         Without a structure — no marker, or fewer than ``min_headings`` headings numbered —
         every line is a paragraph and ``sections`` is empty.
+
+    Raises
+    ------
+    RetrievalError
+        ``lines`` not a sequence of str, ``last`` not None or a whole number >= 0,
+        ``max_chars`` or ``min_headings`` not a whole number >= 1.
     """
+    lines = as_lines("lines", lines)
+    last = None if last is None else whole_number("last", last, 0)
+    max_chars, min_headings = whole_number("max_chars", max_chars), whole_number("min_headings", min_headings)
     marker, position = find_marker(lines, max_chars=max_chars, min_headings=min_headings)
     if marker is None:
         return ArticleStructure(None, "", (), (), {}, tuple(range(len(lines))))

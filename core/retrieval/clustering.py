@@ -140,7 +140,7 @@ def kmeans(X, k: int, *, seed: int = 0, iters: int = 10, max_points_per_centre: 
     ------
     RetrievalError
         ``X`` not a non-empty finite ``(n, d)`` matrix, ``k`` outside ``1 .. n``, or bad
-        ``iters`` / ``seed``. Memory: the training sample (at most ``256·k·d`` float32) plus
+        ``iters`` / ``seed`` / ``max_points_per_centre`` / ``cap``. Memory: the training sample (at most ``256·k·d`` float32) plus
         one 32 MiB distance block.
     """
     X = as_corpus(X, "X").astype(np.float32, copy=False)
@@ -149,6 +149,7 @@ def kmeans(X, k: int, *, seed: int = 0, iters: int = 10, max_points_per_centre: 
     if k > n:
         raise RetrievalError(f"cannot make {k} cells from {n} vectors; use at most {n}")
     iters, seed = whole_number("iters", iters), whole_number("seed", seed, 0)
+    cap = whole_number("cap", cap)
     if not np.isfinite(X).all():
         raise RetrievalError("the vectors to cluster contain NaN or infinity")
     rng = np.random.default_rng(seed)

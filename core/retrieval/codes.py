@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.retrieval._checks import RetrievalError
+from core.retrieval._checks import RetrievalError, as_array, check_finite
 
 CODE_TYPES = ("float32", "float16", "int8")
 """Code types, widest first: 4, 2 and 1 byte per component."""
@@ -23,11 +23,11 @@ _BLOCK_BYTES = 16 * 2**20  # rows divided and rounded at once by quantize_int8
 
 
 def _as_real(E, name: str = "E") -> np.ndarray:
-    E = np.asarray(E)
+    E = as_array(E, name)
+    if E.dtype.kind == "b":
+        raise RetrievalError(f"{name} must hold real numbers, got dtype bool")
     if E.ndim not in (1, 2) or E.size == 0:
         raise RetrievalError(f"{name} must be a non-empty (d,) vector or (N, d) matrix, got shape {E.shape}")
-    if E.dtype.kind not in "iuf":
-        raise RetrievalError(f"{name} must hold real numbers, got dtype {E.dtype}")
     E = E.astype(np.float32, copy=False) if E.dtype.kind == "f" and E.itemsize <= 4 else E.astype(np.float64)
     if not np.isfinite(E).all():
         raise RetrievalError(f"{name} contains NaN or infinity")
@@ -123,10 +123,11 @@ def dequantize_int8(codes, scales) -> np.ndarray:
     Raises
     ------
     RetrievalError
-        ``codes`` not int8 or ``scales`` not one per vector.
+        ``codes`` not int8 (ragged lists included), or ``scales`` not one finite number per
+        vector.
     """
-    codes = np.asarray(codes)
-    scales = np.asarray(scales, dtype=np.float32)
+    codes = as_array(codes, "codes")
+    scales = check_finite(as_array(scales, "scales"), "scales").astype(np.float32)
     if codes.dtype != np.int8 or codes.ndim not in (1, 2):
         raise RetrievalError(f"codes must be a 1-D or 2-D int8 array, got {codes.dtype} {codes.shape}")
     if scales.shape != codes.shape[:-1]:

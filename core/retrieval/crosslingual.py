@@ -19,6 +19,7 @@ from core.retrieval._checks import (
     MAX_SCORE_BYTES,
     RetrievalError,
     as_corpus,
+    as_ids,
     check_finite_scores,
     query_chunk,
     whole_number,
@@ -75,15 +76,16 @@ def translation_ranks(queries, corpus, *, targets=None, cap: int = MAX_SCORE_BYT
     Raises
     ------
     RetrievalError
-        Not 2-D, empty, different widths, ``targets`` not ``(n,)`` ids of corpus rows, or
-        NaN scores.
+        Not 2-D (ragged lists included), empty, different widths, ``targets`` not ``(n,)``
+        integer ids of corpus rows, ``cap`` below 1, or NaN scores.
     """
+    cap = whole_number("cap", cap)
     Qm, C = as_corpus(queries, "queries"), as_corpus(corpus, "corpus")
     if Qm.shape[1] != C.shape[1]:
         raise RetrievalError(f"queries {Qm.shape} and corpus {C.shape} differ in width")
     n, m = Qm.shape[0], C.shape[0]
-    t = np.arange(n) if targets is None else np.asarray(targets)
-    if t.shape != (n,) or t.dtype.kind not in "iu" or t.min() < 0 or t.max() >= m:
+    t = np.arange(n) if targets is None else as_ids(targets, "targets", (1,))
+    if t.shape != (n,) or t.min() < 0 or t.max() >= m:
         raise RetrievalError(f"targets must be {n} row ids in 0 .. {m - 1} (one per query); "
                              f"the corpus has {m} rows")
     dtype = np.result_type(Qm.dtype, C.dtype, np.float32)
@@ -127,7 +129,19 @@ def crosslingual_table(english, languages: Mapping[str, np.ndarray], k: int = 10
     Returns
     -------
     dict — language code to :class:`TranslationRecall`, in the mapping's order.
+
+    Raises
+    ------
+    RetrievalError
+        ``languages`` (or ``targets``) not a mapping, or as :func:`translation_recall` for
+        any language.
     """
+    for name, value in (("languages", languages), ("targets", targets)):
+        if value is not None and not isinstance(value, Mapping):
+            raise RetrievalError(f"{name} must map language codes to arrays, got "
+                                 f"{type(value).__name__}")
+    if languages is None:
+        raise RetrievalError("languages must map language codes to arrays, got None")
     targets = {} if targets is None else targets
     return {lang: translation_recall(english, vectors, k, targets=targets.get(lang))
             for lang, vectors in languages.items()}

@@ -22,7 +22,7 @@ import platformdirs
 
 from core.errors import Cancelled
 from core.pooling import cls_pool, max_pool, mean_pool
-from core.retrieval._checks import RetrievalError, whole_number
+from core.retrieval._checks import RetrievalError, as_lines, whole_number
 
 POOLINGS = ("mean", "cls", "max")
 MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
@@ -54,7 +54,17 @@ def cache_key(model_dir, texts: Sequence[str], pooling: str) -> str:
 
     Cost: O(model bytes + text bytes) the first time in a process; the model part is
     memoized, the texts are hashed each call (the loop runs over texts, O(total length)).
+
+    Raises
+    ------
+    RetrievalError
+        ``model_dir`` not a path, ``texts`` not a sequence of str, or an unknown
+        ``pooling``.
     """
+    if not isinstance(model_dir, (str, os.PathLike)):
+        raise RetrievalError(f"model_dir must be a folder path, got {type(model_dir).__name__}")
+    texts = as_lines("texts", texts, "text")
+    _check_pooling(pooling)
     h = hashlib.sha256(f"v{CACHE_VERSION}|{pooling}|".encode())
     root = Path(model_dir)
     for name in MODEL_FILES:
@@ -78,15 +88,22 @@ def _pool(H: np.ndarray, mask: np.ndarray, pooling: str) -> np.ndarray:
 
 
 def _check_texts(texts) -> list[str]:
-    if isinstance(texts, str):
-        raise RetrievalError("texts must be a sequence of str (a corpus), not one str")
-    texts = list(texts)
+    texts = as_lines("texts", texts, "text")
     if not texts:
         raise RetrievalError("the corpus is empty: give one or more texts")
-    for i, t in enumerate(texts):
-        if not isinstance(t, str):
-            raise RetrievalError(f"every text must be a str; text {i} is {type(t).__name__}")
     return texts
+
+
+def _check_pooling(pooling) -> None:
+    if not isinstance(pooling, str) or pooling not in POOLINGS:
+        raise RetrievalError(f"unknown pooling {pooling!r}; choose one of {', '.join(POOLINGS)}")
+
+
+def _check_encoder(encoder) -> int:
+    """The encoder's ``dim``; RetrievalError when it has no ``encode`` or no usable ``dim``."""
+    if not callable(getattr(encoder, "encode", None)):
+        raise RetrievalError(f"encoder must have an encode(texts) method, got {type(encoder).__name__}")
+    return whole_number("encoder.dim", getattr(encoder, "dim", None))
 
 
 def _read_cache(path: Path, n: int) -> np.ndarray | None:
@@ -167,16 +184,16 @@ def embed_corpus(
     Raises
     ------
     RetrievalError
-        ``texts`` empty, a bare str, or holding a non-str; unknown ``pooling``; bad
-        ``batch_size``; a result above :data:`MAX_EMBEDDING_BYTES` (1 GiB).
+        ``encoder`` without ``encode`` or a whole-number ``dim``; ``texts`` empty, a bare
+        str, not a sequence or holding a non-str; unknown ``pooling``; bad ``batch_size``;
+        a result above :data:`MAX_EMBEDDING_BYTES` (1 GiB).
     Cancelled
         ``should_stop()`` returned true.
     """
     texts = _check_texts(texts)
-    if pooling not in POOLINGS:
-        raise RetrievalError(f"unknown pooling {pooling!r}; choose one of {', '.join(POOLINGS)}")
+    _check_pooling(pooling)
     batch_size = whole_number("batch_size", batch_size)
-    dim = int(encoder.dim)
+    dim = _check_encoder(encoder)
     if 4 * len(texts) * dim > MAX_EMBEDDING_BYTES:
         raise RetrievalError(f"{len(texts)} vectors of {dim} dims exceed the "
                              f"{MAX_EMBEDDING_BYTES >> 20} MiB limit; embed the corpus in parts")

@@ -13,8 +13,10 @@ import numpy as np
 from core.retrieval._checks import (
     MAX_SCORE_BYTES,
     RetrievalError,
+    as_array,
     as_corpus,
     as_queries,
+    check_finite,
     check_finite_scores,
     compute_dtype,
     query_chunk,
@@ -87,15 +89,18 @@ def search(E, q, k, *, scales=None, cap: int = MAX_SCORE_BYTES) -> tuple[np.ndar
     Raises
     ------
     RetrievalError
-        ``E`` not a non-empty ``(N, d)`` real matrix, ``q`` not ``(d,)`` / ``(Q, d)`` or not
-        finite, ``k`` not a whole number >= 1, ``scales`` not ``(N,)``, or a NaN/infinite
-        score (the corpus holds NaN or infinity).
+        ``E`` not a non-empty ``(N, d)`` real matrix (ragged lists included), ``q`` not
+        ``(d,)`` / ``(Q, d)`` or not finite, ``k`` or ``cap`` not a whole number >= 1,
+        ``scales`` not ``(N,)`` finite numbers, or a NaN/infinite score (the corpus holds NaN
+        or infinity).
     """
     E = as_corpus(E, int8_codes=scales is not None)
-    k = whole_number("k", k)
+    k, cap = whole_number("k", k), whole_number("cap", cap)
     Qm, single = as_queries(q, E.shape[1], compute_dtype(E))
-    if scales is not None and np.shape(scales) != (E.shape[0],):
-        raise RetrievalError(f"scales must be ({E.shape[0]},), one per vector; got {np.shape(scales)}")
+    if scales is not None:
+        scales = check_finite(as_array(scales, "scales"), "scales")
+        if scales.shape != (E.shape[0],):
+            raise RetrievalError(f"scales must be ({E.shape[0]},), one per vector; got {scales.shape}")
     N = E.shape[0]
     kk = min(k, N)
     ids = np.empty((Qm.shape[0], kk), dtype=np.int64)

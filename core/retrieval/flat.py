@@ -13,6 +13,8 @@ from core.retrieval._checks import (
     MAX_SCORE_BYTES,
     RetrievalError,
     as_corpus,
+    as_ids,
+    check_finite,
     as_queries,
     compute_dtype,
     whole_number,
@@ -45,14 +47,17 @@ def rerank(E, q, candidates, k, *, cap: int = MAX_SCORE_BYTES) -> tuple[np.ndarr
     Raises
     ------
     RetrievalError
-        Bad shapes, ``k < 1``, or a candidate id outside ``[-1, N)``.
+        Bad shapes (ragged lists included), ``k`` or ``cap`` below 1, candidates that are
+        not integer ids (one row per query), a candidate id outside ``[-1, N)``, or a NaN /
+        infinite score (a candidate vector holds NaN or infinity).
     """
     E = as_corpus(E)
-    k = whole_number("k", k)
+    k, cap = whole_number("k", k), whole_number("cap", cap)
     Qm, single = as_queries(q, E.shape[1], compute_dtype(E))
-    cand = np.asarray(candidates)
-    if cand.dtype.kind not in "iu" or cand.ndim != (1 if single else 2) or cand.shape[-1] == 0:
-        raise RetrievalError(f"candidates must be non-empty int ids shaped like the queries, got {cand.dtype} {cand.shape}")
+    cand = as_ids(candidates, "candidates", (1,) if single else (2,))
+    if not single and cand.shape[0] != Qm.shape[0]:
+        raise RetrievalError(f"candidates must have one row per query ({Qm.shape[0]}), "
+                             f"got {cand.shape[0]}")
     cand = cand.reshape(Qm.shape[0], -1).astype(np.int64)
     if cand.min() < -1 or cand.max() >= E.shape[0]:
         raise RetrievalError(f"candidate ids must lie in 0 .. {E.shape[0] - 1} (or -1 for none)")
@@ -65,6 +70,9 @@ def rerank(E, q, candidates, k, *, cap: int = MAX_SCORE_BYTES) -> tuple[np.ndarr
         c = cand[s:s + step]
         rows = E[np.maximum(c, 0)].astype(Qm.dtype, copy=False)  # (chunk, R, d)
         S = np.einsum("qrd,qd->qr", rows, Qm[s:s + step])
+        if not np.isfinite(S[c >= 0]).all():
+            raise RetrievalError("a score is NaN or infinite: a candidate vector contains NaN, "
+                                 "infinity or overflows")
         S[c < 0] = -np.inf
         ids[s:s + step], out[s:s + step] = select_top(S, kk, ids=c)
     ids[np.isneginf(out)] = -1
@@ -98,9 +106,9 @@ class FlatIndex:
     """
 
     def __init__(self, E, dtype: str = "float32"):
-        if dtype not in CODE_TYPES:
+        if not isinstance(dtype, str) or dtype not in CODE_TYPES:
             raise RetrievalError(f"unknown code type {dtype!r}; choose one of {', '.join(CODE_TYPES)}")
-        self.full = as_corpus(E)
+        self.full = check_finite(as_corpus(E), "E")
         self.dtype, self.scales = dtype, None
         if dtype == "float32":
             self.codes = self.full.astype(np.float32, copy=False)

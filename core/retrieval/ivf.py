@@ -108,9 +108,9 @@ class IVFIndex:
         Raises
         ------
         RetrievalError
-            Bad query shape or non-finite values, ``k`` or ``nprobe`` below 1.
+            Bad query shape or non-finite values, ``k``, ``nprobe`` or ``cap`` below 1.
         """
-        k = min(whole_number("k", k), self.n)
+        k, cap = min(whole_number("k", k), self.n), whole_number("cap", cap)
         Qm, single = as_queries(q, self.dim, np.dtype(np.float32))
         cells = self.probe(Qm, nprobe)
         scanned = self.sizes[cells].sum(axis=1)

@@ -39,7 +39,7 @@ def vector_bytes(n: int, dim: int, dtype: str, *, scales: bool = False) -> int:
         Negative ``n``, ``dim < 1`` or an unknown ``dtype``.
     """
     n, dim = whole_number("n", n, 0), whole_number("dim", dim)
-    if dtype not in BYTES_PER_COMPONENT:
+    if not isinstance(dtype, str) or dtype not in BYTES_PER_COMPONENT:
         raise RetrievalError(f"unknown dtype {dtype!r}; choose one of {', '.join(CODE_TYPES)}")
     extra = SCALE_BYTES * n if scales and dtype == "int8" else 0
     return n * dim * BYTES_PER_COMPONENT[dtype] + extra

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.retrieval._checks import RetrievalError, as_corpus
+from core.retrieval._checks import (
+    RetrievalError, as_array, as_corpus, as_queries, check_finite, real_number,
+)
 from core.retrieval.exact import search
 
 SCORINGS = ("cosine", "raw dot", "query not normalized")
@@ -42,16 +44,18 @@ def scored_search(E, norms, q, q_norm: float, k: int, scoring: str = "cosine") -
     Raises
     ------
     RetrievalError
-        Unknown ``scoring``, ``norms`` not one per vector, or as
-        :func:`core.retrieval.exact.search`.
+        Unknown ``scoring``, ``norms`` not one finite number per vector, ``q_norm`` not a
+        finite number >= 0, or as :func:`core.retrieval.exact.search`.
     """
-    if scoring not in SCORINGS:
+    if not isinstance(scoring, str) or scoring not in SCORINGS:
         raise RetrievalError(f"unknown scoring {scoring!r}; choose one of {', '.join(SCORINGS)}")
     E = as_corpus(E)
-    norms = np.asarray(norms, dtype=E.dtype if E.dtype.kind == "f" else np.float32)
+    norms = check_finite(as_array(norms, "norms"), "norms")
+    norms = norms.astype(E.dtype if E.dtype.kind == "f" else np.float32, copy=False)
     if norms.shape != (E.shape[0],):
         raise RetrievalError(f"norms must be ({E.shape[0]},), one per vector; got {norms.shape}")
-    q = np.asarray(q, dtype=np.float64)
+    q = as_queries(q, E.shape[1], np.dtype(np.float64))[0].reshape(np.shape(q))
+    q_norm = real_number("q_norm", q_norm, 0)
     if scoring == "cosine":
         return search(E, q, k)
     if scoring == "query not normalized":

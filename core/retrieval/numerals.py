@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from core.retrieval._checks import RetrievalError
+
 _CJK_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2}
 _CJK_UNITS = {"十": 10, "百": 100}
 _ETHIOPIC = range(0x1369, 0x137D)
@@ -106,11 +108,18 @@ def read_number(text: str) -> int | None:
     int or None
         A Hebrew run longer than :data:`MAX_HEBREW_LETTERS` letters is a word: None.
 
+    Raises
+    ------
+    RetrievalError
+        ``text`` is not a str.
+
     Examples
     --------
     >>> read_number(" 12"), read_number("二十三条"), read_number("፲፪፤"), read_number(" טו.")
     (12, 23, 12, 15)
     """
+    if not isinstance(text, str):
+        raise RetrievalError(f"read_number needs a str, got {type(text).__name__}")
     for i, c in enumerate(text):
         for starts, continues, value in _SYSTEMS:
             if starts(c):

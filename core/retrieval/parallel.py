@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.retrieval._checks import RetrievalError, as_corpus, whole_number
+from core.retrieval._checks import RetrievalError, as_corpus, as_lines, whole_number
 from core.retrieval.articles import ArticleStructure, article_structure
 from core.retrieval.crosslingual import TranslationRecall, translation_recall
 
@@ -114,8 +114,10 @@ def align_parallel(reference: Sequence[str], other: Sequence[str], *,
     Raises
     ------
     RetrievalError
-        ``min_chars`` not a whole number >= 0.
+        ``reference`` or ``other`` not a sequence of str, ``min_chars`` not a whole number
+        >= 0.
     """
+    reference, other = as_lines("reference", reference), as_lines("other", other)
     min_chars = whole_number("min_chars", min_chars, 0)
     ref = article_structure(reference)
     last = max(ref.sections, default=None)
@@ -153,8 +155,13 @@ def aligned_recall(reference_vectors, other_vectors, alignment: ParallelAlignmen
     Raises
     ------
     RetrievalError
-        No pairs (``method == "none"``), or line indices outside the given rows.
+        ``alignment`` not a :class:`ParallelAlignment`, no pairs (``method == "none"``),
+        line indices outside the given rows, or as
+        :func:`~core.retrieval.crosslingual.translation_recall`.
     """
+    if not isinstance(alignment, ParallelAlignment):
+        raise RetrievalError(f"alignment must be a ParallelAlignment (from align_parallel), "
+                             f"got {type(alignment).__name__}")
     R, L = as_corpus(reference_vectors, "reference_vectors"), as_corpus(other_vectors, "other_vectors")
     if len(alignment) == 0:
         raise RetrievalError(f"no paragraph pairs to measure: {alignment.note}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.retrieval._checks import RetrievalError, whole_number
+from core.retrieval._checks import RetrievalError, as_array, as_ids, whole_number, whole_numbers
 from core.retrieval.exact import top_k
 from core.retrieval.ivf import IVFIndex
 
@@ -36,15 +36,18 @@ def recall_at_k(approx, exact) -> float:
     Raises
     ------
     RetrievalError
-        Shapes differ, not 1-D/2-D integer arrays, ``k = 0`` or no queries.
+        Shapes differ, not 1-D/2-D integer arrays (ragged lists included), ``k = 0``, no
+        queries, an exact id below 0 or an approximate one below -1.
     """
-    a, e = np.asarray(approx), np.asarray(exact)
+    a, e = as_array(approx, "approx"), as_array(exact, "exact")
     if a.shape != e.shape or a.ndim not in (1, 2) or a.shape[-1] == 0 or a.dtype.kind not in "iu" \
             or e.dtype.kind not in "iu":
         raise RetrievalError(f"approx and exact must be integer ids of one shape (k,) or (Q, k); "
                              f"got {a.dtype} {a.shape} and {e.dtype} {e.shape}")
     if a.size == 0:
         raise RetrievalError("no queries: recall needs at least one row of ids")
+    if e.min() < 0 or a.min() < -1:
+        raise RetrievalError("exact ids must be >= 0 and approximate ones >= -1 (-1 pads)")
     a, e = a.reshape(-1, a.shape[-1]).astype(np.int64), e.reshape(-1, e.shape[-1]).astype(np.int64)
     span = int(max(a.max(), e.max())) + 2
     rows = np.arange(a.shape[0])[:, None] * span
@@ -95,16 +98,20 @@ def ivf_sweep(E, Q, nlist: int, nprobes: Sequence[int] = DEFAULT_NPROBES, k: int
     Raises
     ------
     RetrievalError
-        As :class:`~core.retrieval.ivf.IVFIndex` and :func:`~core.retrieval.exact.top_k`, or
-        an ``index`` with another ``nlist`` or corpus size.
+        As :class:`~core.retrieval.ivf.IVFIndex` and :func:`~core.retrieval.exact.top_k`,
+        ``nprobes`` not a non-empty sequence of whole numbers >= 1, an ``index`` that is not
+        an IVFIndex or has another ``nlist`` or corpus size, or ``exact`` not integer ids of
+        the shape the search gives.
     """
-    nprobes = tuple(whole_number("nprobe", p) for p in nprobes)
+    nprobes = whole_numbers("nprobes", nprobes)
+    if index is not None and not isinstance(index, IVFIndex):
+        raise RetrievalError(f"index must be an IVFIndex (or None), got {type(index).__name__}")
     index = IVFIndex(E, nlist, seed=seed) if index is None else index
     if index.nlist != nlist or index.n != np.shape(E)[0]:
         raise RetrievalError(f"the index has {index.nlist} cells over {index.n} vectors, "
                              f"not {nlist} over {np.shape(E)[0]}")
     k = min(whole_number("k", k), index.n)  # as exact and IVF search take it
-    exact = top_k(E, Q, k) if exact is None else np.asarray(exact)
+    exact = top_k(E, Q, k) if exact is None else as_ids(exact, "exact")
     recall, scanned = [], []
     for p in nprobes:
         ids, n = index.search(Q, k, p)

@@ -22,7 +22,7 @@ def build_component(kind: str, cfg: Any, registry: dict[str, Callable[[dict], An
     if not isinstance(cfg, dict):
         raise TokenizerLoadError(f"{kind} must be a JSON object, not {type(cfg).__name__}")
     kind_type = cfg.get("type")
-    if kind_type not in registry:
+    if not isinstance(kind_type, str) or kind_type not in registry:
         supported = ", ".join(sorted(registry))
         raise TokenizerLoadError(
             f"unsupported {kind} type {kind_type!r} (supported: {supported})"

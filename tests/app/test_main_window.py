@@ -201,6 +201,31 @@ def test_a_bad_start_tokenizer_falls_back_and_the_banner_stays(qtbot, tmp_path):
     assert "Could not load" not in _banner(window)
 
 
+@pytest.mark.parametrize("wait", [True, False], ids=["waited (--tokenizer)", "worker (File > Open)"])
+def test_a_component_type_of_the_wrong_kind_is_a_banner_naming_the_file(qtbot, tmp_path, wait):
+    doc = b'{"model": {"type": ["WordPiece"], "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}'
+    window, pane, bad = _window_and_bad_file(qtbot, tmp_path, doc)
+    window.use_demo_tokenizer()
+    if wait:
+        assert window.load_tokenizer(str(bad), wait=True) is not None
+    else:
+        with qtbot.waitSignal(window._loader.sig_errored, timeout=30_000):
+            window.load_tokenizer(str(bad))
+    assert f"{bad}: model.type: must be a string" in _banner(window)
+    assert "unhashable" not in _banner(window)
+
+
+def test_an_error_without_the_file_name_gets_it_in_the_banner(qtbot, tmp_path, monkeypatch):
+    def unnamed_failure(path, **options):
+        raise RuntimeError("something the loader did not foresee")
+    window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b"{}")
+    window.use_demo_tokenizer()
+    monkeypatch.setattr("app.main_window.load_tokenizer_file", unnamed_failure)
+    with qtbot.waitSignal(window._loader.sig_errored, timeout=30_000):
+        window.load_tokenizer(str(bad))
+    assert f"Could not load tokenizer {bad}: something the loader" in _banner(window)
+
+
 def test_a_bad_file_later_keeps_the_shown_tokenizer_and_says_so(qtbot, tmp_path):
     window = MainWindow()
     qtbot.addWidget(window)

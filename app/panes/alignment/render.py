@@ -157,6 +157,9 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
         missing = pane.w.original.mark_count("uncov")
         cuts = int(a.cuts_grapheme.sum())
         parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
+    elif not t and n and (result.notice or result.error):  # nothing ran: too long, or failed
+        why = "the banner above says why" if result.error else result.notice.split(";")[0]
+        parts.append(f"{'not aligned' if result.mode == 'align' else 'not tokenized'}: {why}")
     elif not t and n and result.mode == "tokenize" and not result.text.isspace():
         parts.append("no token at all: the tokenizer dropped every character (it has no "
                      "unknown token for what it cannot encode)")

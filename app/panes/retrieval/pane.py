@@ -354,6 +354,7 @@ class RetrievalPane(Pane):
             self.panel.show_message(f"Could not load the model: {text} Using the stand-in encoder.")
         else:
             self.panel.show_message(text)
+            self._show_model_label()  # never left on "loading…"
             self.panel.status.setText("Not embedded. The hits shown still come from the previous corpus."
                                       if self.index is not None else "Not embedded.")
         self.sig_status_requested.emit(f"Retrieval: {text}")

@@ -8,24 +8,37 @@ version — with a :class:`~core.errors.TokenizerFieldError` whose message start
 field's JSON path and shows the value. Non-finite numbers and deep nesting were already
 refused by :func:`core.tokenizers.formats._json.parse_json`.
 
+A component's ``type`` must be a string (``normalizer.normalizers[1].type: must be a string
+naming the normalizer type (…), not ["NFC"]``) and a member of a ``Sequence`` an object; the
+reference's serde reads a component as a tagged enum first and reports a ``type`` of the
+wrong JSON kind as "data did not match any variant of untagged enum …" (no path).
+
 Deliberate differences: a *missing* field takes its default here (the reference demands some,
 e.g. ``ByteLevel.add_prefix_space``), and ids stop at :data:`~._json.MAX_ID` (2**31 - 1)
-where the reference allows 2**32 - 1. Unknown normalizer, pre-tokenizer, processor and
-model types are refused by their registries when the pipeline is built.
+where the reference allows 2**32 - 1. Where a normalizer, post-processor or decoder has a
+missing, unknown or non-string ``type``, the reference falls back to guessing the component
+from its other fields (its "legacy" untagged form, e.g. ``{"type": ["x"], "prefix": "##",
+"cleanup": true}`` loads as a WordPiece decoder); here the type must be named. Unknown
+normalizer, pre-tokenizer, processor and model type names are refused by their registries
+when the pipeline is built.
 
 Every walk is iterative (a work list), so the cost is O(number of fields) with no recursion.
 
-Public names: :data:`FIELDS`, :func:`check_document`, :func:`guess_model_type`.
+Public names: :data:`FIELDS`, :data:`TYPES`, :func:`check_document`, :func:`guess_model_type`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from core.errors import TokenizerFieldError
+from core.tokenizers.decoders import DECODERS
 from core.tokenizers.formats._json import MAX_ID, check_id, field_path, index_path, key_path, shown
+from core.tokenizers.normalizers import NORMALIZERS
+from core.tokenizers.pre_tokenizers import PRE_TOKENIZERS
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS
+from core.tokenizers.processors import POST_PROCESSORS
 
 Check = Callable[[Any, str, list], None]
 """``check(value, path, todo)``: raise for a bad value; append nested components to ``todo``."""
@@ -98,7 +111,10 @@ def _pattern(value: Any, path: str, todo: list) -> None:
 def _components(kind: str) -> Check:
     def check(value: Any, path: str, todo: list) -> None:
         if not isinstance(value, list):
-            _fail(path, f"a list of {kind}s", value)
+            _fail(path, f"a list of {_LABELS[kind]}s", value)
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                _fail(index_path(path, i), f"an object naming a {_LABELS[kind]} type", item)
         todo.extend((kind, item, index_path(path, i)) for i, item in enumerate(value))
     return check
 
@@ -221,6 +237,14 @@ FIELDS: dict[str, dict[str, dict[str, Check]]] = {
     },
 }
 
+_LABELS = {"normalizer": "normalizer", "pre_tokenizer": "pre-tokenizer",
+           "post_processor": "post-processor", "decoder": "decoder", "model": "model"}
+
+#: kind -> the type names the pipeline can build (the registries; models: :data:`FIELDS`).
+TYPES: dict[str, Collection[str]] = {
+    "normalizer": NORMALIZERS, "pre_tokenizer": PRE_TOKENIZERS,
+    "post_processor": POST_PROCESSORS, "decoder": DECODERS, "model": FIELDS["model"]}
+
 _TOP = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
         "post_processor", "decoder", "model")
 
@@ -272,6 +296,9 @@ def _check_component(kind: str, cfg: Any, path: str, todo: list) -> None:
     if not isinstance(cfg, dict):
         return  # null, or a shape the builder refuses with its own message
     types = FIELDS[kind]
+    if kind in TYPES and not isinstance(cfg.get("type", ""), str):
+        _fail(field_path(path, "type"), f"a string naming the {_LABELS[kind]} type (one of "
+                                         f"{', '.join(sorted(TYPES[kind]))})", cfg["type"])
     name = cfg.get("type") if "" not in types else ""
     if kind == "model" and "type" not in cfg:
         name = guess_model_type(cfg)

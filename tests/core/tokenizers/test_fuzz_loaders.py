@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.errors import SubwordScopeError
+from core.errors import SubwordScopeError, TokenizerFieldError
 from core.tokenizers import load
 
 EXAMPLES = int(os.environ.get("SUBWORDSCOPE_FUZZ", "40"))
@@ -134,5 +134,102 @@ def test_damaged_files_load_or_fail_typed(seeds, folder, fmt):
             tok.encode(TEXT, add_special_tokens=True)
         except SubwordScopeError:
             pass  # typed: TokenizerLoadError, TokenizerFieldError, PatternTimeoutError, …
+
+    check()
+
+
+# Wrong JSON kinds in component fields --------------------------------------------------------
+
+NOT_A_STRING = [["BertNormalizer"], {"type": "NFC"}, [], {}, 3, -1.5, None, True]
+HOSTILE = NOT_A_STRING + ["", "Sequence", 2**64, [[[]]], {"String": 1}, [None]]
+
+
+def _sequenced(doc: dict) -> dict:
+    """``doc`` with each component wrapped in a one-member ``Sequence`` (nested positions)."""
+    out = dict(doc)
+    for key, members in (("normalizer", "normalizers"), ("pre_tokenizer", "pretokenizers"),
+                         ("post_processor", "processors"), ("decoder", "decoders")):
+        out[key] = {"type": "Sequence", members: [doc[key]]}
+    return out
+
+
+@pytest.fixture(scope="module")
+def json_seeds(seeds) -> dict[str, dict]:
+    """name -> a parsed, valid ``tokenizer.json`` (the three seeds, and BERT's with every
+    component inside a ``Sequence``)."""
+    docs = {name: json.loads(seeds[name]["tokenizer.json"])
+            for name in ("bert.json", "gpt2.json", "pegasus.json")}
+    docs["bert in sequences"] = _sequenced(docs["bert.json"])
+    return docs
+
+
+def _fields(node, path=(), shown=""):
+    """(key path, JSON path as messages show it) of every field below ``node``, token
+    tables (``vocab``, ``merges``) left out."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        if key in ("vocab", "merges"):
+            continue
+        where = f"{shown}[{key}]" if isinstance(key, int) else f"{shown}.{key}".lstrip(".")
+        yield path + (key,), where
+        yield from _fields(value, path + (key,), where)
+
+
+def _replaced(doc: dict, path: tuple, value) -> dict:
+    out = json.loads(json.dumps(doc))
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return out
+
+
+def _load_and_use(path: Path) -> None:
+    tok = load(path)
+    ids = tok.encode(TEXT, add_special_tokens=True).ids
+    tok.decode(ids)
+
+
+def test_a_component_type_of_the_wrong_kind_is_named_by_its_path(json_seeds, folder):
+    """Every ``"type"`` at every component position (top level, inside Sequences) turned into
+    a list, an object, a number, null or a boolean: a TokenizerFieldError naming the file and
+    the JSON path of that ``type``, as the reference refuses it (a tagged enum)."""
+    where = folder / "wrong_kind_types"
+    where.mkdir(exist_ok=True)
+    checked = 0
+    for name, doc in json_seeds.items():
+        positions = [(p, s) for p, s in _fields(doc) if p[-1] == "type"]
+        assert len(positions) >= 4, name
+        for key_path, shown in positions:
+            for value in NOT_A_STRING:
+                path = where / "tokenizer.json"
+                path.write_text(json.dumps(_replaced(doc, key_path, value)), encoding="utf-8")
+                with pytest.raises(TokenizerFieldError) as info:
+                    load(path)
+                assert info.value.field == shown, (name, shown, value)
+                assert str(info.value).startswith(f"{path}: {shown}: must be a string"), info.value
+                checked += 1
+    assert checked >= 25 * len(NOT_A_STRING)
+
+
+@pytest.mark.parametrize("seed", ["bert.json", "gpt2.json", "pegasus.json", "bert in sequences"])
+def test_any_field_of_the_wrong_kind_loads_or_fails_typed(json_seeds, folder, seed):
+    """A field anywhere in the components or added tokens (its value, not the token tables)
+    replaced by a value of another JSON kind: the file loads, encodes and decodes, or a typed
+    error comes out — never a Python exception."""
+    doc = json_seeds[seed]
+    positions = list(_fields(doc))
+    where = folder / f"wrong_kind_{seed.replace(' ', '_')}"
+    where.mkdir(exist_ok=True)
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(positions), st.sampled_from(HOSTILE))
+    def check(position, value):
+        path = where / "tokenizer.json"
+        path.write_text(json.dumps(_replaced(doc, position[0], value)), encoding="utf-8")
+        try:
+            _load_and_use(path)
+        except SubwordScopeError:
+            pass
 
     check()

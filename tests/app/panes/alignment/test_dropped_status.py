@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.panes.alignment import AlignmentPane
+from core.data import builtin_tokenizer
 from core.tokenizers import load
 
 
@@ -19,3 +22,38 @@ def test_a_tokenizer_that_drops_everything_is_named_in_the_status(new_pane, qtbo
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=10_000):
         pane.set_text("   ")
     assert "dropped" not in pane.w.status.text()  # blank text: nothing to drop
+
+
+@pytest.mark.parametrize("mode", ["tokenize", "labels", "align"])
+def test_a_text_too_long_to_tokenize_is_not_said_to_be_dropped(new_pane, qtbot, monkeypatch, mode):
+    import core.align.view
+
+    monkeypatch.setattr(core.align.view, "MAX_CHARS", 5000)  # the 1,000,000 cap, scaled down
+    pane = new_pane(AlignmentPane)
+    pane.set_tokenizer(load(builtin_tokenizer()), "BERT")
+    pane.w.mode.setCurrentIndex(pane.w.mode.findData(mode))
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=10_000):
+        pane.set_text("word " * 2000)
+    assert pane.result.mode == mode and pane.result.tokens == []
+    status = pane.w.status.text()
+    assert "dropped" not in status and "no token at all" not in status
+    done = "not aligned" if mode == "align" else "not tokenized"
+    assert f"{done}: The text has 10,000 characters" in status, status
+    assert "at most 5,000" in pane.w.banner.text()
+
+
+def test_a_tokenizer_that_fails_is_not_said_to_drop_everything(new_pane, qtbot):
+    from core.errors import SubwordScopeError
+
+    class Failing:
+        def encode(self, text, **options):
+            raise SubwordScopeError("this tokenizer cannot encode anything")
+
+    pane = new_pane(AlignmentPane)
+    pane.set_tokenizer(Failing(), "failing")
+    pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=10_000):
+        pane.set_text("Zoé")
+    assert "dropped" not in pane.w.status.text()
+    assert "not tokenized: the banner above says why" in pane.w.status.text()
+    assert "cannot encode anything" in pane.w.banner.text()

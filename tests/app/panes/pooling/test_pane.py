@@ -178,6 +178,17 @@ def test_bad_model_directory_shows_a_message(pane, qtbot, tmp_path):
     assert pane.result.model_label == STANDIN_LABEL
 
 
+@pytest.mark.parametrize("config", ["[" * 100_000 + "]" * 100_000,
+                                    '{"model_type": ["bert"]}'], ids=["deep nesting", "a list"])
+def test_a_hostile_model_config_is_named_and_the_label_cleared(pane, qtbot, tmp_path, config):
+    (tmp_path / "config.json").write_text(config, encoding="utf-8")
+    with qtbot.waitSignal(pane._runner.sig_errored, timeout=20000):
+        pane.set_model_dir(str(tmp_path))
+    assert f"Could not load the model: {tmp_path / 'config.json'}" in pane.message.text()
+    assert "Error" not in pane.message.text()  # no RecursionError: shown
+    assert pane.model_label.text() == STANDIN_LABEL
+
+
 def test_remembered_broken_model_falls_back_to_standin(qtbot, new_pane, tmp_path):
     settings = open_settings()
     settings.setValue("pooling/state", json.dumps({"model_dir": str(tmp_path)}))  # no config.json

@@ -312,3 +312,42 @@ def test_a_corpus_that_fails_does_not_leave_embedding_in_the_status(make_pane, q
         pane.set_corpus_folder(str(bad))
     assert "not UTF-8" in pane.panel.message.text()
     assert pane.panel.status.text() == "Not embedded. The hits shown still come from the previous corpus."
+
+
+MINILM_CONFIG = {"model_type": "bert", "vocab_size": 30522, "hidden_size": 384,
+                 "num_hidden_layers": 6, "num_attention_heads": 12, "intermediate_size": 1536,
+                 "max_position_embeddings": 512, "type_vocab_size": 2, "pad_token_id": 0}
+
+
+@pytest.mark.parametrize("config", [
+    "[" * 100_000 + "]" * 100_000,
+    json.dumps(dict(MINILM_CONFIG, pad_token_id=[0])),
+    json.dumps(dict(MINILM_CONFIG, layer_norm_eps="NaN")).replace('"NaN"', "NaN"),
+], ids=["deep nesting", "a list for an id", "NaN"])
+def test_a_bad_model_config_is_named_and_the_label_cleared(make_pane, qtbot, tmp_path, config):
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text(config, encoding="utf-8")
+    pane = make_pane()
+    with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
+        pane.set_model(True, str(model))
+    message = pane.panel.message.text()
+    assert f"Could not load the model: {model / 'config.json'}" in message, message
+    assert "Error" not in message  # no RecursionError: / TypeError: shown
+    qtbot.waitUntil(lambda: is_ready(pane), timeout=TIMEOUT)  # the stand-in took over
+    assert pane.panel.model_label.text().startswith("Stand-in")
+    assert "loading" not in pane.panel.model_label.text()
+
+
+def test_a_failure_that_is_not_a_load_error_clears_the_loading_label(make_pane, qtbot, tmp_path,
+                                                                      monkeypatch):
+    def failing(model_dir):
+        raise MemoryError("no memory left for the model")
+    model = tmp_path / "model"
+    model.mkdir()
+    pane = make_pane()
+    monkeypatch.setattr(corpus_module, "open_encoder", failing)
+    with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
+        pane.set_model(True, str(model))
+    assert "no memory left" in pane.panel.message.text()
+    assert "loading" not in pane.panel.model_label.text()

@@ -5,6 +5,7 @@ and shows no Python internals. ``tokenizers.Tokenizer.from_str`` is the oracle."
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -112,6 +113,19 @@ MUTANTS = [
     ("version 2", _doc(version="2.0"), ["version", '"2.0"']),
     ("unknown top field", _doc(extra=1), ["extra"]),
     ("no version", {k: v for k, v in _doc().items() if k != "version"}, None),
+    ("model type list", _doc(model=dict(WP, type=["WordPiece"])),
+     ["model.type", "must be a string", '["WordPiece"]']),
+    ("model type null", _doc(model=dict(WP, type=None)), ["model.type", "null"]),
+    ("pre-tokenizer type object", _doc(pre_tokenizer={"type": {"a": 1}}),
+     ["pre_tokenizer.type", '{"a": 1}']),
+    ("member type list", _doc(normalizer={"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": ["NFC"]}]}), ["normalizer.normalizers[1].type", '["NFC"]']),
+    ("decoder member type 3", _doc(decoder={"type": "Sequence", "decoders": [{"type": 3}]}),
+     ["decoder.decoders[0].type", "3"]),
+    ("decoder member null", _doc(decoder={"type": "Sequence", "decoders": [None]}),
+     ["decoder.decoders[0]", "null"]),
+    ("processor member list", _doc(post_processor={"type": "Sequence", "processors": [[]]}),
+     ["post_processor.processors[0]", "[]"]),
 ]
 
 INTERNALS = ("unhashable", "index out of range", "object is not", "KeyError", "NoneType",
@@ -178,4 +192,22 @@ def test_ids_from_2_to_the_31_are_refused_on_purpose(tmp_path):
     path = tmp_path / "tokenizer.json"
     path.write_text(text)
     with pytest.raises(TokenizerFieldError, match=r'model\.vocab\["a"\]: an id must be'):
+        load(path)
+
+
+@pytest.mark.parametrize("section,component", [
+    ("normalizer", {"type": ["x"], "clean_text": True, "handle_chinese_chars": True,
+                    "strip_accents": None, "lowercase": True}),
+    ("post_processor", {"type": {"a": 1}, "sep": ["[SEP]", 1], "cls": ["[CLS]", 0]}),
+    ("decoder", {"type": 3, "prefix": "##", "cleanup": True}),
+])
+def test_a_type_that_is_not_a_string_is_refused_on_purpose(tmp_path, section, component):
+    """The reference guesses a normalizer, post-processor or decoder from its other fields
+    when its ``type`` is not a string it knows; here the type must be named."""
+    text = json.dumps(_doc(**{section: component}))
+    assert _reference_accepts(text)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(text)
+    expected = rf"^{re.escape(str(path))}: {section}\.type: must be a string"
+    with pytest.raises(TokenizerFieldError, match=expected):
         load(path)
