@@ -9,6 +9,8 @@ and ``rstrip`` with plain string operations and the special-token skip of
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from core.errors import Cancelled
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 from core.tokenizers.chars import WHITESPACE, is_word_char
 from core.tokenizers.leftmost_longest import STOP_CHECK_CHARS, LeftmostLongest
+from tests.core.tokenizers.loaded import shared_tokenizer
 
 _WS = "".join(WHITESPACE)
 
@@ -99,7 +102,7 @@ def test_splits_equal_the_reference(tokens, text, parse_special):
     assert got == reference_split(tokens, text, parse_special)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_tokens(), _texts)
 def test_normalized_tokens_match_as_their_content_normalizes(tokens, text):
     tokens = [AddedToken(t.content.upper(), t.id, t.special, t.single_word, t.lstrip, t.rstrip,
@@ -115,13 +118,7 @@ def test_normalized_tokens_match_as_their_content_normalizes(tokens, text):
 def test_gemma_contents_are_found_as_the_reference_finds_them(data_dir):
     """The 6,415 added tokens of Gemma 3 (nested prefixes: runs of newlines, tabs and ▁,
     ``<unused…>``), on text woven from them."""
-    import json
-    import random
-
-    path = data_dir / "tokenizers" / "gemma-3" / "tokenizer.json"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    contents = [t["content"] for t in json.loads(path.read_text("utf-8"))["added_tokens"]]
+    contents = [t.content for t in shared_tokenizer(data_dir, "gemma-3/tokenizer.json").added.tokens]
     automaton = LeftmostLongest(contents)
     rng = random.Random(24)
     for _ in range(30):
