@@ -13,7 +13,7 @@ other added tokens, as in the reference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 from core.tokenizers import chars
@@ -48,7 +48,8 @@ class AddedVocabulary:
     Parameters
     ----------
     tokens : iterable of AddedToken
-        In file order; of several with one content, the last is the one matched.
+        In file order; a content listed more than once is matched with the first entry's
+        id, the last one's flags, and special if any entry is (as the reference).
     normalize : callable, optional
         The tokenizer's normalizer as ``str -> str``: ``normalized=True`` tokens are
         matched as their content normalizes (the reference normalizes them the same way).
@@ -89,7 +90,8 @@ class AddedVocabulary:
         if normalized not in self._matchers:
             norm = self._normalize if normalized else None
             by_pattern = {(norm(t.content) if norm else t.content): t
-                          for t in self.tokens if t.normalized == normalized}
+                          for t in _as_the_reference_holds(self.tokens)
+                          if t.normalized == normalized}
             by_pattern.pop("", None)
             self._matchers[normalized] = _Matcher(by_pattern) if by_pattern else None
         return self._matchers[normalized]
@@ -128,6 +130,18 @@ class AddedVocabulary:
         if offset != n:
             out.append((offset, n, None))
         return out
+
+
+def _as_the_reference_holds(tokens: list[AddedToken]) -> list[AddedToken]:
+    """``tokens`` with every content listed more than once given the first entry's id and
+    ``special`` if any of its entries is (the reference keeps the last entry's flags under
+    the first id). O(tokens)."""
+    first: dict[str, tuple[int, bool]] = {}
+    for t in tokens:
+        id_, special = first.get(t.content, (t.id, False))
+        first[t.content] = (id_, special or t.special)
+    return [t if first[t.content] == (t.id, t.special)
+            else replace(t, id=first[t.content][0], special=first[t.content][1]) for t in tokens]
 
 
 class _Matcher:

@@ -49,8 +49,16 @@ def reference_matches(patterns: list[str], text: str) -> list[tuple[int, int, st
 
 def reference_split(tokens: list[AddedToken], text: str, parse_special: bool = True):
     """The reference's splits of ``text`` around ``tokens`` (one kind, matched as written;
-    the last token of a content wins)."""
-    by_content = {t.content: t for t in tokens if t.content}
+    a content listed more than once: the first entry's id, the last one's flags, special if
+    any entry is)."""
+    by_content = {}
+    for t in tokens:
+        if t.content in by_content:
+            before = by_content[t.content]
+            t = AddedToken(t.content, before.id, before.special or t.special, t.single_word,
+                           t.lstrip, t.rstrip, t.normalized)
+        if t.content:
+            by_content[t.content] = t
     out, offset = [], 0
     for start, stop, content in reference_matches(list(by_content), text):
         tok = by_content[content]

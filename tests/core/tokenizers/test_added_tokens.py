@@ -145,3 +145,25 @@ def test_flags_and_nested_contents_on_a_modern_file(data_dir, tmp_path_factory, 
     texts += woven_texts(contents, _snippets(udhr_texts), 26, count=40)
     for k, text in enumerate(texts):
         assert_same(ours, ref, text, k % 2 == 0)
+
+
+def _added(id_, content, special=False, **flags):
+    return {"id": id_, "content": content, "special": special, "normalized": not special,
+            "single_word": False, "lstrip": False, "rstrip": False, **flags}
+
+
+def test_repeated_contents_and_overlapping_strips_as_the_reference(bert_doc, tmp_path_factory):
+    """A content listed twice (the reference matches it with the first id and the last
+    flags, special if either is); rstrip running into a token that starts with a space."""
+    # (the repeated entry last: the reference gives every later entry a new id)
+    extra = [_added(30522, "yy", special=True, rstrip=True), _added(30523, " qq", special=True),
+             _added(30524, "zz"), _added(30525, "zz", special=True, rstrip=True)]
+    ours, ref = load_pair(dict(bert_doc, added_tokens=bert_doc["added_tokens"] + extra),
+                          tmp_path_factory, "repeated")
+    texts = ["a zz  b", "zz", "yy  qq x", "yy qq", "zzyy  qq"]
+    for text in texts:
+        assert_same(ours, ref, text, False)
+    ref.encode_special_tokens = True
+    for text in texts:
+        assert ours.encode(text, parse_special_tokens=False).ids == ref.encode(
+            text, add_special_tokens=False).ids, text
