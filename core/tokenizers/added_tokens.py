@@ -89,6 +89,8 @@ class AddedVocabulary:
     def _matcher(self, normalized: bool) -> "_Matcher | None":
         if normalized not in self._matchers:
             norm = self._normalize if normalized else None
+            # (two contents that normalize alike: the last is found; the reference's choice
+            # varies from one process to the next there)
             by_pattern = {(norm(t.content) if norm else t.content): t
                           for t in _as_the_reference_holds(self.tokens)
                           if t.normalized == normalized}
@@ -97,6 +99,9 @@ class AddedVocabulary:
         return self._matchers[normalized]
 
     def _split(self, normalized: bool, text: str, should_stop, parse_special: bool) -> list[Segment]:
+        """The reference's ``find_matches``: the automaton's matches, then the flags.
+        O(n) for n code points: the lstrip walks cover disjoint stretches between matches
+        and the rstrip walk is remembered for the matches that end inside it."""
         n = len(text)
         matcher = self._matcher(normalized) if n else None
         if matcher is None or (not parse_special and matcher.all_special):
