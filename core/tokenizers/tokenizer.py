@@ -74,7 +74,8 @@ class Tokenizer:
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
         self.post_processor = post_processor
-        self.added = AddedVocabulary(added_tokens or [])
+        self.added = AddedVocabulary(added_tokens or [],
+                                     normalize=lambda s: self._normalize_piece(s).text)
         self.padding, self.truncation = padding, truncation
         self.source = dict(source or {})
         self._vocab = dict(model.vocab)
@@ -159,17 +160,19 @@ class Tokenizer:
         nt = NormalizedText.identity(piece)
         return self.normalizer.normalize(nt) if self.normalizer else nt
 
-    def _pieces(self, text: str) -> Iterator[tuple[str, Any, Any]]:
+    def _pieces(self, text: str, should_stop: Callable[[], bool] | None = None,
+                parse_special: bool = True) -> Iterator[tuple[str, Any, Any]]:
         """Yield ``("added", (start, end), token)`` and ``("text", shift, NormalizedText)``."""
-        segments = self.added.split_original(text) if self.added.has_raw else (
-            [(0, len(text), None)] if text else [])
+        segments = self.added.split_original(text, should_stop=should_stop,
+                                             parse_special=parse_special)
         for a, b, tok in segments:
             if tok is not None:
                 yield "added", (a, b), tok
             else:
                 yield "text", a, self._normalize_piece(text[a:b] if (a, b) != (0, len(text)) else text)
 
-    def _words(self, nt: NormalizedText, first: bool = True) -> Iterator[tuple[str, Any, Any]]:
+    def _words(self, nt: NormalizedText, first: bool = True, should_stop=None,
+               parse_special: bool = True) -> Iterator[tuple[str, Any, Any]]:
         """Yield ``("added", (ns, ne), token)`` and ``("words", 0, (words, starts, maps))``
         of a piece: starts are normalized code points within ``nt.text``; ``maps`` is None
         or the flat ``(lo, hi)`` normalized spans of every character of the (rewritten)
@@ -178,8 +181,8 @@ class Tokenizer:
         of the original text when its *original* offset is 0, as in the reference: so the
         bound passed on is how many leading normalized characters come from offset 0
         (e.g. "¯" normalizes to " \u0304" and the split "\u0304" still starts it)."""
-        segs = self.added.split_normalized(nt.text) if self.added.has_normalized else (
-            [(0, len(nt.text), None)] if nt.text else [])
+        segs = self.added.split_normalized(nt.text, should_stop=should_stop,
+                                           parse_special=parse_special)
         pre = self.pre_tokenizer
         first = (bisect.bisect_right(nt.starts, 0) if nt.text else 1) if first else 0
         for a, b, tok in segs:
@@ -225,7 +228,8 @@ class Tokenizer:
         return out
 
     def encode(self, text: str, *, add_special_tokens: bool = False,
-               should_stop: Callable[[], bool] | None = None) -> Encoding:
+               should_stop: Callable[[], bool] | None = None,
+               parse_special_tokens: bool = True) -> Encoding:
         """Encode ``text``; offsets are code points into ``text``.
 
         Parameters
@@ -237,7 +241,12 @@ class Tokenizer:
         should_stop : callable, optional
             Asked after normalizing and pre-tokenizing each piece of text and before every
             :data:`STOP_CHECK_WORDS` words the model tokenizes (every :data:`FLAT_CHUNK`
-            words where it merges many new words together); True stops the encoding.
+            words where it merges many new words together), and every few thousand code
+            points while added tokens are looked for; True stops the encoding.
+        parse_special_tokens : bool
+            False: special added tokens written in the text are encoded as plain text (the
+            reference's ``encode_special_tokens = True``); non-special added tokens are
+            still found.
 
         Returns
         -------
@@ -257,17 +266,17 @@ class Tokenizer:
             raise TypeError(f"text must be str, not {type(text).__name__}")
         check_stop(should_stop)
         with collector_paused():  # many small tuples, no cycles (see core.collector)
-            return self._encode(text, add_special_tokens, should_stop)
+            return self._encode(text, add_special_tokens, should_stop, parse_special_tokens)
 
     def _encode(self, text: str, add_special_tokens: bool,
-                should_stop: Callable[[], bool] | None) -> Encoding:
+                should_stop: Callable[[], bool] | None, parse_special: bool = True) -> Encoding:
         tokens: list[str] = []
         ids: list[int] = []
         # long texts gather offsets and word ids as numpy chunks (no tuple per token)
         offsets: Any = [] if len(text) < COLUMN_CHARS else _Chunks()
         word_ids: Any = [] if len(text) < COLUMN_CHARS else _Chunks()
         parts = []
-        for kind, where, val in self._pieces(text):
+        for kind, where, val in self._pieces(text, should_stop, parse_special):
             if kind == "added":
                 wid = word_ids[-1] + 1 if word_ids else 0
                 _emit_added(val, text[where[0]:where[1]], where, wid, tokens, ids, offsets,
@@ -276,7 +285,8 @@ class Tokenizer:
             else:
                 check_stop(should_stop)
                 parts.append((where, val))
-                self._encode_piece(val, where, tokens, ids, offsets, word_ids, should_stop)
+                self._encode_piece(val, where, tokens, ids, offsets, word_ids, should_stop,
+                                   parse_special)
         if len(parts) == 1 and parts[0][0] == 0:
             normalized = parts[0][1]
         else:
@@ -289,7 +299,8 @@ class Tokenizer:
         return self._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
 
     def encode_batch(self, texts: Sequence[str], *, add_special_tokens: bool = False,
-                     should_stop: Callable[[], bool] | None = None) -> list[Encoding]:
+                     should_stop: Callable[[], bool] | None = None,
+                     parse_special_tokens: bool = True) -> list[Encoding]:
         """:meth:`encode` of every text, equal field for field, without its per-call
         set-up: short texts take the list-based path of :mod:`core.tokenizers.batch`
         (a word cache kept across calls), long ones go through :meth:`encode`.
@@ -302,6 +313,8 @@ class Tokenizer:
             As in :meth:`encode`.
         should_stop : callable, optional
             Asked before every text (and inside long ones, as :meth:`encode` asks).
+        parse_special_tokens : bool
+            As in :meth:`encode`.
 
         Returns
         -------
@@ -318,6 +331,9 @@ class Tokenizer:
             If ``should_stop()`` returned True.
         """
         texts = check_texts(texts)
+        if not parse_special_tokens:
+            return [self.encode(t, add_special_tokens=add_special_tokens, should_stop=should_stop,
+                                parse_special_tokens=False) for t in texts]
         fast = self.__dict__.get("_batch")
         if fast is None:
             fast = self.__dict__["_batch"] = BatchEncoder(self)
@@ -328,10 +344,11 @@ class Tokenizer:
                     text, add_special_tokens=add_special_tokens, should_stop=should_stop))
         return out
 
-    def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids, should_stop=None) -> None:
+    def _encode_piece(self, nt, shift, tokens, ids, offsets, word_ids, should_stop=None,
+                      parse_special: bool = True) -> None:
         wid = word_ids[-1] + 1 if word_ids else 0
         maps = None
-        for kind, where, val in self._words(nt, shift == 0):
+        for kind, where, val in self._words(nt, shift == 0, should_stop, parse_special):
             if kind == "added":
                 a, b = nt.to_original(*where)
                 _emit_added(val, nt.text[where[0]:where[1]], (a + shift, b + shift), wid,
