@@ -157,7 +157,7 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
         missing = pane.w.original.mark_count("uncov")
         cuts = int(a.cuts_grapheme.sum())
         parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
-    elif not t and n and result.mode == "tokenize" and not result.text.isspace():
+    elif not t and n and result.mode == "tokenize" and not result.text.isspace() and not result.error:
         parts.append("no token at all: the tokenizer dropped every character (it has no "
                      "unknown token for what it cannot encode)")
     parts += _unknown_status(result, pane.state.derived_spans)
