@@ -205,7 +205,8 @@ def aligned(text: str, form: str) -> list[tuple[str, int]]:
 def changed_segments(text: str, form: str) -> Iterator[tuple[int, int, list[tuple[str, int]]]]:
     """The segments of ``text`` (see the module docstring) that ``form`` changes, as
     ``(start, end, aligned pairs)`` in text order; every other code point is unchanged
-    with change 0. O(n) for n code points.
+    with change 0. O(n) for n code points (a segment met again is looked up: natural text
+    repeats its syllables).
 
     Raises
     ------
@@ -217,9 +218,16 @@ def changed_segments(text: str, form: str) -> Iterator[tuple[int, int, list[tupl
     if unicodedata.is_normalized(form, text):
         return
     for m in _tables().scanners[form].finditer(text):
-        seg = m.group()
-        if not unicodedata.is_normalized(form, seg):
-            yield m.start(), m.end(), aligned(seg, form)
+        pairs = _segment(m.group(), form)
+        if pairs is not None:
+            yield m.start(), m.end(), pairs
+
+
+@lru_cache(maxsize=8192)
+def _segment(seg: str, form: str) -> list[tuple[str, int]] | None:
+    """:func:`aligned` of one segment, None when ``form`` leaves it as it is (shared: not
+    to be edited)."""
+    return None if unicodedata.is_normalized(form, seg) else aligned(seg, form)
 
 
 def normalize_form(text: str, form: str) -> str:

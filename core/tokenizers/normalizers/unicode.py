@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from array import array
+from functools import lru_cache
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class UnicodeForm(Normalizer):
             out.append(text[pos:a])
             src.extend(range(pos, a))
             out.extend(c for c, _ in pairs)
-            src.extend(_sources(pairs, a))
+            src.extend([a + r for r in _sources(tuple(pairs))])
             pos = b
         if not pos:
             return nt
@@ -86,19 +87,21 @@ class UnicodeForm(Normalizer):
         return NormalizedText.from_arrays(nt.original, "".join(out), starts, ends)
 
 
-def _sources(pairs: list[tuple[str, int]], at: int) -> list[int]:
-    """The source character of every ``(char, change)`` pair rewriting the characters from
-    ``at`` on, with :meth:`NormalizedText.transform`'s rule: ``change <= 0`` takes the
+@lru_cache(maxsize=8192)
+def _sources(pairs: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    """The source character of every ``(char, change)`` pair rewriting a segment, relative
+    to its start, with :meth:`NormalizedText.transform`'s rule: ``change <= 0`` takes the
     current character and consumes ``1 - change``; ``change > 0`` (inserted) takes the one
-    consumed before it (-1 at the very start). O(len(pairs))."""
+    consumed before it (-1: the one before the segment). O(len(pairs))."""
     out = []
+    at = 0
     for _, change in pairs:
         if change > 0:
             out.append(at - 1)
         else:
             out.append(at)
             at += 1 - change
-    return out
+    return tuple(out)
 
 
 class Decompose(UnicodeForm):
