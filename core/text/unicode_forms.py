@@ -115,7 +115,9 @@ class _Tables:
             changed -= inner
             body = _char_class(inner)
             also = _char_class(changed, [] if composes else [hangul])
-            self.scanners[form] = re.compile(f"[^{body}]?[{body}]+|[{also}]")
+            # a run of non-boundary code points with the one before it (a boundary: the
+            # runs are maximal), or a lone code point the form changes
+            self.scanners[form] = re.compile(f"(?s:.)?[{body}]+|[{also}]")
 
 
 def _char_class(chars: set[str], ranges: list[tuple[int, int]] | tuple = ()) -> str:
