@@ -8,8 +8,10 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from benchmarks.parity import _hf_from_file, compare_case
+from tests.core.tokenizers.normalizers.test_unicode_forms import rich_text
 from tests.core.tokenizers.loaded import shared_tokenizer
 
 pytest.importorskip("tokenizers")
@@ -73,3 +75,18 @@ def test_derived_spans_cover_every_source_of_a_composed_character(pair, text, de
     held = [j for j in range(len(enc)) if enc.offsets[j][0] == derived[0]]
     assert held and all(spans[j] == derived for j in held), (enc.tokens, list(enc.offsets), list(spans))
     assert all(enc.offsets[j][1] < derived[1] for j in held)  # the reference's span is shorter
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=rich_text)
+def test_derived_spans_cover_every_code_point_of_generated_text(pair, text):
+    """Qwen3 drops nothing and marks nothing unknown, so every code point with content lies
+    in some token's derived span, the sources a composition absorbed included."""
+    ours, ref = pair
+    enc = ours.encode(text)
+    assert enc.ids == ref(text, False)[1]
+    covered = bytearray(len(text))
+    for a, b in enc.derived_offsets:
+        covered[a:b] = b"\x01" * (b - a)
+    missed = [i for i, c in enumerate(text) if not covered[i] and not c.isspace()]
+    assert not missed, (text, missed, list(enc.offsets), list(enc.derived_offsets))
