@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import unicodedata
 from array import array
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
 from core.text.normalize import NormalizedText
-from core.text.unicode_forms import FORMS, changed_segments
+from core.text.unicode_forms import FORMS, changed_segments, normalize_form
 from core.tokenizers import chars
 from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer
 
@@ -55,16 +56,27 @@ class UnicodeForm(Normalizer):
     span of its *first* source (é from ``e`` + U+0301 spans the ``e``), marks moved by the
     canonical ordering take the span at the position they move to. The algorithm and its
     segments: :mod:`core.text.unicode_forms`. O(n) for n code points; a text already in
-    the form costs one :func:`unicodedata.is_normalized`.
+    the form costs one :func:`unicodedata.is_normalized`; NFD/NFKD first decompose code
+    point by code point with a translation table, exact unless marks need reordering
+    across code points (checked with :func:`unicodedata.is_normalized`).
     """
 
     def __init__(self, form: str):
         if form not in FORMS:
             raise ValueError(f"unknown normalization form {form!r}; use one of {FORMS}")
         self.form = self.type_name = form
+        self._pieces: dict[str, str] = {}  # D forms: code point -> its decomposition
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         text = nt.text
+        if unicodedata.is_normalized(self.form, text):
+            return nt
+        if self.form in ("NFD", "NFKD"):
+            # each code point decomposed on its own, every piece with its span (what the
+            # reference gives) is the answer unless marks must be reordered across them
+            per_char = nt.map_chars_cached(partial(normalize_form, form=self.form), self._pieces)
+            if unicodedata.is_normalized(self.form, per_char.text):
+                return per_char
         out: list[str] = []
         src = array("q")  # per output character: the character whose span it takes
         pos = 0
