@@ -77,3 +77,23 @@ class PatternTimeoutError(SubwordScopeError, TimeoutError):
     def __init__(self, message: str, pattern: str, budget_s: float):
         self.pattern, self.budget_s = pattern, budget_s
         super().__init__(message)
+
+
+class LoneSurrogateError(SubwordScopeError):
+    """The text holds a lone surrogate (U+D800–U+DFFF: half of a UTF-16 pair, possible in a
+    Python ``str`` but not in UTF-8), which the tokenizer format's reference library refuses.
+
+    Attributes
+    ----------
+    index : int
+        Its code-point index in the text.
+    code_point : int
+        The surrogate (0xD800–0xDFFF).
+    """
+
+    def __init__(self, index: int, code_point: int, what: str = "the text"):
+        self.index, self.code_point = index, code_point
+        super().__init__(
+            f"{what} holds a lone surrogate U+{code_point:04X} at code point {index}, which "
+            "this tokenizer's format refuses (it is not a Unicode character); remove it or "
+            "replace it with U+FFFD")

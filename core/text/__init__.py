@@ -5,7 +5,8 @@ The bottom layer of ``core``: it imports nothing of ``core`` but :mod:`core.erro
 
 Modules: :mod:`~core.text.normalize` (``NormalizedText``, the teaching normalizer),
 :mod:`~core.text.offsets`, :mod:`~core.text.graphemes`, :mod:`~core.text.byte_alphabet`,
-:mod:`~core.text.scripts`, :mod:`~core.text.files`, :mod:`~core.text.edits`.
+:mod:`~core.text.scripts`, :mod:`~core.text.files`, :mod:`~core.text.edits`,
+:mod:`~core.text.unicode_forms` (NFC/NFD/NFKC/NFKD with the reference's alignment).
 """
 
 from core.text.graphemes import GraphemeBounds, grapheme_bounds, grapheme_interior

@@ -21,8 +21,8 @@ import numpy as np
 
 from core.errors import OffsetError
 from core.text.columns import IntArray, int_array
+from core.text.unicode_forms import FORMS, changed_segments, normalize_form
 
-FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 COMPACT_FROM = 256
 """Offset lists at least this long are stored as compact :class:`IntArray` columns."""
 _COUNT = np.arange(COMPACT_FROM + 1, dtype=np.int64)  # the arrays() of short identity maps
@@ -363,18 +363,22 @@ class NormalizedText:
 def _units(text: str, form: Form | None) -> list[tuple[int, int]]:
     """Split ``text`` into the units normalized one at a time.
 
-    For decomposition forms (and no form) a unit is one code point, as SPEC §1 says; for
-    composition forms it is a character plus the combining marks after it, so that a base
-    letter and its accent can compose.
+    A unit is one code point (SPEC §1), except where ``form`` rewrites a segment as a
+    whole (:mod:`core.text.unicode_forms`: marks put in canonical order, a letter and its
+    accent or a vowel sign's two parts composed), which is one unit, so the unit's
+    normal form is the text's. O(n).
     """
-    if form not in ("NFC", "NFKC"):
-        return [(i, i + 1) for i in range(len(text))]
     units: list[tuple[int, int]] = []
-    start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or unicodedata.combining(text[i]) == 0:
-            units.append((start, i))
-            start = i
+    pos = 0
+    for a, b, pairs in changed_segments(text, form) if form else ():
+        units.extend((i, i + 1) for i in range(pos, a))
+        whole = "".join(c for c, _ in pairs)
+        if whole == "".join(normalize_form(c, form) for c in text[a:b]):
+            units.extend((i, i + 1) for i in range(a, b))
+        else:
+            units.append((a, b))
+        pos = b
+    units.extend((i, i + 1) for i in range(pos, len(text)))
     return units
 
 
@@ -430,7 +434,7 @@ def normalize(
                 ends.append(b)
             continue
         emitted = False
-        for piece in unicodedata.normalize(form, unit) if form else unit:
+        for piece in normalize_form(unit, form) if form else unit:
             if strip_accents and unicodedata.category(piece) == "Mn":
                 continue
             for ch in piece.lower() if lowercase else piece:

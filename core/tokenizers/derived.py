@@ -46,10 +46,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from core.text.byte_alphabet import from_byte_level
-from core.text.columns import IntArray, SpanArray
+from core.text.columns import IntArray, SpanArray, int_array
 from core.tokenizers import chars
 from core.tokenizers.derived_contents import Atom, token_contents
 from core.tokenizers.derived_runs import guess_walk, nonzero32, resume_at
+from core.tokenizers.derived_sources import covering_ends
 from core.tokenizers.token_rules import TokenRules
 
 __all__ = ["derived_offsets"]
@@ -125,8 +126,11 @@ class _Text:
         self.n = len(self.data)
         self.nt = nt
         self.nt_starts, self.nt_ends = nt.arrays()
-        self.blank = _blank(nt, space, self.nt_starts, self.nt_ends)
+        covering = covering_ends(nt, self.nt_starts, self.nt_ends)  # all of a composed char
+        self.blank = _blank(nt, space, self.nt_starts, covering)
         self._nt_starts, self._nt_ends = nt.starts, nt.ends
+        if covering is not self.nt_ends:
+            self.nt_ends, self._nt_ends = covering, int_array(covering)
 
     def skip_ws(self, p: int) -> int:
         ws, n = self.ws, self.n

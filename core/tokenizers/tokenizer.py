@@ -28,6 +28,7 @@ from core.tokenizers.normalizers.base import Normalizer
 from core.tokenizers.pre_tokenizers.base import PreTokenizer
 from core.tokenizers.processors.base import PostProcessor
 from core.tokenizers.token_rules import TokenRules, rules_for
+from core.tokenizers.surrogates import PASS, check_texts_surrogates, repair_for
 
 
 class Model(Protocol):
@@ -93,6 +94,9 @@ class Tokenizer:
     #: being skipped (tiktoken, SentencePiece). See :mod:`core.tokenizers.decoding`.
     decoder: Any = None
     strict_ids: bool = False
+    #: What ``encode`` does with a lone surrogate, as the format's reference library does
+    #: (:mod:`core.tokenizers.surrogates`; set by the loader): "refuse", "replace" or "pass".
+    lone_surrogates: str = PASS
 
     def decode(self, ids, *, skip_special_tokens: bool = True) -> str:
         """The text ``ids`` stand for, as the format's reference library decodes them
@@ -259,11 +263,18 @@ class Tokenizer:
         ------
         TypeError
             If ``text`` is not a ``str``.
+        core.errors.LoneSurrogateError
+            If ``text`` holds a lone surrogate and the format refuses them
+            (:attr:`lone_surrogates`; "replace" encodes tiktoken's repaired text instead).
         core.errors.Cancelled
             If ``should_stop()`` returned True.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if (fix := repair_for(self.lone_surrogates, text)) is not None:
+            return fix.restore(self.encode(fix.text, add_special_tokens=add_special_tokens,
+                                           should_stop=should_stop,
+                                           parse_special_tokens=parse_special_tokens))
         check_stop(should_stop)
         with collector_paused():  # many small tuples, no cycles (see core.collector)
             return self._encode(text, add_special_tokens, should_stop, parse_special_tokens)
@@ -327,10 +338,13 @@ class Tokenizer:
         TypeError
             If ``texts`` is a ``str`` or an item is not a ``str`` (naming its index); raised
             before anything is encoded.
+        core.errors.LoneSurrogateError
+            As :meth:`encode`, for the first text holding one, before anything is encoded.
         core.errors.Cancelled
             If ``should_stop()`` returned True.
         """
         texts = check_texts(texts)
+        repaired = check_texts_surrogates(self.lone_surrogates, texts)
         if not parse_special_tokens:
             return [self.encode(t, add_special_tokens=add_special_tokens, should_stop=should_stop,
                                 parse_special_tokens=False) for t in texts]
@@ -339,8 +353,8 @@ class Tokenizer:
             fast = self.__dict__["_batch"] = BatchEncoder(self)
         out: list[Encoding] = []
         with collector_paused():
-            for text, enc in zip(texts, fast.encode_many(texts, add_special_tokens, should_stop)):
-                out.append(enc if enc is not None else self.encode(
+            for k, (text, enc) in enumerate(zip(texts, fast.encode_many(texts, add_special_tokens, should_stop))):
+                out.append(enc if enc is not None and k not in repaired else self.encode(
                     text, add_special_tokens=add_special_tokens, should_stop=should_stop))
         return out
 

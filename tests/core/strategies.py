@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import strategies as st
 
 # Pieces people paste that break naive offset code.
@@ -40,3 +41,31 @@ surrogate = st.integers(0xD800, 0xDFFF).map(chr)
 any_text = st.lists(
     st.one_of(st.sampled_from(TRICKY), st.text(max_size=4), surrogate), max_size=12
 ).map("".join)
+
+
+def refused_surrogate(tok, text: str, special: bool = False) -> bool:
+    """True when ``tok``'s format refuses lone surrogates and ``text`` holds one; then
+    checks that ``encode`` raises :class:`core.errors.LoneSurrogateError` at the first."""
+    from core.errors import LoneSurrogateError
+    from core.tokenizers.surrogates import REFUSE, first_surrogate
+
+    at = first_surrogate(text)
+    if at is None or getattr(tok, "lone_surrogates", None) != REFUSE:
+        return False
+    with pytest.raises(LoneSurrogateError) as caught:
+        tok.encode(text, add_special_tokens=special)
+    assert caught.value.index == at and caught.value.code_point == ord(text[at])
+    return True
+
+
+def without_refused_surrogates(tok, texts: list[str], special: bool = False) -> list[str]:
+    """``texts`` without those ``tok`` refuses (:func:`refused_surrogate`), after checking
+    that ``encode_batch`` of all of them refuses, naming the first such text."""
+    from core.errors import LoneSurrogateError
+
+    refused = [k for k, t in enumerate(texts) if refused_surrogate(tok, t, special)]
+    if not refused:
+        return texts
+    with pytest.raises(LoneSurrogateError, match=rf"^texts\[{refused[0]}\] holds"):
+        tok.encode_batch(texts, add_special_tokens=special)
+    return [t for k, t in enumerate(texts) if k not in set(refused)]

@@ -25,6 +25,7 @@ from core.tokenizers.models.bpe_build import MergeError, check_vocab
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
 from core.tokenizers.processors.byte_level import ByteLevelProcessing
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.surrogates import REFUSE
 
 
 def _read_text(path: Path) -> str:
@@ -135,6 +136,7 @@ def load_gpt2(path: Path, *, add_prefix_space: bool = False,
                           source={"format": "vocab.json+merges.txt", "path": str(vocab_path),
                                   "merges": str(merges_path)})
     tokenizer.decoder = ByteLevelDecoder()  # as ByteLevelBPETokenizer
+    tokenizer.lone_surrogates = REFUSE  # as tokenizers.Tokenizer.encode
     return tokenizer
 
 

@@ -32,6 +32,7 @@ from core.tokenizers.normalizers import build_normalizer
 from core.tokenizers.pre_tokenizers import build_pre_tokenizer
 from core.tokenizers.processors import build_post_processor
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.surrogates import REFUSE
 
 
 def _vocab_map(cfg: dict) -> dict[str, int]:
@@ -138,6 +139,7 @@ def build_tokenizer_json(doc: Any, name: str, path: str) -> Tokenizer:
                 "decoder": doc.get("decoder") if isinstance(doc.get("decoder"), dict) else None},
     )
     tokenizer.decoder = decoder  # None: tokens joined with spaces, as the reference
+    tokenizer.lone_surrogates = REFUSE  # as tokenizers.Tokenizer.encode
     return tokenizer
 
 

@@ -28,6 +28,7 @@ from core.tokenizers.models.bpe import BPE
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
 from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS, compile_pattern
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.surrogates import REPLACE
 
 ENDOFTEXT = "<|endoftext|>"
 FIM_PREFIX = "<|fim_prefix|>"
@@ -198,6 +199,7 @@ def load_tiktoken_file(path: Path, *, pattern: str | None = None,
                                   "special_tokens": bool(special_tokens)})
     # tiktoken.decode: the bytes joined, errors="replace"; an unknown id raises (KeyError)
     tokenizer.decoder, tokenizer.strict_ids = ByteLevelDecoder(), True
+    tokenizer.lone_surrogates = REPLACE  # tiktoken repairs the text through UTF-16
     return tokenizer
 
 

@@ -18,6 +18,7 @@ from core.tokenizers.normalizers.bert import BertNormalizer
 from core.tokenizers.pre_tokenizers.separators import bert_pre_tokenizer
 from core.tokenizers.processors.template import BertProcessing
 from core.tokenizers.tokenizer import Tokenizer
+from core.tokenizers.surrogates import REFUSE
 
 #: The special tokens of a BERT vocabulary (those present become added special tokens).
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -70,4 +71,5 @@ def load_vocab_txt(path: Path, **options: Any) -> Tokenizer:
                           pre_tokenizer=bert_pre_tokenizer(), post_processor=post,
                           added_tokens=specials, source={"format": "vocab.txt", "path": str(path)})
     tokenizer.decoder = WordPieceDecoder("##", cleanup=True)  # as BertWordPieceTokenizer
+    tokenizer.lone_surrogates = REFUSE  # as tokenizers.Tokenizer.encode
     return tokenizer

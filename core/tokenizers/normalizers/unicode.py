@@ -1,11 +1,16 @@
-"""Unicode normalizers: Lowercase, StripAccents, the normalization forms NFD/NFKD (per code
-point) and NFC/NFKC (per starter + marks), and SentencePiece's NMT clean-up rule."""
+"""Unicode normalizers: Lowercase, StripAccents, the normalization forms NFC/NFD/NFKC/NFKD
+(:class:`UnicodeForm`, with the reference's offsets), and SentencePiece's NMT clean-up rule."""
 
 from __future__ import annotations
 
 import unicodedata
+from array import array
+from functools import lru_cache, partial
+
+import numpy as np
 
 from core.text.normalize import NormalizedText
+from core.text.unicode_forms import FORMS, changed_segments, normalize_form
 from core.tokenizers import chars
 from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer
 
@@ -40,49 +45,80 @@ class Nmt(CharMapNormalizer):
         return "" if c in self._DROP else " " if c in self._SPACE else c
 
 
-class Decompose(CharMapNormalizer):
-    """NFD or NFKD, character by character (canonical reordering of marks is not applied)."""
+class UnicodeForm(Normalizer):
+    """A Unicode normalization form (NFC, NFD, NFKC or NFKD) over the whole text, with the
+    reference's offsets.
 
-    def __init__(self, form: str):
-        super().__init__()
-        self.form = self.type_name = form
-
-    def char_map(self, c: str) -> str:
-        return unicodedata.normalize(self.form, c)
-
-
-class Compose(Normalizer):
-    """NFC or NFKC over units of a starter plus its combining marks.
-
-    A unit that changes is rewritten as the reference does: a shorter output gives its
-    first (composed) character the first input character's span and drops the next ones;
-    a longer output gives the extra characters the last input character's span.
+    The text equals ``unicodedata.normalize(form, text)`` (canonical ordering and
+    composition included: Bengali U+09C7 U+09BE gives U+09CB, conjoining jamo give Hangul
+    syllables). Offsets are those ``tokenizers``' ``NormalizedString::nfc`` (…) gives: a
+    decomposition's pieces all take their source's span, a composed character takes the
+    span of its *first* source (é from ``e`` + U+0301 spans the ``e``), marks moved by the
+    canonical ordering take the span at the position they move to. The algorithm and its
+    segments: :mod:`core.text.unicode_forms`. O(n) for n code points; a text already in
+    the form costs one :func:`unicodedata.is_normalized`; NFD/NFKD first decompose code
+    point by code point with a translation table, exact unless marks need reordering
+    across code points (checked with :func:`unicodedata.is_normalized`).
     """
 
     def __init__(self, form: str):
+        if form not in FORMS:
+            raise ValueError(f"unknown normalization form {form!r}; use one of {FORMS}")
         self.form = self.type_name = form
+        self._pieces: dict[str, str] = {}  # D forms: code point -> its decomposition
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         text = nt.text
         if unicodedata.is_normalized(self.form, text):
             return nt
-        changes: list[tuple[str, int]] = []
-        start = 0
-        for i in range(1, len(text) + 1):
-            if i < len(text) and unicodedata.combining(text[i]):
-                continue
-            unit = text[start:i]
-            out = unicodedata.normalize(self.form, unit)
-            changes.extend(_unit_changes(out, len(unit)))
-            start = i
-        return nt.transform(changes)
+        if self.form in ("NFD", "NFKD"):
+            # each code point decomposed on its own, every piece with its span (what the
+            # reference gives) is the answer unless marks must be reordered across them
+            per_char = nt.map_chars_cached(partial(normalize_form, form=self.form), self._pieces)
+            if unicodedata.is_normalized(self.form, per_char.text):
+                return per_char
+        out: list[str] = []
+        src = array("q")  # per output character: the character whose span it takes
+        pos = 0
+        for a, b, pairs in changed_segments(text, self.form):
+            out.append(text[pos:a])
+            src.extend(range(pos, a))
+            out.extend(c for c, _ in pairs)
+            src.extend([a + r for r in _sources(tuple(pairs))])
+            pos = b
+        if not pos:
+            return nt
+        out.append(text[pos:])
+        src.extend(range(pos, len(text)))
+        idx = np.frombuffer(src, np.int64)
+        old_s, old_e = nt.arrays()
+        starts, ends = old_s[idx], old_e[idx]
+        before = idx < 0  # inserted before any character: (0, 0), as the reference
+        if before.any():
+            starts[before] = ends[before] = 0
+        return NormalizedText.from_arrays(nt.original, "".join(out), starts, ends)
 
 
-def _unit_changes(out: str, n_in: int) -> list[tuple[str, int]]:
-    """``transform`` pairs rewriting ``n_in`` characters as ``out``."""
-    if not out:
-        return []  # pragma: no cover - normalization never empties a unit
-    pairs = [(ch, 0 if k < n_in else 1) for k, ch in enumerate(out)]
-    if len(out) < n_in:  # the composed starter absorbs the marks right after it
-        pairs[0] = (out[0], len(out) - n_in)
-    return pairs
+@lru_cache(maxsize=8192)
+def _sources(pairs: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    """The source character of every ``(char, change)`` pair rewriting a segment, relative
+    to its start, with :meth:`NormalizedText.transform`'s rule: ``change <= 0`` takes the
+    current character and consumes ``1 - change``; ``change > 0`` (inserted) takes the one
+    consumed before it (-1: the one before the segment). O(len(pairs))."""
+    out = []
+    at = 0
+    for _, change in pairs:
+        if change > 0:
+            out.append(at - 1)
+        else:
+            out.append(at)
+            at += 1 - change
+    return tuple(out)
+
+
+class Decompose(UnicodeForm):
+    """NFD or NFKD (see :class:`UnicodeForm`)."""
+
+
+class Compose(UnicodeForm):
+    """NFC or NFKC (see :class:`UnicodeForm`)."""

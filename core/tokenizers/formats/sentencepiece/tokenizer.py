@@ -28,6 +28,7 @@ from core.tokenizers.formats._files import display_name
 from core.tokenizers.formats.sentencepiece.model import (
     SPACE, SentencePieceModel, load_sentencepiece_model)
 from core.tokenizers.models.sentencepiece import CONTROL
+from core.tokenizers.surrogates import REFUSE, check_texts_surrogates, repair_for
 from core.tokenizers.tokenizer import Tokenizer, check_texts
 
 
@@ -62,6 +63,7 @@ class SentencePieceTokenizer(Tokenizer):
             model.vocab, model.types, model.unk_id, add_dummy_prefix=p.add_dummy_prefix,
             remove_extra_whitespaces=p.remove_extra_whitespaces, unk_surface=p.unk_surface)
         self.strict_ids = True
+        self.lone_surrogates = REFUSE  # as SentencePieceProcessor.encode
 
     @staticmethod
     def _control(model: SentencePieceModel, piece: str, path: str) -> tuple[str, int]:
@@ -93,11 +95,14 @@ class SentencePieceTokenizer(Tokenizer):
         ------
         TypeError
             If ``text`` is not a ``str``.
+        core.errors.LoneSurrogateError
+            If ``text`` holds a lone surrogate (the library refuses them).
         core.errors.Cancelled
             If ``should_stop()`` returned True.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        repair_for(self.lone_surrogates, text)
         check_stop(should_stop)
         tokens, ids, starts, ends, normalized = self.model.encode_parts(text, should_stop)
         check_stop(should_stop)
@@ -131,10 +136,13 @@ class SentencePieceTokenizer(Tokenizer):
         ------
         TypeError
             If ``texts`` is a ``str`` or an item is not one (naming its index).
+        core.errors.LoneSurrogateError
+            For the first text holding a lone surrogate, before anything is encoded.
         core.errors.Cancelled
             If ``should_stop()`` returned True.
         """
         texts = check_texts(texts)
+        check_texts_surrogates(self.lone_surrogates, texts)
         out: list[Encoding] = []
         with collector_paused():
             for text in texts:
