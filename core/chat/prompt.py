@@ -75,7 +75,7 @@ class ChatPrompt:
     add_generation_prompt: bool
 
     def span_at(self, position: int) -> MessageSpan | None:
-        """The span holding code point ``position`` (None outside the text). O(log spans)."""
+        """The span holding code point ``position`` (None outside the text). O(spans)."""
         k = bisect.bisect_right([s.start for s in self.spans], position) - 1
         return self.spans[k] if 0 <= k < len(self.spans) and position < self.spans[k].end else None
 
@@ -89,7 +89,7 @@ def render_chat(template: ChatTemplate, messages: Any, *, add_generation_prompt:
     """Render ``messages`` with ``template`` and locate every message on the text.
 
     Renders twice with ``add_generation_prompt`` (once without it, to find where the
-    generation prompt starts). O(n + messages) beyond rendering for a prompt of n code points.
+    generation prompt starts). Linear in the prompt beyond rendering (see :func:`_spans`).
 
     Raises
     ------
@@ -111,13 +111,15 @@ def render_chat(template: ChatTemplate, messages: Any, *, add_generation_prompt:
 
 
 def _spans(text: str, end: int, msgs: list[dict], template: ChatTemplate) -> tuple[MessageSpan, ...]:
-    """The prelude, message and tail spans (see the module docstring). O(n + messages)."""
+    """The prelude, message and tail spans (see the module docstring). O(n + t log t +
+    messages × t') for t added-token occurrences, t' of them in one gap."""
     tokens = sorted({c for c, _ in template.added_tokens} | set(template.special_tokens.values()),
                     key=len, reverse=True)
     special = {c for c, s in template.added_tokens if s} or set(template.special_tokens.values())
     found = [(m.start(), m.end(), m.group() in special)
              for m in re.finditer("|".join(map(re.escape, tokens)), text)] if tokens else []
     ends = {e for _, e, _ in found}
+    starts = [s for s, _, _ in found]
     bos = template.bos_token
     prelude = len(bos) if bos and text.startswith(bos) else 0
     contents = _contents(text, prelude, msgs)
@@ -125,7 +127,10 @@ def _spans(text: str, end: int, msgs: list[dict], template: ChatTemplate) -> tup
     def candidates(lo: int, hi: int) -> list[int]:
         """Turn starts strictly inside (lo, hi]: a special token after an added token or a
         newline that both lie after lo; else after the first newline."""
-        out = [s for s, _, sp in found if lo < s <= hi and sp and (s in ends or text[s - 1] == "\n")]
+        out = []
+        for s, _, sp in found[bisect.bisect_right(starts, lo):bisect.bisect_right(starts, hi)]:
+            if sp and (s in ends or text[s - 1] == "\n"):
+                out.append(s)
         if not out:
             nl = text.find("\n", lo, hi)
             out = [nl + 1] if nl >= 0 else []
@@ -153,7 +158,8 @@ def _spans(text: str, end: int, msgs: list[dict], template: ChatTemplate) -> tup
 
 def _contents(text: str, start: int, msgs: list[dict]) -> list[tuple[int, int] | None]:
     """Each message's content located in order from ``start`` (None where not verbatim).
-    O(n) str.find calls that never move backwards."""
+    str.find calls that never move backwards: O(n) when every content is found, plus O(n)
+    per content that is not."""
     out: list[tuple[int, int] | None] = []
     pos = start
     for m in msgs:

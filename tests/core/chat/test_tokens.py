@@ -114,3 +114,69 @@ def test_round_trip_keeps_special_tokens_on_a_chat_prompt(data_dir, ours, name):
     assert (name in TEMPLATED) == (specials > 0)
     if specials:
         assert rt.summary().endswith(f", {specials} special tokens kept")
+
+
+# -- properties ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from core.chat import assistant_mask  # noqa: E402
+
+_content = st.lists(st.sampled_from(list("ab é\n👍") + ["<|im_end|>", "<end_of_turn>", "<|eot_id|>", "  "]),
+                   max_size=12).map("".join)
+
+
+@st.composite
+def conversations(draw):
+    turns = draw(st.integers(1, 5))
+    out = [{"role": "system", "content": draw(_content)}] if draw(st.booleans()) else []
+    out += [{"role": ("user", "assistant")[k % 2], "content": draw(_content)} for k in range(turns)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def templates(data_dir):
+    return {n: load_chat_template(data_dir / "tokenizers" / n) for n in TEMPLATED}
+
+
+@settings(max_examples=60, deadline=None)
+@given(messages=conversations(), gen=st.booleans())
+def test_spans_partition_every_prompt(templates, messages, gen):
+    for name, template in templates.items():
+        prompt = render_chat(template, messages, add_generation_prompt=gen)
+        spans = prompt.spans
+        assert spans[0].start == 0 and spans[-1].end == len(prompt.text), name
+        assert all(a.end == b.start for a, b in zip(spans, spans[1:])), name
+        assert [s.index for s in prompt.message_spans()] == list(range(len(messages))), name
+        for s in prompt.message_spans():
+            if s.content is not None:
+                assert s.start <= s.content[0] <= s.content[1] <= s.end, name
+        for k in range(len(prompt.text)):
+            assert prompt.span_at(k) is not None and prompt.span_at(k).start <= k < prompt.span_at(k).end
+
+
+@settings(max_examples=200, deadline=None)
+@given(cuts=st.lists(st.integers(0, 40), min_size=1, max_size=20),
+       spans=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 6)), max_size=5))
+def test_assistant_mask_is_overlap(cuts, spans):
+    cuts = sorted(cuts)
+    offsets = list(zip(cuts, cuts[1:])) + [(cuts[-1], cuts[-1])]
+    offsets.sort()
+    merged = []
+    for s, n in sorted(spans):  # transformers' generation spans: sorted, disjoint, non-empty
+        if not merged or s >= merged[-1][1]:
+            merged.append((s, s + n))
+    expected = [int(any(s < e2 and e > s2 for s2, e2 in merged)) for s, e in offsets]
+    assert assistant_mask(offsets, merged) == expected
+
+
+def test_a_turn_starts_at_the_special_token_after_a_newline_or_another_token(data_dir):
+    """The closing token that follows a message's text ("….<|im_end|>") is not a turn start."""
+    source = ("{% for m in messages %}{{ '<|im_start|>' + m.role + '\\n' + m.content + '.<|im_end|>\\n' }}"
+              "{% endfor %}{{ 'end' }}")
+    template = replace(load_chat_template(data_dir / "tokenizers" / "qwen3"), source=source)
+    prompt = render_chat(template, MESSAGE_LISTS["no system"])
+    assert [prompt.text[s.start:s.end] for s in prompt.spans] == [
+        "<|im_start|>user\nQ1.<|im_end|>\n", "<|im_start|>assistant\nA1.<|im_end|>\n",
+        "<|im_start|>user\nQ2.<|im_end|>\n", "end"]  # the text after the last turn: the tail
