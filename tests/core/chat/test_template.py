@@ -18,13 +18,7 @@ def test_rendered_prompt_equals_transformers(data_dir, oracle, name, case, gen):
     messages = MESSAGE_LISTS[case]
     template = load_chat_template(data_dir / "tokenizers" / name / "tokenizer.json")
     ref = oracle(name)
-    try:
-        expected = ref.apply_chat_template(messages, tokenize=False, add_generation_prompt=gen)
-    except Exception as exc:  # the template refuses this list: so must ours
-        with pytest.raises(TemplateError):
-            template.render(messages, add_generation_prompt=gen)
-        assert "alternate" in str(exc) or exc
-        return
+    expected = ref.apply_chat_template(messages, tokenize=False, add_generation_prompt=gen)
     assert template.render(messages, add_generation_prompt=gen).text == expected
 
 
@@ -58,13 +52,13 @@ def test_globals_and_filters_match_transformers():
     assert text == '"<é>"|{\n  "a": [\n    1,\n    2\n  ],\n  "b": 1\n}|4|1|{\'x\': 1}|<s>\n  kept\n'
 
 
-def test_sandbox_refuses_python_internals():
-    for source in ("{{ messages.__class__.__mro__ }}", "{% set ns = namespace(_x=1) %}",
-                   "{{ ''.format.__globals__ }}"):
-        with pytest.raises(TemplateError):
-            out = ChatTemplate(source).render([{"role": "user", "content": "x"}]).text
-            if not out.strip():  # the sandbox returns Undefined for unsafe attributes
-                raise TemplateError("empty")
+def test_sandbox_refuses_python_internals_and_mutation():
+    for source, match in (("{{ messages.__class__.__mro__ }}", "'__class__' of 'list' object is unsafe"),
+                          ("{% set ns = namespace(_x=1) %}", "underscore names are refused"),
+                          ("{% set x = messages.append(1) %}", "'append' of 'list' object is unsafe")):
+        with pytest.raises(TemplateError, match=match):
+            ChatTemplate(source).render([{"role": "user", "content": "x"}])
+    assert ChatTemplate("{{ ''.format.__globals__ }}").render([{"role": "user", "content": "x"}]).text == ""
 
 
 def test_template_errors_carry_the_line():
