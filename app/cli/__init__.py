@@ -1,4 +1,4 @@
-"""The headless command line: ``subwordscope encode | align | compare | audit``.
+"""The headless command line: ``subwordscope encode | align | compare | audit | chat``.
 
 One module per subcommand (:mod:`.encode`, :mod:`.align`, :mod:`.compare`, :mod:`.audit`),
 each with ``add_parser(subparsers)`` and ``run(args) -> int``; :mod:`.common` holds the exit
@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Sequence
 
-from app.cli import align, audit, compare, encode
+from app.cli import align, audit, chat, compare, encode
 
-SUBCOMMANDS = {"encode": encode, "align": align, "compare": compare, "audit": audit}
+SUBCOMMANDS = {"encode": encode, "align": align, "compare": compare, "audit": audit, "chat": chat}
 
 
 class OneLineErrorParser(argparse.ArgumentParser):

@@ -15,11 +15,17 @@ normalization form (NFKC compatibility mapping, NFC/NFD), or other.
 original (1.0 for an empty text); text the decoder adds (spaces around punctuation) is a
 difference with an empty original span and costs no original character.
 
+Special tokens the text itself holds (a chat prompt's ``<|im_start|>``) are decoded back
+(:func:`decode_kept`), so a lossless tokenizer gives a chat prompt back exactly;
+special tokens the post-processor added, and special tokens standing for other text (BERT's
+``[UNK]``), are left out as ``skip_special_tokens=True`` does. ``RoundTrip.special_tokens_kept``
+counts the kept ones and the summary says "N special tokens kept".
+
 Complexity: O(n + m + k) Python steps for an original of n, a normalized text of k and a
 decoded text of m code points, plus the alignment's cost (O(k + m) when nothing but
 whitespace differs; see :mod:`core.align.text_alignment`).
 
-Public names: :func:`round_trip`, :func:`round_trip_of`, :class:`RoundTrip`,
+Public names: :func:`round_trip`, :func:`round_trip_of`, :func:`decode_kept`, :class:`RoundTrip`,
 :class:`Difference`, :class:`Cause`, :class:`RoundTripError`.
 """
 
@@ -27,15 +33,16 @@ from __future__ import annotations
 
 import bisect
 import operator
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Sequence
 
 from core.align.round_trip_causes import Cause, classify
 from core.align.round_trip_segments import aligned, segments
 from core.errors import SubwordScopeError, check_stop
 from core.text.normalize import NormalizedText
 
-__all__ = ["Cause", "Difference", "RoundTrip", "RoundTripError", "round_trip", "round_trip_of"]
+__all__ = ["Cause", "Difference", "RoundTrip", "RoundTripError", "decode_kept", "round_trip",
+           "round_trip_of"]
 
 UNKNOWN_SURFACES = ("\u2047",)
 """Decoded strings that stand for an unknown token besides the tokenizer's own (SentencePiece
@@ -92,6 +99,7 @@ class RoundTrip:
     decoded: str
     differences: tuple[Difference, ...]
     unchanged_share: float
+    special_tokens_kept: int = 0
 
     @property
     def exact(self) -> bool:
@@ -118,8 +126,12 @@ class RoundTrip:
         return {c: n for c, n in out.items() if n}
 
     def summary(self) -> str:
-        """``"3 lost accents, 1 unknown, share 98.7 % unchanged"``."""
+        """``"3 lost accents, 1 unknown, share 98.7 % unchanged"`` (``", 7 special tokens
+        kept"`` after it when the text held some)."""
         share = f"share {_percent(self.unchanged_share)} unchanged"
+        if self.special_tokens_kept:
+            n = self.special_tokens_kept
+            share += f", {n} special token{'s' if n != 1 else ''} kept"
         if not self.differences:
             return f"comes back exactly, {share}" if self.exact else f"no differences, {share}"
         parts = [c.counted(n) for c, n in self.counts().items()]
@@ -191,10 +203,12 @@ def round_trip(original: str, normalized: NormalizedText, decoded: str, *,
 
 def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
                   should_stop: Callable[[], bool] | None = None) -> RoundTrip:
-    """``round_trip`` of ``tokenizer.decode(tokenizer.encode(text).ids)`` (special tokens
-    neither added nor decoded), with the encoding's unknown tokens located; ``encoding`` is
-    ``tokenizer.encode(text)`` when the caller has it already; ``should_stop`` as in
-    :func:`round_trip` (and checked after encoding and decoding).
+    """``round_trip`` of ``tokenizer.decode`` of ``tokenizer.encode(text).ids`` as
+    :func:`decode_kept` decodes them (the text's own special tokens kept, the others
+    skipped; ``RoundTrip.special_tokens_kept`` counts the kept ones), with the encoding's
+    unknown tokens located; ``encoding`` is ``tokenizer.encode(text)`` when the caller has
+    it already; ``should_stop`` as in :func:`round_trip` (and checked after encoding and
+    decoding).
 
     Raises
     ------
@@ -207,7 +221,7 @@ def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
         raise RoundTripError(f"{getattr(tokenizer, 'name', 'this tokenizer')} cannot decode ids back to text")
     enc = tokenizer.encode(text) if encoding is None else encoding
     check_stop(should_stop)
-    decoded = tokenizer.decode(enc.ids, skip_special_tokens=True)
+    decoded, kept = decode_kept(tokenizer, text, enc.ids, enc.offsets)
     check_stop(should_stop)
     mask = getattr(enc, "unknown_mask", None) or ()
     spans = [span for span, unk in zip(enc.offsets, mask) if unk]
@@ -215,8 +229,32 @@ def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
     if not isinstance(normalized, NormalizedText):  # an encoding without its normalization
         normalized = NormalizedText.identity(text)
     unk = getattr(tokenizer, "unk_token", None)
-    return round_trip(text, normalized, decoded, unknown_spans=spans,
-                      unknown_surfaces=(unk,) if isinstance(unk, str) else (), should_stop=should_stop)
+    rt = round_trip(text, normalized, decoded, unknown_spans=spans,
+                    unknown_surfaces=(unk,) if isinstance(unk, str) else (), should_stop=should_stop)
+    return replace(rt, special_tokens_kept=kept)
+
+
+def decode_kept(tokenizer: Any, text: str, ids: Sequence[int],
+                spans: Sequence[tuple[int, int] | None]) -> tuple[str, int]:
+    """``ids`` (the encoding of ``text``, ``spans`` its token spans in code points) decoded
+    with ``skip_special_tokens=False`` after leaving out the special tokens that do not
+    spell themselves in the text (added by the post-processor with an empty span, or
+    standing for other text like BERT's ``[UNK]``): what ``skip_special_tokens=True``
+    gives, but with the text's own special tokens kept. Returns the decoded text and the
+    number of special tokens kept. O(n) plus decoding.
+    """
+    special = {i for t in getattr(tokenizer, "special_tokens", ()) or ()
+               if (i := tokenizer.token_to_id(t)) is not None}
+    keep, kept = [], 0
+    for k, i in enumerate(ids):
+        i = int(i)
+        if i in special:
+            span = spans[k] if k < len(spans) else None
+            if span is None or text[span[0]:span[1]] != tokenizer.id_to_token(i):
+                continue
+            kept += 1
+        keep.append(i)
+    return tokenizer.decode(keep, skip_special_tokens=False), kept
 
 
 # -- checks -------------------------------------------------------------------------------
