@@ -17,7 +17,7 @@ the Compute button. An edit or a new tokenizer cancels the running comparison.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
@@ -38,7 +38,7 @@ from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import entity_colour
 from app.widgets.span_text_view import SpanTextView
 from app.workers import TaskRunner
-from core.align.round_trip import Cause, Difference, RoundTrip, round_trip
+from core.align.round_trip import Cause, Difference, RoundTrip, decode_kept, round_trip
 from core.align.view import AlignmentView
 from core.errors import check_stop
 from core.text.graphemes import grapheme_bounds
@@ -85,12 +85,15 @@ def decode_view(tokenizer: Any, view: AlignmentView, should_stop: Callable[[], b
         If the tokenizer cannot decode the ids.
     """
     check_stop(should_stop)
-    decoded = tokenizer.decode(list(view.ids), skip_special_tokens=True)
+    # the text's own special tokens (a chat prompt's <|im_start|>) are decoded back, so a
+    # lossless tokenizer reads 100 % unchanged; those the post-processor added are not
+    decoded, kept = decode_kept(tokenizer, view.text, view.ids, view.spans)
     unknown = [sp for sp, unk in zip(view.spans, view.unknown) if unk and sp is not None]
     unk = getattr(tokenizer, "unk_token", None)
     normalized = view.normalized if view.normalized is not None else NormalizedText.identity(view.text)
     rt = round_trip(view.text, normalized, decoded, unknown_spans=unknown,
                     unknown_surfaces=(unk,) if isinstance(unk, str) else (), should_stop=should_stop)
+    rt = replace(rt, special_tokens_kept=kept)
     diffs = rt.differences
     return Decoded(rt, widened([(d.start, d.end) for d in diffs], rt.original),
                    widened([(d.decoded_start, d.decoded_end) for d in diffs], rt.decoded),

@@ -79,6 +79,17 @@ def test_gpt2_comes_back_exactly(qtbot, pane, data_dir):
     assert pane.w.decoded.original._spans == []
 
 
+def test_a_chat_prompt_keeps_its_special_tokens(qtbot, pane, data_dir):
+    """Llama 3 is lossless: a prompt with its own special tokens comes back whole (they
+    used to be dropped and the rest misaligned: "3.5 % unchanged")."""
+    llama = load(data_dir / "tokenizers" / "llama-3" / "tokenizer.json")
+    text = ("<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nनमस्ते مرحبا สวัสดี"
+            " 👩\u200d👩\u200d👧<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n")
+    result = shown(qtbot, pane, lambda: tokenize_with(qtbot, pane, llama, "llama-3", text), text)
+    assert result.round_trip.exact and result.round_trip.special_tokens_kept == 6
+    assert pane.w.decoded.summary.text() == "comes back exactly, share 100 % unchanged, 6 special tokens kept"
+
+
 def test_align_mode_has_no_ids_to_decode(qtbot, pane):
     set_mode(qtbot, pane, "align")
     qtbot.waitUntil(lambda: "no ids to decode" in pane.w.decoded.summary.text())
