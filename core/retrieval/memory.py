@@ -98,3 +98,51 @@ def memory_table(n: int, dim: int, *, scale: int = 100, scales: bool = False) ->
                   vector_bytes(n * scale, dim, t, scales=scales))
         for t in CODE_TYPES
     )
+
+
+MATERIAL_SIZES = (100_000, 10_000_000)
+"""Corpus sizes the course material prices an index at (100k and 100 × that)."""
+BUDGET_DIM = 384
+"""The material's budget width: a common sentence-embedding size (all-MiniLM-L6-v2's)."""
+
+
+@dataclass(frozen=True)
+class SizeCost:
+    """Storage per code type and the exact query's multiply-adds for ``n`` vectors of ``dim``.
+
+    Attributes
+    ----------
+    n, dim : int
+    bytes : dict[str, int] — per code type of :data:`~core.retrieval.codes.CODE_TYPES`, no int8 scales.
+    multiply_adds : int — one exact query, ``n · dim``.
+    """
+
+    n: int
+    dim: int
+    bytes: dict
+    multiply_adds: int
+
+    def mb(self, dtype: str) -> float:
+        """``bytes[dtype]`` in decimal MB."""
+        return self.bytes[dtype] / MB
+
+
+def size_costs(n: int, dim: int, *, sizes=MATERIAL_SIZES, budget_dim: int = BUDGET_DIM) -> tuple[SizeCost, ...]:
+    """What an index of this corpus costs, and what it would at the material's sizes.
+
+    Rows, in order: ``n × dim``; each of ``sizes`` × ``dim``; and, when ``dim != budget_dim``,
+    each of ``sizes`` × ``budget_dim`` (so the material's figures are always among them:
+    100,000 × 384 → 153.6 / 76.8 / 38.4 MB and 38,400,000 multiply-adds; 10,000,000 × 384 →
+    15,360 / 7,680 / 3,840 MB and 3,840,000,000).
+
+    Raises
+    ------
+    RetrievalError
+        As for :func:`vector_bytes`; a size in ``sizes`` or ``budget_dim`` not a whole number >= 1.
+    """
+    n, dim = whole_number("n", n, 0), whole_number("dim", dim)
+    budget_dim = whole_number("budget_dim", budget_dim)
+    sizes = tuple(whole_number("size", s) for s in sizes)
+    shapes = [(n, dim)] + [(s, dim) for s in sizes] + ([(s, budget_dim) for s in sizes] if dim != budget_dim else [])
+    return tuple(SizeCost(m, d, {t: vector_bytes(m, d, t) for t in CODE_TYPES}, exact_query_cost(m, d))
+                 for m, d in shapes)

@@ -27,6 +27,7 @@ from app.panes.pooling.state import (
     shared_model_dir,
     with_,
 )
+from app.panes.pooling.figures_view import WorkedView
 from app.panes.pooling.views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
 from app.settings import get_json, set_json
 from app.workers import TaskRunner
@@ -85,6 +86,7 @@ class PoolingPane(Pane):
         self.notice = panel.notice
         self.tokens_view, self.similarity_view = TokensView(), SimilarityView()
         self.padding_view, self.sweep_view, self.chunk_view = PaddingView(), SweepView(), ChunkView()
+        self.worked_view = WorkedView()
         inputs = TabInputs(self.state, self.padding_view, self.sweep_view, self.chunk_view)
         self.pad_spin, self.strength_spin, self.seed_spin = inputs.pad_spin, inputs.strength_spin, inputs.seed_spin
         self.content_spin, self.overlap_spin = inputs.content_spin, inputs.overlap_spin
@@ -92,7 +94,7 @@ class PoolingPane(Pane):
         self.tabs = QTabWidget()
         for view, name in ((self.tokens_view, "Tokens"), (self.similarity_view, "Similarity"),
                            (self.padding_view, "Padding"), (self.sweep_view, "Length sweep"),
-                           (self.chunk_view, "Chunking")):
+                           (self.chunk_view, "Chunking"), (self.worked_view, "Worked examples")):
             self.tabs.addTab(view, name)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(panel)
@@ -260,6 +262,8 @@ class PoolingPane(Pane):
         self._render_sentence()
         self.similarity_view.render(r)
         self.sweep_view.render(r)
+        if r.sweep is not None:
+            self.worked_view.render_padding(r.sweep.padding, r.sweep_key[1])
         self.chunk_view.render(r)
 
     def _render_sentence(self) -> None:

@@ -1,4 +1,5 @@
-"""The pooling pane's tabs: tokens, similarity, padding, length sweep, chunking.
+"""The pooling pane's tabs: tokens, similarity, padding, length sweep, chunking (the worked
+examples tab is in :mod:`app.panes.pooling.figures_view`).
 
 Each view owns its plots (built once, updated with ``setImage`` / ``setData``) and renders
 from a :class:`~app.panes.pooling.state.PoolingResult`; none computes anything ``core`` does.
@@ -11,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from app.panes.pooling.figures_view import SweepTable
 from app.panes.pooling.state import METHOD_NAMES, STANDIN_LABEL, PoolingResult, window_cover, window_image
 from app.widgets.plot_heatmap import SEQUENTIAL, HeatmapPlot
 from app.widgets.plot_lines import LinePlot
@@ -200,9 +202,12 @@ class SweepView(QWidget):
         super().__init__(parent)
         self.controls = QHBoxLayout()
         self.note = _label(
-            "Synthetic stand-in: noise tokens plus evidence on 4 dimensions. Sparse = 3 evidence "
-            "tokens whatever the length; dense = 10 % of tokens; junk = no evidence but one huge "
-            "spike; noise = nothing. Signal = pooled value on the evidence dimensions.")
+            "Synthetic stand-in, drawn as in the course material: every token is 4 random normal "
+            "numbers; an evidence token gets the strength added to dimension 0. Sparse = 3 evidence "
+            "tokens at any length; dense = a quarter of the tokens; junk = no evidence, one token "
+            "pushed up by 8; noise = nothing. Signal = the pooled value on dimension 0, averaged "
+            "over 200 documents per length; attention scores tokens with w = (2, 0, 0, 0).")
+        self.table = SweepTable()
         row = QHBoxLayout()
         self.plots = {m: LinePlot(f"{METHOD_NAMES[m]} pooling", f"pooling-sweep-{m}",
                                   x_label="document length (tokens)", y_label="signal", log_x=True,
@@ -215,6 +220,7 @@ class SweepView(QWidget):
         layout.addLayout(self.controls)
         layout.addWidget(self.note)
         layout.addLayout(row, 1)
+        layout.addWidget(self.table)
 
     def render(self, result: PoolingResult) -> None:
         sw = result.sweep
@@ -223,6 +229,8 @@ class SweepView(QWidget):
         for m, plot in self.plots.items():
             for cond, curves in sw.signal.items():
                 plot.set_curve(cond, sw.lengths, curves[m], color=CONDITION_COLOURS[cond], symbol="o")
+        strength, seed = result.sweep_key
+        self.table.render(sw, strength, seed)
 
 
 class ChunkView(QWidget):

@@ -10,16 +10,31 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.widgets.plot_frame import PlotFrame
 from app.widgets.plot_lines import LinePlot
-from core.retrieval import IVFSweep, MemoryRow
+from core.retrieval import CODE_TYPES, IVFSweep, MemoryRow
+from core.retrieval.memory import SizeCost
 
 SOURCE_NAMES = {"corpus": "this corpus",
-                "synthetic": "synthetic 100,000 × 64 (the seed's)"}
+                "synthetic": "synthetic 100,000 × 64 (the course material's)"}
 SOURCE_NOTES = {"corpus": "of its paragraphs as queries (each also finds itself)",
-                "synthetic": "200 topics, noise 0.8, 200 perturbed corpus points as queries"}
+                "synthetic": "200 topics, noise 0.8, 50 perturbed corpus points as queries"}
+PRINTED_IVF = ((1, 0.924, 0.005), (4, 1.0, 0.015), (16, 1.0, 0.062))
+"""What the course material prints for its IVF (nprobe, recall@10, fraction scanned)."""
+SIZE_HEADERS = ["vectors × dims", "float32 MB", "float16 MB", "int8 MB", "multiply-adds per exact query"]
 CODE_COLOURS = ("#4c78a8", "#f58518", "#54a24b")
 
 
@@ -81,6 +96,21 @@ class IndexView(QWidget):
         self.cost = QLabel()
         self.cost.setWordWrap(True)
         self.cost.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sizes = QTableWidget(0, len(SIZE_HEADERS))
+        self.sizes.setHorizontalHeaderLabels(SIZE_HEADERS)
+        self.sizes.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.sizes.verticalHeader().setVisible(False)
+        self.sizes.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.sizes.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sizes.setToolTip("Storage of the vectors alone (decimal MB, no int8 scales) and the work of "
+                              "scoring every vector for one query, for this corpus and at 100,000 and "
+                              "10,000,000 vectors; 384 dimensions is the width the course material prices.")
+        self.synthetic_note = QLabel()
+        self.synthetic_note.setWordWrap(True)
+        self.synthetic_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.synthetic_note.setToolTip("The course material's search experiment, rerun on the same random "
+                                       "stream: its corpus and queries are drawn exactly as it draws them.")
+        self.synthetic_note.hide()
         top = QHBoxLayout()
         top.addWidget(QLabel("Sweep on"))
         top.addWidget(self.source_box)
@@ -92,14 +122,16 @@ class IndexView(QWidget):
         llay = QVBoxLayout(lower)
         llay.setContentsMargins(0, 0, 0, 0)
         llay.addWidget(bars, 1)
+        llay.addWidget(self.sizes)
         llay.addWidget(self.cost)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.sweep)
         split.addWidget(lower)
-        split.setSizes([380, 300])
+        split.setSizes([300, 440])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
+        layout.addWidget(self.synthetic_note)
         layout.addWidget(split, 1)
         self.sweep.set_placeholder("The sweep runs once the corpus is indexed…")
 
@@ -130,3 +162,45 @@ class IndexView(QWidget):
         per = ", ".join(f"{r.dtype} {r.bytes_per_vector:,} B" for r in rows)
         self.cost.setText(f"Bytes per vector: {per} (int8 adds a 4-byte scale per vector, left out here). "
                           f"An exact query costs N·d multiply-adds: {cost_n:,} at N, {cost_100n:,} at 100 N.")
+
+    def show_sizes(self, rows: tuple[SizeCost, ...]) -> None:
+        """One table row per size: MB per code type and the exact query's multiply-adds."""
+        self.sizes.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            label = f"{row.n:,} × {row.dim}" + (" (this corpus)" if r == 0 else "")
+            cells = [label] + [mb_text(row.mb(t)) for t in CODE_TYPES] + [f"{row.multiply_adds:,}"]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.sizes.setItem(r, c, item)
+        self.sizes.resizeRowsToContents()
+        self.sizes.setFixedHeight(self.sizes.horizontalHeader().height() + 2 * self.sizes.frameWidth()
+                                  + sum(self.sizes.rowHeight(r) for r in range(len(rows))))
+
+    def show_synthetic(self, run) -> None:
+        """The material's figures on its synthetic corpus (a ``SyntheticRun``; None hides them)."""
+        if run is None:
+            self.synthetic_note.hide()
+            return
+        ours = dict(zip(run.ours.nprobe, zip(run.ours.recall, run.ours.fraction_scanned)))
+        shown = [p for p, _, _ in PRINTED_IVF if p in ours]
+        recall = " / ".join(f"{ours[p][0]:.3f}" for p in shown)
+        scanned = " / ".join(f"{ours[p][1]:.3f}" for p in shown)
+        ids = ", ".join(str(i) for i in run.top_ids)
+        cos = ", ".join(f"{c:.4f}" for c in run.top_cosines)
+        printed = (" / ".join(f"{r:.3f}" for p, r, _ in PRINTED_IVF if p in ours),
+                   " / ".join(f"{f:.3f}" for p, _, f in PRINTED_IVF if p in ours))
+        self.synthetic_note.setText(
+            f"Course material's corpus ({run.n:,} × {run.dim}, seed 0, {run.n_queries} queries): the first "
+            f"query's nearest three are ids {ids} (cosines {cos}); picking the top 10 without a full sort "
+            f"gives {'the same' if run.full_sort_match else 'DIFFERENT'} ids as sorting every score. "
+            f"int8 codes keep {run.int8_recall:.3f} of the exact top 10. IVF, nlist {run.nlist}, nprobe "
+            f"{' / '.join(map(str, shown))}: recall@10 {recall}, fraction scanned {scanned} (the material's "
+            f"k-means from another library gave {printed[0]} and {printed[1]}).")
+        self.synthetic_note.show()
+
+
+def mb_text(mb: float) -> str:
+    """Decimal MB as the material prints them (one decimal, thousands separated); 3 significant
+    digits below 1 MB."""
+    return f"{mb:,.1f}" if mb >= 1 else f"{mb:.3g}"

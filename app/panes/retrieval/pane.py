@@ -54,6 +54,7 @@ from core.data import shared_model_dir
 from core.encoder import EncoderLoadError
 from core.errors import SubwordScopeError
 from core.retrieval import SCORINGS, exact_query_cost, memory_table
+from core.retrieval.memory import size_costs
 
 QUERY_DEBOUNCE_MS = 300
 LANGUAGES_DEBOUNCE_MS = 700
@@ -83,7 +84,7 @@ class RetrievalPane(Pane):
         self.index: CorpusIndex | None = None
         self.result: QueryResult | None = None
         self._encoder, self._encoder_dir = None, None
-        self._synthetic = None  # (ours, faiss) on the seed's synthetic corpus, once computed
+        self._synthetic = None  # the SyntheticRun on the material's synthetic corpus, once computed
         self._available: list[str] = []
         self._started = False  # the first embedding starts when the pane is first shown
         self._stale: set[int] = set()  # tabs whose plots are older than the index
@@ -371,8 +372,8 @@ class RetrievalPane(Pane):
         self.sig_status_requested.emit(f"Retrieval: {plural(len(result.hits), 'hit')} for “{result.query.text}”")
         self.sig_hits_changed.emit(result)
 
-    def _on_synthetic_ready(self, sweeps) -> None:
-        self._synthetic = sweeps
+    def _on_synthetic_ready(self, run) -> None:
+        self._synthetic = run
         self._render_sweep()
 
     # -- rendering -----------------------------------------------------------------------
@@ -398,6 +399,7 @@ class RetrievalPane(Pane):
         elif i == INDEX_TAB:
             self.index_view.show_memory(memory_table(ix.n, ix.dim), ix.n, ix.dim, exact_query_cost(ix.n, ix.dim),
                                         exact_query_cost(100 * ix.n, ix.dim))
+            self.index_view.show_sizes(size_costs(ix.n, ix.dim))
             self._render_sweep()
 
     def _render_sweep(self) -> None:
@@ -407,14 +409,17 @@ class RetrievalPane(Pane):
                 if not self._sweep_runner.busy:
                     self._sweep_runner.submit(synthetic_sweep)
                 return
-            ours, theirs = self._synthetic
+            ours, theirs = self._synthetic.ours, self._synthetic.theirs
+            self.index_view.show_synthetic(self._synthetic)
         elif self.index is not None and self.index.complete:
             ours, theirs = self.index.sweep, self.index.faiss_sweep
         else:
+            self.index_view.show_synthetic(None)
             self.index_view.sweep.set_placeholder("The sweep runs once the corpus is indexed…")
             return
         what = SOURCE_NOTES[self.state.sweep_source]
         if self.state.sweep_source == "corpus":
             what = f"{len(self.index.sample)} {what}"
+            self.index_view.show_synthetic(None)
         self.index_view.show_sweep(ours, theirs, what)
         self.sig_sweep_changed.emit()

@@ -5,7 +5,8 @@ method (exact, float16 or int8 codes, IVF; optionally re-ranking the top R in fu
 or with one of the seed's scoring mistakes, and measures the method against exact search:
 recall@k for this query and over a sample of corpus paragraphs, latency, the share of the
 corpus scanned. Each hit carries the spans of its tokens that also occur in the query.
-:func:`synthetic_sweep` measures IVF recall against nprobe on the seed's synthetic corpus.
+:func:`synthetic_sweep` runs the course material's experiment on its synthetic corpus (top-3 ids,
+int8 recall, IVF recall against nprobe).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from core.retrieval import (
     faiss_ivf_sweep,
     ivf_sweep,
     matched_spans,
+    quantize_int8,
     recall_at_k,
     rerank,
     scored_search,
@@ -36,7 +38,11 @@ from core.retrieval import (
 
 TIMING_REPEATS = 5
 SYNTHETIC = (100_000, 64, 256)
-"""The seed's scale experiment: N, dimensions, nlist."""
+"""The course material's scale experiment: N, dimensions, nlist."""
+SYNTHETIC_QUERIES = 50
+"""Its queries (perturbed corpus points), as many as the material draws."""
+FIGURE_NPROBES = (1, 4, 16)
+"""The nprobe values the material prints."""
 HIT_FIELDS = ("rank", "row", "score", "cosine", "language", "paragraph", "text", "matched_spans")
 
 
@@ -169,11 +175,40 @@ def _note(state: RetrievalState, qv: QueryVector, same: bool, exact_scores) -> s
     return ""
 
 
-def synthetic_sweep(progress=None, should_stop=None) -> tuple[IVFSweep, IVFSweep | None]:
-    """Recall@10 vs nprobe on the seed's synthetic corpus (100k × 64, nlist 256): ours and FAISS's.
+@dataclass(frozen=True)
+class SyntheticRun:
+    """The course material's search experiment on :func:`~core.retrieval.synthetic_corpus`.
 
-    Cost: the corpus, one exact search, two IVF builds (ours, FAISS's) and 9 searches of 200
-    queries each; a cancel is noticed between these steps.
+    Attributes
+    ----------
+    ours, theirs : IVFSweep, IVFSweep | None — recall@10 and fraction scanned per nprobe
+        (:func:`~core.retrieval.ivf_sweep`; FAISS's when installed).
+    n, dim, nlist, n_queries : int
+    top_ids : tuple[int, int, int] — the first query's three nearest corpus ids (exact).
+    top_cosines : tuple[float, float, float] — their cosines.
+    full_sort_match : bool — the first query's exact top 10 equals a full stable sort.
+    int8_recall : float — recall@10 of int8 codes against exact search, over the queries.
+    """
+
+    ours: IVFSweep
+    theirs: IVFSweep | None
+    n: int
+    dim: int
+    nlist: int
+    n_queries: int
+    top_ids: tuple
+    top_cosines: tuple
+    full_sort_match: bool
+    int8_recall: float
+
+
+def synthetic_sweep(progress=None, should_stop=None) -> SyntheticRun:
+    """The material's experiment on its synthetic corpus (100k × 64, 50 queries, nlist 256):
+    exact top-3 of the first query, int8 recall@10, and recall@10 vs nprobe, ours and FAISS's.
+
+    Cost: the corpus, one exact search and one over int8 codes, a full sort of one query's
+    scores, two IVF builds (ours, FAISS's) and 9 searches of the queries each; a cancel is
+    noticed between these steps.
     """
     n, d, nlist = SYNTHETIC
     report = progress or (lambda f: None)
@@ -183,14 +218,22 @@ def synthetic_sweep(progress=None, should_stop=None) -> tuple[IVFSweep, IVFSweep
             raise Cancelled("the sweep was cancelled")
         report(fraction)
 
-    E, Q = synthetic_corpus(n, d, n_queries=200, seed=0)
+    E, Q = synthetic_corpus(n, d, n_queries=min(SYNTHETIC_QUERIES, n), seed=0)
+    step(0.1)
+    exact = top_k(E, Q, 10)
+    scores = E @ Q[0]
+    full_sort = bool(np.array_equal(exact[0], np.argsort(-scores, kind="stable")[:10]))
+    codes, scales = quantize_int8(E)
+    int8 = recall_at_k(search(codes, Q, 10, scales=scales)[0], exact)
     step(0.2)
-    nprobes, exact = (1, 2, 4, 8, 16, 32, 64, 128, 256), top_k(E, Q, 10)
+    nprobes = tuple(p for p in (1, 2, 4, 8, 16, 32, 64, 128, 256) if p <= nlist)
     ours = ivf_sweep(E, Q, nlist, nprobes, seed=0, exact=exact)
     step(0.7)
     theirs = faiss_ivf_sweep(E, Q, nlist, nprobes, seed=0, exact=exact)
     step(1.0)
-    return ours, theirs
+    top = exact[0][:3]
+    return SyntheticRun(ours, theirs, n, d, nlist, len(Q), tuple(int(i) for i in top),
+                        tuple(float(scores[i]) for i in top), full_sort, float(int8))
 
 
 def hit_rows(result: QueryResult) -> list[list]:

@@ -132,6 +132,10 @@ CALLS = [
     ("evidence_sweep seed", lambda v: evidence_sweep([4], seed=v),
      {"a str": "0", "negative": -1, "a float": 1.5}),
     ("evidence_sweep attention_scale", lambda v: evidence_sweep([4], attention_scale=v), REAL),
+    ("evidence_sweep docs", lambda v: evidence_sweep([4], docs=v), {**WHOLE, "0": 0}),
+    ("evidence_sweep strength", lambda v: evidence_sweep([4], strength=v), REAL),
+    ("standin_document rng", lambda v: standin_document(10, rng=v),
+     {"a seed": 0, "a str": "rng", "a legacy RandomState": np.random.RandomState(0)}),
 ]
 
 CASES = [pytest.param(call, value, id=f"{name}: {label}")
@@ -160,6 +164,7 @@ def test_the_valid_calls_of_the_table_work():
     assert compare_methods(H, MASK).queries.shape == (2, 3)
     assert np.allclose(compare_methods(H, None).pooled["mean"], H.mean(axis=1))
     assert padding_demo(H[0], 8).length == 8 and score_chunks(H[0], W).cosine.shape == (5,)
-    assert standin_document(10, evidence="dense", density=0.5).H.shape == (10, 32)
-    assert standin_document(10, seed=(1, 2)).H.shape == (10, 32)
+    assert standin_document(10, 32, evidence="dense", density=0.5).H.shape == (10, 32)
+    assert standin_document(10, 32, seed=(1, 2)).H.shape == (10, 32)
+    assert standin_document(10, rng=np.random.default_rng(0)).H.shape == (10, 4)
     assert set(evidence_sweep([4, 8]).signal) == {"sparse", "dense", "junk", "noise"}

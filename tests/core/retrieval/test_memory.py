@@ -42,3 +42,22 @@ def test_multiply_adds_per_exact_query():
 def test_bad_arguments_are_typed_errors(args):
     with pytest.raises(RetrievalError):
         vector_bytes(*args)
+
+
+def test_size_costs_list_the_corpus_then_the_materials_sizes():
+    from core.retrieval.memory import size_costs
+
+    rows = size_costs(1787, 384)
+    assert [(r.n, r.dim) for r in rows] == [(1787, 384), (100_000, 384), (10_000_000, 384)]
+    assert [round(rows[1].mb(t), 1) for t in ("float32", "float16", "int8")] == [153.6, 76.8, 38.4]
+    assert [round(rows[2].mb(t), 1) for t in ("float32", "float16", "int8")] == [15360.0, 7680.0, 3840.0]
+    assert (rows[1].multiply_adds, rows[2].multiply_adds) == (38_400_000, 3_840_000_000)
+    assert rows[0].bytes["float32"] == 1787 * 384 * 4
+    small = size_costs(192, 32)  # another width: the material's 384-wide rows are added
+    assert [(r.n, r.dim) for r in small] == [(192, 32), (100_000, 32), (10_000_000, 32),
+                                             (100_000, 384), (10_000_000, 384)]
+    assert small[3].bytes == rows[1].bytes
+    with pytest.raises(RetrievalError):
+        size_costs(10, 0)
+    with pytest.raises(RetrievalError):
+        size_costs(10, 4, sizes=(0,))
