@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Callable, Sequence
 
+import numpy as np
 import regex
 
 from core.align.unknown import Failure, walk
@@ -198,17 +199,20 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
     O(T + N) for T tokens and N normalized code points on real token lists."""
     text = nt.text
     lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
+    special: dict[str, bool] = {}  # per distinct token: O(T) regex calls at most
     for i, token in enumerate(tokens):
         if not isinstance(token, str):  # before any search: a malformed list is not text
             raise AlignmentError(i, repr(token), 0, 0, text[:_CONTEXT])
+        if token not in special:
+            special[token] = _is_special(token)
 
     def match(i: int, cur: int) -> tuple[int, int] | None:
         token = tokens[i]
-        if scheme == "sentencepiece" and not _is_special(token):
+        if scheme == "sentencepiece" and not special[token]:
             span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
         else:
             span = _match(text, cur, token, scheme)
-        return (cur, cur) if span is None and _is_special(token) else span
+        return (cur, cur) if span is None and special[token] else span
 
     found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens],
                  should_stop=should_stop)
@@ -218,7 +222,22 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
         at = cur if no_skip and token not in UNK_TOKENS else _skip_spaces(text, cur)
         pos = nt.to_original(at, at)[0]
         raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
-    return [nt.to_original(*span) for span in found]
+    return _to_original(nt, found)
+
+
+def _to_original(nt: NormalizedText, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``[nt.to_original(*span) for span in spans]`` for spans known to be in range, with
+    numpy: O(T)."""
+    if not spans:
+        return []
+    n = len(nt.text)
+    starts, ends = nt.arrays()
+    at = np.array(spans, dtype=np.int64)
+    a, b = at[:, 0], at[:, 1]
+    tail = ends[-1] if n else len(nt.original)  # where an empty span at the end maps
+    first = np.append(starts, tail)[a]
+    last = np.where(a == b, first, ends[np.maximum(b - 1, 0)] if n else first)
+    return list(zip(first.tolist(), last.tolist()))
 
 
 def _clean(c: str) -> str:
@@ -259,16 +278,13 @@ def _normalize_tokens(tokens: Sequence[str], fn: Callable[[str], NormalizedText]
     """Each token in ``fn``'s normalization (a ``##`` prefix, unknown and special tokens
     kept as they are); O(total token length), each distinct token normalized once."""
     seen: dict[str, str] = {}
-    out: list = []
-    for token in tokens:
-        if not isinstance(token, str) or token in UNK_TOKENS or _is_special(token):
-            out.append(token)
-            continue
-        if token not in seen:
+    for token in set(t for t in tokens if isinstance(t, str)):
+        if token in UNK_TOKENS or _is_special(token) or not token:
+            seen[token] = token
+        else:
             head = "##" if token.startswith("##") and len(token) > 2 else ""
-            seen[token] = head + fn(token[len(head):]).text if token else token
-        out.append(seen[token])
-    return out
+            seen[token] = head + fn(token[len(head):]).text
+    return [seen[t] if isinstance(t, str) else t for t in tokens]
 
 
 def align(
