@@ -173,7 +173,7 @@ def _match_metaspace(text: str, cur: int, token: str, lookahead: int) -> tuple[i
 def _byte_level_text(nt: NormalizedText) -> NormalizedText:
     """Every character becomes its UTF-8 bytes in the GPT-2 byte-to-unicode alphabet, each
     byte carrying the character's span (so pieces of one character share its span)."""
-    return nt.map_chars(to_byte_level)
+    return nt.map_chars_cached(to_byte_level, {})  # no character maps to "": nothing dropped
 
 
 def detect_scheme(tokens: Sequence[str]) -> str:
@@ -208,6 +208,14 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
 
     def match(i: int, cur: int) -> tuple[int, int] | None:
         token = tokens[i]
+        if scheme == "bytelevel":  # the common case first: one C call
+            if token and text.startswith(token, cur):
+                return cur, cur + len(token)
+            return (cur, cur) if special[token] else None
+        if scheme == "wordpiece" and len(token) > 2 and token[:2] == "##":
+            piece = token[2:]
+            return (cur, cur + len(piece)) if text.startswith(piece, cur) else (
+                (cur, cur) if special[token] else None)
         if scheme == "sentencepiece" and not special[token]:
             span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
         else:
