@@ -18,7 +18,7 @@ import numpy as np
 import regex
 
 from core.align.unknown import Failure, walk
-from core.errors import SubwordScopeError
+from core.errors import SubwordScopeError, check_stop
 from core.text.byte_alphabet import to_byte_level
 from core.text.normalize import NormalizedText, normalize
 from core.tokenizers import chars
@@ -255,7 +255,7 @@ def _clean(c: str) -> str:
 def _compatibility(original: str) -> NormalizedText:
     """NFKC with control and format characters removed (what SentencePiece's ``nmt_nfkc``
     rules and BERT's clean-text step do); O(N)."""
-    return _NFKC.normalize(NormalizedText.identity(original).map_chars(_clean))
+    return _NFKC.normalize(NormalizedText.identity(original).map_chars_cached(_clean, {}))
 
 
 def _bert(original: str) -> NormalizedText:
@@ -329,6 +329,9 @@ def align(
     lowercase : {"applied", "ticked", "off"} or None
         What the caller's lowercasing option did (:data:`LOWERCASE_STATES`), so that a
         letter-case hint never asks for an option that is already on; None: not known.
+    should_stop : callable, optional
+        Asked before each normalization tried and every 1,024 token matches of the walk;
+        True raises :class:`~core.errors.Cancelled`.
 
     Returns
     -------
@@ -350,6 +353,13 @@ def align(
         At the first token that does not fit, with its index, the cursor and the text there.
     SubwordScopeError
         For an unknown ``scheme``.
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+
+    Complexity: O(N + T) for N code points and T tokens per normalization tried (at most
+    two): the normalizers are per character, and the walk matches each token once on real
+    token lists, runs of unknown tokens included (:func:`core.align.unknown.walk`; a
+    step budget bounds adversarial lists).
     """
     if scheme is None:
         detected = detect_scheme(tokens)
@@ -370,6 +380,7 @@ def align(
     attempts: tuple[Attempt, ...] = ((normalizer, None),) if normalizer is not None else _attempts(scheme)
     errors = []
     for text_fn, token_fn in attempts:
+        check_stop(should_stop)
         nt = text_fn(original)
         if scheme == "bytelevel":
             nt = _byte_level_text(nt)
