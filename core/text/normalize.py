@@ -392,8 +392,7 @@ def normalize(
     nonspacing mark (category ``Mn``; the mark's span folds into the preceding emitted
     character), full-case-mapping lowercase, whitespace collapse (runs of ``str.isspace``
     characters become one space, leading and trailing whitespace removed). O(N) for N code
-    points: each distinct unit (a character; with NFC/NFKC a character and its combining
-    marks) is normalized once.
+    points: each distinct unit (see ``_units``) is normalized once.
 
     Parameters
     ----------
@@ -425,11 +424,8 @@ def normalize(
     ends: list[int] = []
     images: dict[str, str] = {}  # unit -> its image: each distinct unit normalized once
     last = ""  # the last character emitted
-    if form in ("NFC", "NFKC"):
-        units: Iterable = ((a, b, text[a:b]) for a, b in _units(text, form))
-    else:  # one character a unit
-        units = zip(range(len(text)), range(1, len(text) + 1), text)
-    for a, b, unit in units:
+    for a, b in _units(text, form):
+        unit = text[a:b]
         if collapse_whitespace and b - a == 1 and unit.isspace():
             if out and last != " ":
                 out.append(" ")
