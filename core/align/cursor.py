@@ -14,10 +14,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Callable, Sequence
 
+import numpy as np
 import regex
 
 from core.align.unknown import Failure, walk
-from core.errors import SubwordScopeError
+from core.errors import SubwordScopeError, check_stop
 from core.text.byte_alphabet import to_byte_level
 from core.text.normalize import NormalizedText, normalize
 from core.tokenizers import chars
@@ -172,7 +173,7 @@ def _match_metaspace(text: str, cur: int, token: str, lookahead: int) -> tuple[i
 def _byte_level_text(nt: NormalizedText) -> NormalizedText:
     """Every character becomes its UTF-8 bytes in the GPT-2 byte-to-unicode alphabet, each
     byte carrying the character's span (so pieces of one character share its span)."""
-    return nt.map_chars(to_byte_level)
+    return nt.map_chars_cached(to_byte_level, {})  # no character maps to "": nothing dropped
 
 
 def detect_scheme(tokens: Sequence[str]) -> str:
@@ -198,17 +199,28 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
     O(T + N) for T tokens and N normalized code points on real token lists."""
     text = nt.text
     lookahead = _marker_lookahead(tokens) if scheme == "sentencepiece" else None
+    special: dict[str, bool] = {}  # per distinct token: O(T) regex calls at most
     for i, token in enumerate(tokens):
         if not isinstance(token, str):  # before any search: a malformed list is not text
             raise AlignmentError(i, repr(token), 0, 0, text[:_CONTEXT])
+        if token not in special:
+            special[token] = _is_special(token)
 
     def match(i: int, cur: int) -> tuple[int, int] | None:
         token = tokens[i]
-        if scheme == "sentencepiece" and not _is_special(token):
+        if scheme == "bytelevel":  # the common case first: one C call
+            if token and text.startswith(token, cur):
+                return cur, cur + len(token)
+            return (cur, cur) if special[token] else None
+        if scheme == "wordpiece" and len(token) > 2 and token[:2] == "##":
+            piece = token[2:]
+            return (cur, cur + len(piece)) if text.startswith(piece, cur) else (
+                (cur, cur) if special[token] else None)
+        if scheme == "sentencepiece" and not special[token]:
             span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
         else:
             span = _match(text, cur, token, scheme)
-        return (cur, cur) if span is None and _is_special(token) else span
+        return (cur, cur) if span is None and special[token] else span
 
     found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens],
                  should_stop=should_stop)
@@ -218,7 +230,22 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
         at = cur if no_skip and token not in UNK_TOKENS else _skip_spaces(text, cur)
         pos = nt.to_original(at, at)[0]
         raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
-    return [nt.to_original(*span) for span in found]
+    return _to_original(nt, found)
+
+
+def _to_original(nt: NormalizedText, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``[nt.to_original(*span) for span in spans]`` for spans known to be in range, with
+    numpy: O(T)."""
+    if not spans:
+        return []
+    n = len(nt.text)
+    starts, ends = nt.arrays()
+    at = np.array(spans, dtype=np.int64)
+    a, b = at[:, 0], at[:, 1]
+    tail = ends[-1] if n else len(nt.original)  # where an empty span at the end maps
+    first = np.append(starts, tail)[a]
+    last = np.where(a == b, first, ends[np.maximum(b - 1, 0)] if n else first)
+    return list(zip(first.tolist(), last.tolist()))
 
 
 def _clean(c: str) -> str:
@@ -228,7 +255,7 @@ def _clean(c: str) -> str:
 def _compatibility(original: str) -> NormalizedText:
     """NFKC with control and format characters removed (what SentencePiece's ``nmt_nfkc``
     rules and BERT's clean-text step do); O(N)."""
-    return _NFKC.normalize(NormalizedText.identity(original).map_chars(_clean))
+    return _NFKC.normalize(NormalizedText.identity(original).map_chars_cached(_clean, {}))
 
 
 def _bert(original: str) -> NormalizedText:
@@ -259,16 +286,13 @@ def _normalize_tokens(tokens: Sequence[str], fn: Callable[[str], NormalizedText]
     """Each token in ``fn``'s normalization (a ``##`` prefix, unknown and special tokens
     kept as they are); O(total token length), each distinct token normalized once."""
     seen: dict[str, str] = {}
-    out: list = []
-    for token in tokens:
-        if not isinstance(token, str) or token in UNK_TOKENS or _is_special(token):
-            out.append(token)
-            continue
-        if token not in seen:
+    for token in set(t for t in tokens if isinstance(t, str)):
+        if token in UNK_TOKENS or _is_special(token) or not token:
+            seen[token] = token
+        else:
             head = "##" if token.startswith("##") and len(token) > 2 else ""
-            seen[token] = head + fn(token[len(head):]).text if token else token
-        out.append(seen[token])
-    return out
+            seen[token] = head + fn(token[len(head):]).text
+    return [seen[t] if isinstance(t, str) else t for t in tokens]
 
 
 def align(
@@ -305,6 +329,9 @@ def align(
     lowercase : {"applied", "ticked", "off"} or None
         What the caller's lowercasing option did (:data:`LOWERCASE_STATES`), so that a
         letter-case hint never asks for an option that is already on; None: not known.
+    should_stop : callable, optional
+        Asked before each normalization tried and every 1,024 token matches of the walk;
+        True raises :class:`~core.errors.Cancelled`.
 
     Returns
     -------
@@ -326,6 +353,13 @@ def align(
         At the first token that does not fit, with its index, the cursor and the text there.
     SubwordScopeError
         For an unknown ``scheme``.
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+
+    Complexity: O(N + T) for N code points and T tokens per normalization tried (at most
+    two): the normalizers are per character, and the walk matches each token once on real
+    token lists, runs of unknown tokens included (:func:`core.align.unknown.walk`; a
+    step budget bounds adversarial lists).
     """
     if scheme is None:
         detected = detect_scheme(tokens)
@@ -346,6 +380,7 @@ def align(
     attempts: tuple[Attempt, ...] = ((normalizer, None),) if normalizer is not None else _attempts(scheme)
     errors = []
     for text_fn, token_fn in attempts:
+        check_stop(should_stop)
         nt = text_fn(original)
         if scheme == "bytelevel":
             nt = _byte_level_text(nt)

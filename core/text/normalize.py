@@ -395,7 +395,8 @@ def normalize(
     Steps, in order: Unicode normalization ``form`` (or none), removal of every
     nonspacing mark (category ``Mn``; the mark's span folds into the preceding emitted
     character), full-case-mapping lowercase, whitespace collapse (runs of ``str.isspace``
-    characters become one space, leading and trailing whitespace removed).
+    characters become one space, leading and trailing whitespace removed). O(N) for N code
+    points: each distinct unit (see ``_units``) is normalized once.
 
     Parameters
     ----------
@@ -422,33 +423,44 @@ def normalize(
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if form is not None and form not in FORMS:
         raise OffsetError(f"unknown normalization form {form!r}; use one of {FORMS} or None")
-    out: list[str] = []
+    out: list[str] = []  # images of units, each non-empty
     starts: list[int] = []
     ends: list[int] = []
+    images: dict[str, str] = {}  # unit -> its image: each distinct unit normalized once
+    last = ""  # the last character emitted
     for a, b in _units(text, form):
         unit = text[a:b]
         if collapse_whitespace and b - a == 1 and unit.isspace():
-            if out and out[-1] != " ":
+            if out and last != " ":
                 out.append(" ")
                 starts.append(a)
                 ends.append(b)
+                last = " "
             continue
-        emitted = False
-        for piece in normalize_form(unit, form) if form else unit:
-            if strip_accents and unicodedata.category(piece) == "Mn":
-                continue
-            for ch in piece.lower() if lowercase else piece:
-                out.append(ch)
-                starts.append(a)
-                ends.append(b)
-                emitted = True
-        if not emitted and ends:
+        image = images.get(unit)
+        if image is None:
+            image = images[unit] = _image(unit, form, strip_accents, lowercase)
+        if image:
+            out.append(image)
+            starts.extend([a] * len(image))
+            ends.extend([b] * len(image))
+            last = image[-1]
+        elif ends:
             ends[-1] = b
-    if collapse_whitespace and out and out[-1] == " ":
-        out.pop()
+    if collapse_whitespace and out and last == " ":
+        out[-1] = out[-1][:-1]
         starts.pop()
         ends.pop()
     return NormalizedText(text, "".join(out), starts, ends)
+
+
+def _image(unit: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str:
+    """What :func:`normalize` emits for one unit: its ``form``, without nonspacing marks,
+    each piece lowercased."""
+    pieces = normalize_form(unit, form) if form else unit
+    if strip_accents:
+        pieces = "".join(p for p in pieces if unicodedata.category(p) != "Mn")
+    return "".join(p.lower() for p in pieces) if lowercase else pieces
 
 
 def _translate(text: str, table: dict[int, str], chunk: int = 65536) -> str:

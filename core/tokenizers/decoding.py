@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from core.errors import SubwordScopeError
+from core.errors import SubwordScopeError, check_stop
 from core.tokenizers.decoders.base import CharPart, Tracked
 
 __all__ = ["CharPart", "DecodedPiece", "UnknownIdError", "decode", "decode_pieces"]
@@ -122,10 +122,23 @@ def _decoded(tokenizer: Any, tokens: list[str | None], kept: list[bool]) -> list
     return kept
 
 
-def _run(tokenizer: Any, items: list[Tracked]) -> Tracked:
+def _steps(decoder: Any) -> list[Any]:
+    """The decoder's steps in order: a Sequence's members (flattened), else itself."""
+    members = getattr(decoder, "decoders", None)
+    return [d for m in members for d in _steps(m)] if isinstance(members, list) else [decoder]
+
+
+def _run(tokenizer: Any, items: list[Tracked], should_stop: Callable[[], bool] | None = None
+         ) -> Tracked:
+    """The decoder chain over ``items``, ``should_stop`` asked before each step (each is
+    O(total length))."""
     decoder = getattr(tokenizer, "decoder", None)
     if decoder is not None:
-        return Tracked.join(decoder.step(items))
+        for step in _steps(decoder):
+            check_stop(should_stop)
+            items = step.step(items)
+        check_stop(should_stop)
+        return Tracked.join(items)
     if not items:
         return Tracked("", 0, ())
     spaced = [items[0]] + [t.edit(" " + t.text, (t.home, *(t.owners or ())))
@@ -133,7 +146,8 @@ def _run(tokenizer: Any, items: list[Tracked]) -> Tracked:
     return Tracked.join(spaced)
 
 
-def decode(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
+def decode(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = True,
+           should_stop: Callable[[], bool] | None = None) -> str:
     """The text ``ids`` stand for, as the format's reference library decodes them.
 
     Parameters
@@ -142,6 +156,9 @@ def decode(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = Tr
     ids : iterable of int
     skip_special_tokens : bool
         Drop added tokens marked special (``[CLS]``, ``<|endoftext|>``, ``</s>``).
+    should_stop : callable, optional
+        Asked before the decoder runs and between its steps (a Sequence's members); True
+        stops the decoding.
 
     Returns
     -------
@@ -154,20 +171,23 @@ def decode(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = Tr
         If an id is not an integer.
     UnknownIdError
         See the module docstring.
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
     """
     _, tokens, kept = _tokens(tokenizer, ids, skip_special_tokens)
+    check_stop(should_stop)
     decoder = getattr(tokenizer, "decoder", None)
     strings = [t for t, keep in zip(tokens, _decoded(tokenizer, tokens, kept)) if keep]
     if decoder is None:
         return " ".join(strings)
-    text = decoder.plain(strings)
+    text = decoder.plain(strings)  # one C-level pass where the chain allows it
     if text is not None:
         return text
-    return _run(tokenizer, [Tracked(t, k) for k, t in enumerate(strings)]).text
+    return _run(tokenizer, [Tracked(t, k) for k, t in enumerate(strings)], should_stop).text
 
 
-def decode_pieces(tokenizer: Any, ids: Iterable[int], *,
-                  skip_special_tokens: bool = True) -> list[DecodedPiece]:
+def decode_pieces(tokenizer: Any, ids: Iterable[int], *, skip_special_tokens: bool = True,
+                  should_stop: Callable[[], bool] | None = None) -> list[DecodedPiece]:
     """Per id, its share of :func:`decode`'s text, byte runs reassembled into characters.
 
     ``"".join(p.text for p in decode_pieces(t, ids))`` equals ``decode(t, ids)`` whenever
@@ -181,13 +201,15 @@ def decode_pieces(tokenizer: Any, ids: Iterable[int], *,
 
     Raises
     ------
-    TypeError, UnknownIdError
-        As :func:`decode`.
+    TypeError, UnknownIdError, core.errors.Cancelled
+        As :func:`decode` (``should_stop`` is asked as there).
     """
     ids, tokens, kept = _tokens(tokenizer, ids, skip_special_tokens)
+    check_stop(should_stop)
     sent = _decoded(tokenizer, tokens, kept)
     items = [Tracked.of(t, k, True) for k, (t, keep) in enumerate(zip(tokens, sent)) if keep]
-    out = _run(tokenizer, items)
+    out = _run(tokenizer, items, should_stop)
+    check_stop(should_stop)
     parts: dict[int, list[CharPart]] = {}
     for part in out.parts:
         parts.setdefault(part.token, []).append(part)

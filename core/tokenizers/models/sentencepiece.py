@@ -56,6 +56,8 @@ MAX_CACHED_WORDS = 200_000
 RESCALE = 1e5
 #: ``should_stop`` is asked before every this many words.
 STOP_CHECK_WORDS = 2048
+#: ``should_stop`` is also asked every this many positions of a long word's lattice.
+STOP_EVERY = 4096
 
 
 def _f32(x: float) -> float:
@@ -144,13 +146,17 @@ class UnigramViterbi:
             out.append((i + 1, self.unk_id, self.unk_score))
         return out
 
-    def solve(self, w: str, base: float) -> tuple[list[int], list[int], float]:
+    def solve(self, w: str, base: float, should_stop: Callable[[], bool] | None = None
+              ) -> tuple[list[int], list[int], float]:
         """The library's path through ``w`` from path score ``base`` (float32 sums):
-        (piece ends, ids, final score). O(m·K) lookups for m code points."""
+        (piece ends, ids, final score). O(m·K) lookups for m code points; ``should_stop``
+        is asked every :data:`STOP_EVERY` positions (``Cancelled``)."""
         m = len(w)
         best, back, edge = [base] + [0.0] * m, [0] + [-1] * m, [0] * (m + 1)
         pack, unpack = _F32.pack, _F32.unpack
         for i in range(m):
+            if not i % STOP_EVERY and should_stop is not None and should_stop():
+                raise Cancelled()
             here = best[i]
             if here <= -RESCALE:  # exact in float32 (Sterbenz); O(m), once per RESCALE
                 best[i:] = [b + RESCALE for b in best[i:]]
@@ -231,7 +237,7 @@ class UnigramViterbi:
                 for score in entry[2]:
                     base = f32(score + base)
             else:
-                w_ends, w_ids, base = self.solve(w, base)
+                w_ends, w_ids, base = self.solve(w, base, should_stop)
             prev = pos
             for e in w_ends:
                 starts.append(prev)
@@ -270,16 +276,20 @@ def unigram_path(model, s: str, should_stop: Callable[[], bool] | None = None
     return model.viterbi.path(s, should_stop)
 
 
-def bpe_path(model, s: str) -> list[tuple[int, int, int]]:
+def bpe_path(model, s: str, should_stop: Callable[[], bool] | None = None
+             ) -> list[tuple[int, int, int]]:
     """(start, end, id) after score-ordered BPE merges over normalized ``s``.
 
     A heap of (−score, position) over a linked list with stale entries skipped: O(m log m)
     for m initial symbols (each merge pushes at most two entries), O(n·U) for matching the
-    user-defined pieces first.
+    user-defined pieces first. ``should_stop`` is asked every :data:`STOP_EVERY` symbols
+    and heap entries (``Cancelled``).
     """
     starts, ends, frozen = [], [], []
     pos = 0
     while pos < len(s):
+        if not len(starts) % STOP_EVERY and should_stop is not None and should_stop():
+            raise Cancelled()
         k = next((k for k in range(min(model._user_reach, len(s) - pos), 0, -1)
                   if s[pos:pos + k] in model._user), 0)
         starts.append(pos), ends.append(pos + max(k, 1)), frozen.append(k > 0)
@@ -301,8 +311,14 @@ def bpe_path(model, s: str) -> list[tuple[int, int, int]]:
                 unsplit[merged] = (s[starts[left]:ends[left]], s[starts[right]:ends[right]])
 
     for i in range(1, m):
+        if not i % STOP_EVERY and should_stop is not None and should_stop():
+            raise Cancelled()
         push(i - 1, i)
+    popped = 0
     while heap:
+        popped += 1
+        if not popped % STOP_EVERY and should_stop is not None and should_stop():
+            raise Cancelled()
         _, left, right, size = heapq.heappop(heap)
         if ends[left] == starts[left] or ends[right] == starts[right] or \
                 ends[left] - starts[left] + ends[right] - starts[right] != size:

@@ -18,19 +18,21 @@ Cost per word of n code points: O(n·R) lookups of slices of at most R code poin
 longest piece starting with the character at hand; the walk stops at the first slice that
 is no piece's prefix), so O(n·R²) character work; O(n) memory for the lattice and the path.
 
-Public names: :class:`Unigram`, :data:`UNK_PENALTY`.
+Public names: :class:`Unigram`, :data:`UNK_PENALTY`, :data:`STOP_EVERY`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from core.errors import SubwordScopeError, TokenizerLoadError
+from core.errors import Cancelled, SubwordScopeError, TokenizerLoadError, check_stop
 from core.tokenizers.models.base import CachedModel, Piece
 
 #: Subtracted from the lowest piece score to score an unknown character (both libraries).
 UNK_PENALTY = 10.0
+#: Lattice positions between two ``should_stop()`` calls (a few milliseconds of work).
+STOP_EVERY = 4096
 _NO_PATH = float("-inf")  # the lattice's start value: below every (finite) path score
 
 
@@ -173,9 +175,29 @@ class Unigram(CachedModel):
         """
         return list(zip(*self.tokenize_word(word))) if word else []
 
-    def _tokenize(self, word: str) -> Piece:
+    def tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None = None
+                       ) -> list[Piece]:
+        """:meth:`tokenize_word` for many words; with ``should_stop``, asked before every
+        word and every :data:`STOP_EVERY` positions of a long word's lattice.
+
+        Raises
+        ------
+        core.errors.Cancelled
+            If ``should_stop()`` returned True.
+        """
+        if should_stop is None:
+            return super().tokenize_words(words)
+        cache, out = self._cache, []
+        for word in words:
+            check_stop(should_stop)
+            out.append(cache[word] if len(word) < STOP_EVERY or word in cache
+                       else self._tokenize(word, should_stop))
+        return out
+
+    def _tokenize(self, word: str, should_stop: Callable[[], bool] | None = None) -> Piece:
         """The Viterbi walk and read-back of the module docstring, fused: O(n·R) slice
-        look-ups for n code points (R: the longest piece from a position), O(n) lists.
+        look-ups for n code points (R: the longest piece from a position), O(n) lists;
+        ``should_stop`` is asked every :data:`STOP_EVERY` positions (``Cancelled``).
 
         An edge is kept as its text (its id is the text's), an unknown one as None; as
         soon as the best path to a position ends in an unknown edge after another one
@@ -192,6 +214,8 @@ class Unigram(CachedModel):
         back = [0] * (n + 1)
         edge: list[str | None] = [""] * (n + 1)
         for i, c in enumerate(word):
+            if not i % STOP_EVERY and should_stop is not None and should_stop():
+                raise Cancelled("cancelled")
             here = best[i]
             hit = first(c)
             if hit is None or hit[0] is None:  # c is no piece: an unknown edge

@@ -143,9 +143,10 @@ def vocab_audit(tokenizer: Any, corpus: list[str] | None = None, *, max_examples
 
 
 def _audit(tokenizer, corpus, max_examples, report, should_stop) -> VocabAudit:
-    entries = vocab_entries(tokenizer)
     check_stop(should_stop)
-    probes = make_probes(tokenizer, entries)
+    entries = vocab_entries(tokenizer, should_stop)
+    check_stop(should_stop)
+    probes = make_probes(tokenizer, entries, should_stop)
     results = run_probes(tokenizer, probes, should_stop=should_stop,
                          progress=lambda f: report(0.75 * f))
     by_token = {e.token: e for e in entries}

@@ -114,7 +114,7 @@ def produced_ids(tokenizer: Any, texts: list[str], *,
         if not isinstance(text, str):
             raise TypeError(f"corpus text {k} is a {type(text).__name__}, not a str")
     by_words = word_level(tokenizer)
-    added = texts_with_added(tokenizer, texts) if by_words else set()
+    added = texts_with_added(tokenizer, texts, should_stop) if by_words else set()
     seen: list[np.ndarray] = []
     words: set[str] = set()
     for k, text in enumerate(texts):

@@ -49,7 +49,8 @@ from core.tokenizers.tokenizer import Tokenizer
 from core.tokenizers.vocab_audit.surface import CONTINUATION, WORD, VocabEntry
 from core.tokenizers.vocab_audit.whole import whole_piece
 
-CHUNK = 4096  # probes per batch (progress and should_stop between batches)
+CHUNK = 1024  # probes per batch (progress and should_stop between batches: tens of ms each)
+ADDED_SLICE = 8192  # code points searched for added tokens between two should_stop calls
 SEP = "\n"
 #: Separators of the joined pre-tokenizer passes, in order: a newline first (no word of the
 #: shared pipelines takes one in after a letter), then a digit for the texts a newline
@@ -131,13 +132,17 @@ def find_anchor(tokenizer: Any, entries: list[VocabEntry]) -> tuple[str, int] | 
     return None
 
 
-def make_probes(tokenizer: Any, entries: list[VocabEntry]) -> list[Probe]:
-    """One probe per word and continuation entry (others are not probed). O(V)."""
+def make_probes(tokenizer: Any, entries: list[VocabEntry],
+                should_stop: Callable[[], bool] | None = None) -> list[Probe]:
+    """One probe per word and continuation entry (others are not probed). O(V);
+    ``should_stop`` is asked every :data:`CHUNK` · 16 entries (``Cancelled``)."""
     rules = tokenizer.token_rules
     anchor = find_anchor(tokenizer, entries) if rules.prefix else None
     model_level = _segmenter(tokenizer) is not None
     out = []
     for k, e in enumerate(entries):
+        if not k % (16 * CHUNK):
+            check_stop(should_stop)
         if e.kind == WORD:
             retry = e.surface[1:] if rules.metaspace and e.surface[:1] == " " else None
             out.append(Probe(k, e.surface, (e.id,), retry=retry or None))
@@ -170,7 +175,8 @@ def run_probes(tokenizer: Any, probes: list[Probe], *,
         chunk = probes[i:i + CHUNK]
         words = (_batch_words(tokenizer, [p.text for p in chunk], join) if by_words
                  else [None] * len(chunk))
-        out += _judge(tokenizer, chunk, words, whole)
+        check_stop(should_stop)
+        out += _judge(tokenizer, chunk, words, whole, should_stop)
         if progress is not None:
             progress(min(1.0, (i + len(chunk)) / len(probes)))
     return out
@@ -267,12 +273,32 @@ def _split_joined(tokenizer: Any, texts: list[str], sep: str) -> list[list[str] 
     return found
 
 
-def texts_with_added(tokenizer: Any, texts: list[str]) -> set[int]:
-    """The indices of the texts in which an added token matches (one search over them
-    all). O(total length)."""
-    added = tokenizer.added
-    if not added.tokens:
+def texts_with_added(tokenizer: Any, texts: list[str],
+                     should_stop: Callable[[], bool] | None = None) -> set[int]:
+    """The indices of the texts in which an added token matches (one search over the
+    texts joined, :data:`ADDED_SLICE` code points at a time with ``should_stop`` asked
+    before each slice — a text longer than that is one slice). O(total length).
+
+    Raises
+    ------
+    core.errors.Cancelled
+        When ``should_stop()`` returns True.
+    """
+    if not tokenizer.added.tokens:
         return set()
+    out: set[int] = set()
+    lo, size = 0, 0
+    for k, text in enumerate(texts):
+        size += len(text) + 1
+        if size >= ADDED_SLICE or k == len(texts) - 1:
+            check_stop(should_stop)  # the next text is searched too: a match may run into it
+            out.update(lo + j for j in _with_added(tokenizer.added, texts[lo:k + 2]) if lo + j <= k)
+            lo, size = k + 1, 0
+    return out
+
+
+def _with_added(added: Any, texts: list[str]) -> set[int]:
+    """:func:`texts_with_added` of a few texts, in one search. O(total length)."""
     joined = SEP.join(texts)
     bounds = np.cumsum([len(t) + 1 for t in texts])
     hits = [a for a, _, tok in added.split_original(joined) if tok is not None]
@@ -301,18 +327,20 @@ def _original_spans(nt, words: list[str], starts: list[int], maps) -> tuple[np.n
     return a, b
 
 
-def _judge(tokenizer: Any, chunk: list[Probe], words: list[list[str] | None], whole) -> list:
-    """Decide every probe of a chunk; the batched ones through :func:`_segment`."""
+def _judge(tokenizer: Any, chunk: list[Probe], words: list[list[str] | None], whole,
+           should_stop: Callable[[], bool] | None = None) -> list:
+    """Decide every probe of a chunk; the batched ones through :func:`_segment`, the
+    others encoded alone (``should_stop`` handed to each encoding)."""
     inputs = [None if ws is None else _model_input(p, ws, tokenizer) for p, ws in zip(chunk, words)]
     pieces = iter(_segment(tokenizer.model, [w for ms in inputs if ms is not None for w in ms], whole))
     out = []
     for p, ws, ms in zip(chunk, words, inputs):
         if ms is None:
-            result = _alone(tokenizer, p, p.text)
+            result = _alone(tokenizer, p, p.text, should_stop)
         else:
             result = _verdict(p, ws, [next(pieces) for _ in ms], tokenizer)
         if not result[0] and p.retry is not None:
-            again = _alone(tokenizer, p, p.retry)
+            again = _alone(tokenizer, p, p.retry, should_stop)
             result = again if again[0] else result
         out.append(result)
     return out
@@ -359,11 +387,13 @@ def _verdict(p: Probe, ws: list[str], got: list, tokenizer: Any) -> tuple[bool, 
     return ids == p.expect, tokens
 
 
-def _alone(tokenizer: Any, p: Probe, text: str) -> tuple[bool, tuple[str, ...]]:
+def _alone(tokenizer: Any, p: Probe, text: str, should_stop: Callable[[], bool] | None = None
+           ) -> tuple[bool, tuple[str, ...]]:
     """Encode ``text`` by itself (the unbatched path; model-level probes pre-tokenize it)."""
     if p.model_word is not None:
+        check_stop(should_stop)
         ws = [w for w, _ in tokenizer.pre_tokenize(text)]
         got = _segmenter(tokenizer)(_model_input(p, ws, tokenizer))
         return _verdict(p, ws, got, tokenizer)
-    enc = tokenizer.encode(text)
+    enc = tokenizer.encode(text, should_stop=should_stop)
     return tuple(enc.ids) == p.expect, tuple(enc.tokens)

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import unicodedata
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
+from core.errors import check_stop
 from core.text.byte_alphabet import ByteLevelError, from_byte_level
 from core.text.invisibles import zero_width_name
 
 SPECIAL, BYTE, PARTIAL, WORD, CONTINUATION = "special", "byte", "partial", "word", "continuation"
+STOP_EVERY = 4096  # entries between two should_stop() calls
 _CONTROL_TYPES = (2, 3)  # SentencePiece UNKNOWN, CONTROL piece types
 
 
@@ -77,10 +79,11 @@ def _special_ids(tokenizer: Any) -> set[int]:
     return out
 
 
-def vocab_entries(tokenizer: Any) -> list[VocabEntry]:
+def vocab_entries(tokenizer: Any, should_stop: Callable[[], bool] | None = None) -> list[VocabEntry]:
     """Every entry of ``tokenizer`` with its kind and surface (see the module docstring).
 
-    O(V · L) for V entries of at most L code points.
+    O(V · L) for V entries of at most L code points; ``should_stop`` is asked every
+    :data:`STOP_EVERY` entries (``core.errors.Cancelled``).
     """
     rules = tokenizer.token_rules
     special, byte_ids = _special_ids(tokenizer), set(rules.byte_pieces)
@@ -89,6 +92,8 @@ def vocab_entries(tokenizer: Any) -> list[VocabEntry]:
     raws = _all_bytes([t for _, t in pairs]) if tokenizer.is_byte_level else None
     out = []
     for k, (id_, token) in enumerate(pairs):
+        if not k % STOP_EVERY:
+            check_stop(should_stop)
         if id_ in special:
             out.append(VocabEntry(id_, token, SPECIAL, token))
         elif id_ in byte_ids:

@@ -254,7 +254,7 @@ def test_joined_passes_give_the_words_alone(data_dir, name):
     tok = _shared(data_dir, name)
     texts = [p.text for p in make_probes(tok, vocab_entries(tok))]
     checked = 0
-    for i in range(0, 5 * CHUNK, CHUNK):
+    for i in range(0, 20_480, CHUNK):
         chunk = texts[i:i + CHUNK]
         first = _joined_words(tok, chunk, [_safe(t, "\n") for t in chunk], "\n")
         for text, once, words in zip(chunk, first, _batch_words(tok, chunk)):

@@ -303,7 +303,7 @@ class SentencePieceModel:
         TypeError
             If ``text`` is not a ``str``.
         core.errors.Cancelled
-            If ``should_stop()`` returned True (Unigram asks it while segmenting).
+            If ``should_stop()`` returned True (asked while segmenting).
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -312,7 +312,7 @@ class SentencePieceModel:
         if not norm:
             return [], [], [], [], normalized
         if self.proto.model_type == BPE:
-            triples = bpe_path(self, norm)
+            triples = bpe_path(self, norm, should_stop)
             a_s, b_s, id_s = [t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples]
         else:
             a_s, b_s, id_s = unigram_path(self, norm, should_stop)

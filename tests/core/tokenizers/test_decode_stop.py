@@ -1,0 +1,52 @@
+"""Issue 30 §5: decoding asks ``should_stop`` before the decoder and between its steps, so a
+superseded decode of a long id list stops after one step's work."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import Cancelled
+from core.tokenizers import load
+from core.tokenizers.decoding import decode, decode_pieces
+from tests.core.tokenizers.small_docs import unigram_doc, write_doc
+
+STEPS = [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
+         {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]
+
+
+@pytest.fixture(scope="module")
+def llama_like(tmp_path_factory):
+    doc = unigram_doc(byte_fallback=True)
+    doc["decoder"] = {"type": "Sequence", "decoders": STEPS}
+    return load(write_doc(tmp_path_factory.mktemp("decode_stop"), "llama_like", doc))
+
+
+def _flips_after(n):
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > n
+
+    return stop, calls
+
+
+def test_decode_pieces_stop_between_decoder_steps(llama_like):
+    ids = llama_like.encode("ab a b " * 2000).ids
+    for n in range(len(STEPS) + 1):
+        stop, calls = _flips_after(n)
+        with pytest.raises(Cancelled):
+            decode_pieces(llama_like, ids, should_stop=stop)
+        assert len(calls) == n + 1  # no step runs once it said stop
+    never, calls = _flips_after(10**9)
+    assert decode_pieces(llama_like, ids, should_stop=never) == decode_pieces(llama_like, ids)
+    assert len(calls) == len(STEPS) + 3
+
+
+def test_decode_stops_before_the_decoder(llama_like):
+    ids = llama_like.encode("ab a b " * 2000).ids
+    stop, calls = _flips_after(0)
+    with pytest.raises(Cancelled):
+        decode(llama_like, ids, should_stop=stop)
+    never, _ = _flips_after(10**9)
+    assert decode(llama_like, ids, should_stop=never) == decode(llama_like, ids)
