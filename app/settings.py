@@ -149,7 +149,7 @@ def drop_invalid(settings: QSettings, state_readers: Mapping[str, StateReader] |
     """Remove every stored value that fails its check; return the names dropped.
 
     ``state_readers`` maps a JSON state key (``"alignment/state"``) to the function that
-    rebuilds the pane's state from the parsed object (``AlignmentState.from_json``): a value
+    rebuilds the pane's state from the parsed object (``AlignmentState.from_dict``): a value
     that is not a JSON object is removed; a field the reader does not keep as stored is
     removed from the object and named ``key.field``. The same keys in ``state.json`` are
     checked too (its readers keep the defaults of bad fields; ``state.json`` itself is named

@@ -48,11 +48,11 @@ def main() -> None:
         store = state_file(settings)
 
         def gui_part():
-            write_state(settings, "alignment/state", state.to_json())
+            write_state(settings, "alignment/state", state.to_dict())
 
         gui = best(gui_part)
         store.flush()
-        snapshot = {"alignment/state": state.to_json()}
+        snapshot = {"alignment/state": state.to_dict()}
         dumps = best(lambda: json.dumps(snapshot, ensure_ascii=False).encode("utf-8", "surrogatepass"))
         data = json.dumps(snapshot, ensure_ascii=False).encode("utf-8", "surrogatepass")
         write = best(lambda: atomic_write(Path(tmp) / "bench.json", data))

@@ -29,7 +29,7 @@ from app.panes.alignment.extras import wire_extras
 from app.panes.alignment import state as pane_state
 from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
-from app.settings import read_state, write_state
+from app.settings import write_state
 from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
@@ -74,6 +74,7 @@ class AlignmentPane(Pane):
 
     title = "Alignment"
     key = "alignment"
+    state_class = AlignmentState
     sig_encoding_changed = Signal(object)
 
     debounce_ms = 150
@@ -83,7 +84,7 @@ class AlignmentPane(Pane):
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = AlignmentState.from_json(read_state(settings, f"{self.key}/state", None))
+        self.state = self.restored_state()
         self._demo = demo_tokenizer()
         self._tokenizer: Any = None
         self._tokenizer_label = DEMO_LABEL
@@ -171,10 +172,10 @@ class AlignmentPane(Pane):
         self.show_banner(message, "error")
 
     def save_state(self) -> None:
-        data = self.state.to_json()
+        data = self.state.to_dict()
         if len(self.state.text) > MAX_SAVED_CHARS:
             data.pop("text")
-        write_state(self.settings, f"{self.key}/state", data)
+        write_state(self.settings, self.state_key, data)
 
     # -- building ------------------------------------------------------------------------
     def _write_widgets(self) -> None:
