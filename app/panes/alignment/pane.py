@@ -111,7 +111,8 @@ class AlignmentPane(Pane):
         self.extras = wire_extras(self)  # picker, side by side, token ids, markers, info strip
         self._wire_decoded()
         self._build_busy_row()  # after the extras: they place widgets relative to the status line
-        self.recompute()
+        self.recompute(save=False)  # the restored state: nothing new to save (and a first
+        # run stays one: the main window asks the store whether a text was ever saved)
 
     # -- the main window's API -----------------------------------------------------------
     def set_text(self, text: str) -> None:
