@@ -53,7 +53,7 @@ STATE_FILE = "state.json"
 MAX_SETTINGS_BYTES = 64 * 2**20
 """Largest ``settings.ini`` read: 64 MiB (older versions kept the alignment text in it)."""
 MAX_STATE_BYTES = 256 * 2**20
-"""Largest ``state.json`` read: 256 MiB (a 2,000,000-character text is at most 24 MB of JSON)."""
+"""Largest ``state.json`` read: 256 MiB (a 2,000,000-character text is at most 12 MB of JSON)."""
 _REFUSED = "subwordscope_refused"  # QSettings property: why settings.ini was not used ("" if it was)
 _STATE_PATH = "subwordscope_state_file"  # QSettings property: the state.json beside the real settings.ini
 Check = Callable[[Any], bool]
