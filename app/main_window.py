@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self, self.restore_tokenizer)
         if self.dropped_settings:
             QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(
-                "Ignored unreadable settings (defaults used): " + ", ".join(self.dropped_settings), 20000))
+                "Ignored unreadable settings (defaults or the nearest allowed values used): " + ", ".join(self.dropped_settings), 20000))
 
     def restore_tokenizer(self) -> None:
         """Load the tokenizer remembered from the last run, else the bundled BERT, unless one

@@ -265,8 +265,13 @@ def _drop_bad_fields(settings: QSettings, key: str, raw: Any, reader: StateReade
         settings.remove(key)
         return [key]
     bad = bad_fields(data, reader)
-    if bad:
-        set_json(settings, key, {k: v for k, v in data.items() if k not in bad})
+    if bad:  # each bad field as the reader keeps it (clamped or the default), else removed
+        try:
+            state = reader(data)
+        except (TypeError, ValueError, AttributeError):
+            state = None
+        set_json(settings, key, {k: getattr(state, k) if k in bad else v for k, v in data.items()
+                                 if k not in bad or hasattr(state, k)})
     return [f"{key}.{name}" for name in bad]
 
 

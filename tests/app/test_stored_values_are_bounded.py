@@ -113,3 +113,24 @@ def test_the_window_starts_with_every_field_at_an_extreme(qtbot, extreme):
             _assert_in_bounds(cls.state_class, window.panes[name].state, cls.state_class())
     assert any(d.startswith("retrieval/state.") for d in window.dropped_settings)
     assert message.startswith("Ignored unreadable settings") and "\n" not in message
+
+
+def test_the_issue_s_stored_nprobe_is_clamped_to_its_spin_box(qtbot):
+    """``[retrieval] state="{\\"nprobe\\": 3000000000}"`` stopped every start with an
+    OverflowError; the value is now kept at the spin box's top, in the file too (named once)."""
+    from app.panes.retrieval.state import RetrievalState  # noqa: PLC0415 - one pane's rule
+    from app.settings import get_json  # noqa: PLC0415
+
+    settings = open_settings()
+    settings.setValue("tokenizer/current", TEACHING)
+    set_json(settings, "retrieval/state", {"nprobe": 3_000_000_000, "rerank": 10**20, "query": "kept"})
+    settings.sync()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    top = RetrievalState.bounds("nprobe")[1], RetrievalState.bounds("rerank")[1]
+    hits = window.panes["retrieval"].hits_view
+    assert (hits.nprobe_spin.value(), hits.rerank_spin.value()) == top
+    assert hits.query_edit.text() == "kept"
+    assert window.dropped_settings == ["retrieval/state.nprobe", "retrieval/state.rerank"]
+    stored = get_json(window.settings, "retrieval/state", {})
+    assert (stored["nprobe"], stored["rerank"], stored["query"]) == (*top, "kept")
