@@ -15,10 +15,11 @@ attributes, what a stored value may be:
   no cap); a ``str`` field not named here holds at most :data:`MAX_TEXT_CHARS`.
 
 The state is saved as JSON with :meth:`StoredState.to_dict` (``app.settings.write_state``,
-one ``state.json`` for every pane) and rebuilt with :meth:`StoredState.from_dict`: a value a
-user's old or edited file holds in the wrong type, out of its range, outside its choices,
-too long, NaN or infinite never reaches the pane: the field keeps its default (and
-:func:`app.settings.bad_fields` names it in the status bar). Rules between fields (an even
+one ``state.json`` for every pane with a ``state_class``, see :class:`app.panes.base.Pane`)
+and rebuilt with :meth:`StoredState.from_dict`: a value a user's old or edited file holds in
+the wrong type, out of its range, outside its choices, too long, NaN or infinite never
+reaches the pane: the field keeps its default, or with ``CLAMP`` a number its nearest bound
+(and :func:`app.settings.bad_fields` names it in the status bar). Rules between fields (an even
 width, an overlap below the window) go in :meth:`StoredState.checked`.
 """
 
