@@ -24,17 +24,13 @@ from app import help as help_texts
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
 from app.panes.alignment.render import set_load_error
-from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, AlignmentState
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
 from app.panes.pooling import PoolingPane
 from app.panes.positions import PositionsPane
-from app.panes.merges.state import MergesState
-from app.panes.pooling.state import PoolingState
-from app.panes.positions.state import PositionsState
 from app.panes.retrieval import RetrievalPane
-from app.panes.retrieval.state import RetrievalState
 from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
 from app.workers import TaskRunner, wait_for_workers
 from core.data import ResourceError, builtin_name
@@ -51,9 +47,7 @@ PANES: tuple[tuple[str, type[Pane]], ...] = (
     ("retrieval", RetrievalPane),
 )
 # The panes' stored state objects and the readers that check them field by field.
-STATE_READERS = {"alignment/state": AlignmentState.from_json, "merges/state": MergesState.from_dict,
-                 "positions/state": PositionsState.from_dict, "pooling/state": PoolingState.from_dict,
-                 "retrieval/state": RetrievalState.from_dict}
+STATE_READERS = {f"{name}/state": cls.state_class.from_dict for name, cls in PANES if cls.state_class}
 
 MAX_RECENT = 8
 TEACHING = ":teaching-example:"  # tokenizer/current when the teaching example was chosen last
@@ -112,7 +106,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self, self.restore_tokenizer)
         if self.dropped_settings:
             QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(
-                "Ignored unreadable settings (defaults used): " + ", ".join(self.dropped_settings), 20000))
+                "Ignored unreadable settings (defaults or the nearest allowed values used): " + ", ".join(self.dropped_settings), 20000))
 
     def restore_tokenizer(self) -> None:
         """Load the tokenizer remembered from the last run, else the bundled BERT, unless one

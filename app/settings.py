@@ -3,18 +3,28 @@
 Two files in :func:`config_dir` (``$SUBWORDSCOPE_CONFIG_DIR`` overrides it; tests point it at a
 temporary folder):
 
-- ``settings.ini`` (QSettings): small values — window, tokenizer paths, the panes' options.
-  QSettings writes it atomically (Qt's ``QSaveFile``: a temporary file, ``fdatasync``, then a
-  rename; :meth:`QSettings.isAtomicSyncRequired` is on by default) from the event loop soon
-  after each ``setValue``. Every stored value is checked when the window opens
-  (:func:`drop_invalid`): one of the wrong type, out of range or unparsable is removed, and its
-  key named once in the status bar, so no value in the file can stop the app from starting.
-- ``state.json``: the panes' typed state (the alignment pane's text can be 2,000,000
-  characters). :func:`write_state` hands a snapshot to a writer thread that writes a temporary
-  file in the same folder, fsyncs it and ``os.replace``\\ s it over the old one, so a kill at any
-  moment leaves either the old or the new file, never a torn one; the GUI thread only copies a
-  dict. :func:`read_state` reads it back (falling back to the same key in ``settings.ini``,
-  where older versions kept it).
+- ``settings.ini`` (QSettings): small values — window, tokenizer paths, the Compare pane's
+  options. QSettings writes it atomically (Qt's ``QSaveFile``: a temporary file,
+  ``fdatasync``, then a rename; :meth:`QSettings.isAtomicSyncRequired` is on by default)
+  from the event loop soon after each ``setValue``. Every stored value is checked when the
+  window opens (:func:`drop_invalid`): one of the wrong type, out of range or unparsable is
+  removed, and its key named once in the status bar, so no value in the file can stop the
+  app from starting.
+- ``state.json``: the panes' typed state (:class:`app.panes.stored.StoredState`; the
+  alignment pane's text can be 2,000,000 characters). :func:`write_state` hands a snapshot
+  to a writer thread that writes a temporary file in the same folder, fsyncs it and
+  ``os.replace``\\ s it over the old one, so a kill at any moment leaves either the old or the
+  new file, never a torn one; the GUI thread only copies a dict. :func:`read_state` reads it
+  back (falling back to the same key in ``settings.ini``, where older versions kept it).
+
+Both files are looked at before they are opened (:func:`file_problem`, with ``os.lstat`` /
+``os.stat``: nothing is opened that could block): a FIFO, a device, a socket, a folder or a
+file larger than its cap (:data:`MAX_SETTINGS_BYTES`, :data:`MAX_STATE_BYTES`) is neither
+read nor written, and named once in the status bar. ``settings.ini`` must moreover not be
+a symbolic link — Qt would write through it, replacing the link's target: the app then keeps
+this session's settings in a private temporary folder and says so. ``state.json`` may be a
+link to a regular file: it is read through the link, and the first write replaces the link
+itself by a regular file (a rename in the config folder), never its target.
 
 The panes' state modules rebuild their dataclasses with :mod:`app.panes.stored` (no Qt).
 """
@@ -25,15 +35,27 @@ import atexit
 import dataclasses
 import json
 import os
+import shutil
+import stat
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import platformdirs
 from PySide6.QtCore import QByteArray, QSettings
 
+from core.text.files import TextFileError, check_regular_file, read_file_bytes
+
+SETTINGS_FILE = "settings.ini"
 STATE_FILE = "state.json"
+MAX_SETTINGS_BYTES = 64 * 2**20
+"""Largest ``settings.ini`` read: 64 MiB (older versions kept the alignment text in it)."""
+MAX_STATE_BYTES = 256 * 2**20
+"""Largest ``state.json`` read: 256 MiB (a 2,000,000-character text is at most 12 MB of JSON)."""
+_REFUSED = "subwordscope_refused"  # QSettings property: why settings.ini was not used ("" if it was)
+_STATE_PATH = "subwordscope_state_file"  # QSettings property: the state.json beside the real settings.ini
 Check = Callable[[Any], bool]
 
 
@@ -42,11 +64,64 @@ def config_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_config_dir("subwordscope", "subwordscope"))
 
 
+def file_problem(path: Path, max_bytes: int, *, links: bool) -> str | None:
+    """Why stored file ``path`` must not be read or written, or None when it is absent or a
+    regular file of at most ``max_bytes`` (a symbolic link to one when ``links``). Looks with
+    ``os.lstat`` / ``os.stat`` only: nothing is opened, so a FIFO or device cannot block.
+    The checks are :func:`core.text.files.check_regular_file`'s."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be inspected: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode) and not links:
+        return "a symbolic link, which Qt would write through"
+    try:
+        check_regular_file(path, max_bytes)
+    except TextFileError as exc:
+        return str(exc).removeprefix(f"{exc.path}: ")
+    return None
+
+
 def open_settings() -> QSettings:
-    """The app's settings file (``settings.ini`` in :func:`config_dir`)."""
-    path = config_dir() / "settings.ini"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return QSettings(str(path), QSettings.Format.IniFormat)
+    """The app's settings file (``settings.ini`` in :func:`config_dir`).
+
+    When that path is not a regular file of at most :data:`MAX_SETTINGS_BYTES` (a symbolic
+    link, a FIFO, a device, a folder) or the folder cannot be made, the settings of this
+    session are kept in a private temporary folder instead (nothing is read from or written
+    to the path) and :func:`settings_problem` says why; ``state.json`` stays in
+    :func:`config_dir`.
+    """
+    folder = config_dir()
+    path = folder / SETTINGS_FILE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        problem = file_problem(path, MAX_SETTINGS_BYTES, links=False)
+    except OSError as exc:
+        problem = f"its folder cannot be made: {exc.strerror or exc}"
+    settings = QSettings(str(_session_folder(folder) / SETTINGS_FILE if problem else path),
+                         QSettings.Format.IniFormat)
+    settings.setProperty(_REFUSED, problem or "")
+    settings.setProperty(_STATE_PATH, str(folder / STATE_FILE))
+    return settings
+
+
+def settings_problem(settings: QSettings) -> str | None:
+    """Why :func:`open_settings` did not use ``settings.ini`` (None when it did)."""
+    return settings.property(_REFUSED) or None
+
+
+_SESSION: dict[Path, Path] = {}
+
+
+def _session_folder(folder: Path) -> Path:
+    """A private temporary folder (one per process and config folder, removed at exit) for
+    settings that are not kept."""
+    if folder not in _SESSION:
+        _SESSION[folder] = Path(tempfile.mkdtemp(prefix="subwordscope-session-"))
+        atexit.register(shutil.rmtree, _SESSION[folder], ignore_errors=True)
+    return _SESSION[folder]
 
 
 def parse_json(raw: Any) -> Any:
@@ -149,13 +224,17 @@ def drop_invalid(settings: QSettings, state_readers: Mapping[str, StateReader] |
     """Remove every stored value that fails its check; return the names dropped.
 
     ``state_readers`` maps a JSON state key (``"alignment/state"``) to the function that
-    rebuilds the pane's state from the parsed object (``AlignmentState.from_json``): a value
+    rebuilds the pane's state from the parsed object (``AlignmentState.from_dict``): a value
     that is not a JSON object is removed; a field the reader does not keep as stored is
     removed from the object and named ``key.field``. The same keys in ``state.json`` are
     checked too (its readers keep the defaults of bad fields; ``state.json`` itself is named
-    when it is not a JSON object). O(size of the settings files).
+    when it is not a JSON object). A settings file that was not used (:func:`file_problem`)
+    is named with the reason. O(size of the settings files).
     """
     dropped: list[str] = []
+    if settings_problem(settings):
+        dropped.append(f"{SETTINGS_FILE} ({settings_problem(settings)}: not read or written, "
+                       "this session's settings are not kept)")
     for key in settings.allKeys():
         value = settings.value(key)
         if key in checks and not checks[key](value):
@@ -164,7 +243,10 @@ def drop_invalid(settings: QSettings, state_readers: Mapping[str, StateReader] |
         elif state_readers and key in state_readers:
             dropped.extend(_drop_bad_fields(settings, key, value, state_readers[key]))
     store = state_file(settings)
-    if store.unreadable:
+    if store.refused:
+        dropped.append(f"{STATE_FILE} ({store.refused}: not read or written, "
+                       "this session's pane state is not kept)")
+    elif store.unreadable:
         dropped.append(STATE_FILE)
     for key, reader in (state_readers or {}).items():
         if store.has(key):
@@ -183,8 +265,13 @@ def _drop_bad_fields(settings: QSettings, key: str, raw: Any, reader: StateReade
         settings.remove(key)
         return [key]
     bad = bad_fields(data, reader)
-    if bad:
-        set_json(settings, key, {k: v for k, v in data.items() if k not in bad})
+    if bad:  # each bad field as the reader keeps it (clamped or the default), else removed
+        try:
+            state = reader(data)
+        except (TypeError, ValueError, AttributeError):
+            state = None
+        set_json(settings, key, {k: getattr(state, k) if k in bad else v for k, v in data.items()
+                                 if k not in bad or hasattr(state, k)})
     return [f"{key}.{name}" for name in bad]
 
 
@@ -214,6 +301,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, flushed
     and fsynced, then ``os.replace``; the folder is fsynced so the rename itself survives a
     power cut. A crash leaves the old file (and perhaps a stray ``*.tmp``), never a torn one.
+    The rename replaces the directory entry: a symbolic link at ``path`` is replaced itself,
+    its target is never opened.
 
     Raises
     ------
@@ -244,24 +333,35 @@ class StateFile:
     snapshot and writes it with :func:`atomic_write`; puts that arrive while it writes are
     merged into the next write (latest wins). :meth:`flush` waits until everything put has
     been written (on close, and at interpreter exit).
+
+    A path that is not a regular file of at most :data:`MAX_STATE_BYTES` (a FIFO, a device,
+    a folder; see :func:`file_problem`) is neither read nor written: :attr:`refused` says
+    why, and puts are kept in memory only. A symbolic link to a regular file is read through;
+    the first write replaces the link itself.
     """
 
     def __init__(self, path: Path):
         self.path = path
         self.errors: list[str] = []  # why writes failed (disk full, folder gone), newest last
         self.unreadable = False  # the file exists but is not a JSON object
+        self.refused: str | None = file_problem(path, MAX_STATE_BYTES, links=True)
         self._data: dict[str, Any] = self._load()
         self._lock = threading.Condition()
         self._version = 0  # bumped by every put
         self._written = 0  # the version on disk
+        self._due = 0.0  # time.monotonic() at which the pending puts are written
         self._thread: threading.Thread | None = None
 
     def _load(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        if self.refused or not os.path.lexists(self.path):
             return {}
-        except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON
+        try:  # checked again on the open descriptor: a FIFO swapped in since cannot block
+            raw = read_file_bytes(self.path, MAX_STATE_BYTES)
+            data = json.loads(raw.decode("utf-8", "surrogatepass"))
+        except TextFileError as exc:
+            self.refused = str(exc).removeprefix(f"{exc.path}: ")
+            return {}
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
             data = None
         self.unreadable = not isinstance(data, dict)
         return data if isinstance(data, dict) else {}
@@ -274,25 +374,36 @@ class StateFile:
         with self._lock:
             return key in self._data
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: Any, delay: float = 0.0) -> None:
         """Store ``value`` (JSON-serializable; not mutated afterwards by the caller) under
-        ``key`` and schedule a write. O(1) on the calling thread."""
+        ``key`` and schedule a write ``delay`` seconds from now; a later put before then
+        moves the write to its own time (puts during typing write once, when it pauses).
+        The writer thread keeps the time, so a busy GUI thread cannot postpone the write.
+        O(1) on the calling thread."""
         with self._lock:
             self._data[key] = value
+            if self.refused:  # not a file we may write: kept for this session only
+                return
             self._version += 1
+            self._due = time.monotonic() + delay
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="state-writer", daemon=True)
                 self._thread.start()
             self._lock.notify_all()
 
     def flush(self, timeout: float = 10.0) -> bool:
-        """Wait (at most ``timeout`` seconds) until the last put is on disk."""
+        """Write what is pending now (whatever its delay) and wait, at most ``timeout``
+        seconds, until the last put is on disk."""
         with self._lock:
+            self._due = 0.0
+            self._lock.notify_all()
             return self._lock.wait_for(lambda: self._written >= self._version, timeout)
 
     def _run(self) -> None:
         while True:
             with self._lock:
+                while self._written < self._version and time.monotonic() < self._due:
+                    self._lock.wait(self._due - time.monotonic())
                 if self._written >= self._version:
                     self._thread = None
                     return
@@ -312,8 +423,9 @@ _FILES_LOCK = threading.Lock()
 
 
 def state_file(settings: QSettings) -> StateFile:
-    """The :class:`StateFile` beside ``settings``' file (one per folder and process)."""
-    path = Path(settings.fileName()).with_name(STATE_FILE)
+    """The :class:`StateFile` of ``settings`` (in :func:`config_dir` when :func:`open_settings`
+    made them, else beside their file; one per folder and process)."""
+    path = Path(settings.property(_STATE_PATH) or Path(settings.fileName()).with_name(STATE_FILE))
     with _FILES_LOCK:
         if path not in _FILES:
             _FILES[path] = StateFile(path)
@@ -329,9 +441,10 @@ def read_state(settings: QSettings, key: str, default: Any = None) -> Any:
     return get_json(settings, key, default)
 
 
-def write_state(settings: QSettings, key: str, value: Any) -> None:
-    """Save a pane's state object to ``state.json`` atomically, off the GUI thread."""
-    state_file(settings).put(key, value)
+def write_state(settings: QSettings, key: str, value: Any, delay: float = 0.0) -> None:
+    """Save a pane's state object to ``state.json`` atomically, off the GUI thread, ``delay``
+    seconds from now unless written again before (:meth:`StateFile.put`)."""
+    state_file(settings).put(key, value, delay)
     if settings.contains(key):  # moved out of settings.ini: keep one copy only
         settings.remove(key)
 

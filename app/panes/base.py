@@ -8,20 +8,24 @@ from typing import Any
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.settings import open_settings
+from app.panes.stored import StoredState
+from app.settings import open_settings, read_state, write_state
 from app.widgets.qt_messages import quiet_qt_messages
 
 
 class Pane(QWidget):
     """Base class of the app's panes (tabs of the main window).
 
-    A pane keeps its own state in ``settings`` under the group named by :attr:`key`,
-    renders from ``core`` results, and reports short messages through
-    :attr:`sig_status_requested`. It never imports another pane.
+    A pane keeps its own state as a :attr:`state_class` (a
+    :class:`~app.panes.stored.StoredState`) in the app's one store, ``state.json``, under
+    ``"<key>/state"`` (:meth:`restored_state`, :meth:`store_state`), renders from ``core``
+    results, and reports short messages through :attr:`sig_status_requested`. It never
+    imports another pane.
     """
 
     title: str = "Pane"
     key: str = "pane"
+    state_class: type[StoredState] | None = None  # None: the pane keeps no state object
 
     sig_status_requested = Signal(str)  # a short message for the status bar
 
@@ -29,8 +33,22 @@ class Pane(QWidget):
         super().__init__(parent)
         self.settings = settings
 
+    @property
+    def state_key(self) -> str:
+        """Where the pane's state object is stored: ``"<key>/state"``."""
+        return f"{self.key}/state"
+
+    def restored_state(self) -> Any:
+        """The :attr:`state_class` stored by the last run (each field checked; defaults
+        for what is missing or bad)."""
+        return self.state_class.from_dict(read_state(self.settings, self.state_key, None))
+
+    def store_state(self, state: StoredState) -> None:
+        """Save ``state`` to ``state.json`` (atomically, off the GUI thread)."""
+        write_state(self.settings, self.state_key, state.to_dict())
+
     def save_state(self) -> None:
-        """Write what should survive a restart into :attr:`settings` (default: nothing)."""
+        """Write what should survive a restart (default: nothing)."""
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
         """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""

@@ -1,20 +1,69 @@
-"""A pane's stored state read back (no Qt here: the panes' state modules use it).
+"""One way to keep a pane's state: the :class:`StoredState` protocol (no Qt here).
 
-The state dataclasses are saved as JSON (``app.settings.write_state``) and rebuilt with
-``cls(**dataclass_values(cls, raw))``, so a value a user's old or edited settings file holds
-in the wrong type, out of range or outside its choices never reaches the pane: it keeps the
-field's default (and :func:`app.settings.bad_fields` names it in the status bar).
+Every pane's state is a dataclass that inherits :class:`StoredState` and declares, as class
+attributes, what a stored value may be:
 
-A state class may declare, as class attributes, ``RANGES = {field: (lo, hi)}`` (inclusive
-bounds of a number, e.g. a spin box's range) and ``CHOICES = {field: collection}`` (the
-values a string may take).
+- ``RANGES = {field: (lo, hi)}``: the inclusive bounds of every ``int`` and ``float`` field
+  (required for each of them: :func:`dataclass_values` refuses a class that leaves one
+  out). The pane's spin boxes and sliders take their minimum and maximum from here
+  (:meth:`StoredState.bounds`), so a value read back always fits its widget — a
+  ``QSpinBox`` raises ``OverflowError`` beyond 32 bits.
+- ``CLAMP = True``: a number out of its range is moved to the nearest bound instead of
+  keeping the default (a count the user pushed past a limit stays at the limit).
+- ``CHOICES = {field: collection}``: the values a field may take (a combo box's items).
+- ``LENGTHS = {field: max}``: the most code points a ``str`` field may hold (``None``:
+  no cap); a ``str`` field not named here holds at most :data:`MAX_TEXT_CHARS`.
+
+The state is saved as JSON with :meth:`StoredState.to_dict` (``app.settings.write_state``,
+one ``state.json`` for every pane with a ``state_class``, see :class:`app.panes.base.Pane`)
+and rebuilt with :meth:`StoredState.from_dict`: a value a user's old or edited file holds in
+the wrong type, out of its range, outside its choices, too long, NaN or infinite never
+reaches the pane: the field keeps its default, or with ``CLAMP`` a number its nearest bound
+(and :func:`app.settings.bad_fields` names it in the status bar). Rules between fields (an even
+width, an overlap below the window) go in :meth:`StoredState.checked`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, ClassVar, Collection, TypeVar
+
+MAX_TEXT_CHARS = 4096
+"""Most code points of a stored ``str`` field the state class gives no length of (paths,
+queries, words): a longer one keeps the default."""
+
+S = TypeVar("S", bound="StoredState")
+
+
+class StoredState:
+    """The protocol of a pane's state dataclass (see the module notes): ranges, choices and
+    lengths declared on the class, :meth:`from_dict` / :meth:`to_dict` for the store."""
+
+    RANGES: ClassVar[dict[str, tuple[float, float]]] = {}
+    CLAMP: ClassVar[bool] = False
+    CHOICES: ClassVar[dict[str, Collection[Any]]] = {}
+    LENGTHS: ClassVar[dict[str, int | None]] = {}
+
+    @classmethod
+    def from_dict(cls: type[S], raw: Any) -> S:
+        """The state stored as ``raw`` (parsed JSON): every field checked by
+        :func:`dataclass_values`, then :meth:`checked`; never raises for any ``raw``."""
+        return cls(**cls.checked(dataclass_values(cls, raw)))
+
+    @classmethod
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """Rules between fields, applied to the values read (default: none)."""
+        return values
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-ready values (what :meth:`from_dict` reads back)."""
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def bounds(cls, name: str) -> tuple[Any, Any]:
+        """``(minimum, maximum)`` of number field ``name``, for its spin box or slider."""
+        return cls.RANGES[name]
 
 
 def _typed(default: Any, value: Any) -> tuple[bool, Any]:
@@ -31,22 +80,43 @@ def _typed(default: Any, value: Any) -> tuple[bool, Any]:
     return isinstance(value, type(default)) and not isinstance(value, bool), value
 
 
+def _is_number(default: Any) -> bool:
+    return isinstance(default, (int, float)) and not isinstance(default, bool)
+
+
 def dataclass_values(cls: type, raw: Any) -> dict[str, Any]:
     """The fields of dataclass ``cls`` read from stored JSON ``raw``, each checked against
     the type of its default (a bool only for a bool field, an int or finite float for a float
-    field, anything non-None for a field whose default is None), ``cls.RANGES`` and
-    ``cls.CHOICES``; a missing or bad entry keeps the default. Unknown keys are ignored."""
+    field, anything non-None for a field whose default is None), ``cls.RANGES`` (clamped
+    into the range when ``cls.CLAMP``),
+    ``cls.CHOICES`` and ``cls.LENGTHS``; a missing or bad entry keeps the default. Unknown
+    keys are ignored. O(number of fields + length of the strings).
+
+    Raises
+    ------
+    TypeError
+        If ``cls`` declares no range for one of its number fields (a programming error:
+        every stored number is bounded at both ends).
+    """
     defaults = cls()
     ranges: dict = getattr(cls, "RANGES", {})
     choices: dict = getattr(cls, "CHOICES", {})
+    lengths: dict = getattr(cls, "LENGTHS", {})
     out: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         default = getattr(defaults, f.name)
+        if _is_number(default) and f.name not in ranges:
+            raise TypeError(f"{cls.__name__}.{f.name} is a number with no range in {cls.__name__}.RANGES")
         ok, value = _typed(default, raw.get(f.name) if isinstance(raw, dict) else None)
         if ok and f.name in ranges:
             lo, hi = ranges[f.name]
+            if getattr(cls, "CLAMP", False):
+                value = type(default)(min(max(value, lo), hi))
             ok = lo <= value <= hi
         if ok and f.name in choices:
             ok = value in choices[f.name]
+        if ok and isinstance(value, str):
+            cap = lengths.get(f.name, MAX_TEXT_CHARS)
+            ok = cap is None or len(value) <= cap
         out[f.name] = value if ok else default
     return out

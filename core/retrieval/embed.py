@@ -23,6 +23,7 @@ import platformdirs
 from core.errors import Cancelled
 from core.pooling import cls_pool, max_pool, mean_pool
 from core.retrieval._checks import RetrievalError, as_lines, whole_number
+from core.text.files import check_regular_file
 
 POOLINGS = ("mean", "cls", "max")
 MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
@@ -106,10 +107,20 @@ def _check_encoder(encoder) -> int:
     return whole_number("encoder.dim", getattr(encoder, "dim", None))
 
 
-def _read_cache(path: Path, n: int) -> np.ndarray | None:
+def _load_cached(path: Path) -> np.ndarray | None:
+    """A cached array, or None when ``path`` is absent, not a regular file of at most
+    :data:`MAX_EMBEDDING_BYTES` (plus its header; checked before opening: a FIFO planted in
+    the cache cannot block the worker) or unreadable."""
     try:
-        E = np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+        check_regular_file(path, MAX_EMBEDDING_BYTES + 4096)
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError):  # TextFileError is a ValueError
+        return None
+
+
+def _read_cache(path: Path, n: int) -> np.ndarray | None:
+    E = _load_cached(path)
+    if E is None:
         return None
     ok = E.ndim == 2 and E.shape[0] == n and E.dtype == np.float32
     return E if ok else None
@@ -216,9 +227,8 @@ def embed_corpus(
 
 
 def _read_norms(path: Path, n: int) -> np.ndarray | None:
-    try:
-        norms = np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+    norms = _load_cached(path)
+    if norms is None:
         return None
     return norms if norms.shape == (n,) and norms.dtype == np.float32 else None
 

@@ -88,3 +88,36 @@ def test_text_mode_tokenizer_and_pane_survive_sigkill(tmp_path, data_dir):
     assert restored == {"text": f"typed {TEXT} end", "mode": "align", "tokenizer": str(tokenizer), "tab": 1,
                         "dropped": []}
     assert [p.name for p in config.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_every_edit_goes_to_the_writer_at_once(qtbot):
+    """Issue 30 §8: the pane hands each edit to ``state.json``'s writer thread as it happens
+    (no timer on the GUI thread, which a long render would hold up, and no debounce of the
+    computation pushing the save back): the store holds the edit before the event loop runs,
+    and the writer puts it on disk by itself."""
+    from PySide6.QtTest import QTest  # noqa: PLC0415 - Qt only in this test
+
+    from app.panes.alignment import AlignmentPane  # noqa: PLC0415
+    from app.settings import STATE_FILE, open_settings, read_state  # noqa: PLC0415
+
+    settings = open_settings()
+    pane = AlignmentPane(settings)
+    qtbot.addWidget(pane)
+    pane.w.editor.clear()
+    QTest.keyClicks(pane.w.editor, "typed more")
+    assert read_state(settings, "alignment/state")["text"] == "typed more"  # no event loop since
+    path = Path(settings.fileName()).with_name(STATE_FILE)
+    qtbot.waitUntil(lambda: path.exists() and
+                    json.loads(path.read_text(encoding="utf-8"))["alignment/state"]["text"] == "typed more",
+                    timeout=10_000)
+
+
+def test_a_delayed_write_waits_unless_flushed(tmp_path):
+    from app.settings import StateFile  # noqa: PLC0415
+
+    store = StateFile(tmp_path / "state.json")
+    store.put("k", {"v": 1}, delay=3600)
+    time.sleep(0.05)
+    assert not store.path.exists()  # an hour from now
+    assert store.flush(timeout=10)  # at close and exit: written at once
+    assert json.loads(store.path.read_text(encoding="utf-8")) == {"k": {"v": 1}}

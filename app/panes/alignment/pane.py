@@ -29,7 +29,7 @@ from app.panes.alignment.extras import wire_extras
 from app.panes.alignment import state as pane_state
 from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
-from app.settings import read_state, write_state
+from app.settings import write_state
 from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
@@ -74,16 +74,17 @@ class AlignmentPane(Pane):
 
     title = "Alignment"
     key = "alignment"
+    state_class = AlignmentState
     sig_encoding_changed = Signal(object)
 
     debounce_ms = 150
-    save_ms = 500  # the state is saved (atomically, off the GUI thread) this long after an edit
+    save_ms = 200  # the state is written (atomically, by the writer thread) this long after the last edit
     busy_after_ms = 300  # a computation running this long shows the busy indicator
     release_chars = 200_000  # before computing a text this long, the shown result is dropped
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = AlignmentState.from_json(read_state(settings, f"{self.key}/state", None))
+        self.state = self.restored_state()
         self._demo = demo_tokenizer()
         self._tokenizer: Any = None
         self._tokenizer_label = DEMO_LABEL
@@ -103,8 +104,6 @@ class AlignmentPane(Pane):
         self._busy_timer.timeout.connect(self._show_busy)
         self._timer = QTimer(self, singleShot=True, interval=self.debounce_ms)
         self._timer.timeout.connect(self._on_debounced)
-        self._save_timer = QTimer(self, singleShot=True, interval=self.save_ms)  # survives a kill
-        self._save_timer.timeout.connect(self.save_state)
         self._pending = False
         self._write_widgets()
         self._connect()
@@ -112,7 +111,8 @@ class AlignmentPane(Pane):
         self.extras = wire_extras(self)  # picker, side by side, token ids, markers, info strip
         self._wire_decoded()
         self._build_busy_row()  # after the extras: they place widgets relative to the status line
-        self.recompute()
+        self.recompute(save=False)  # the restored state: nothing new to save (and a first
+        # run stays one: the main window asks the store whether a text was ever saved)
 
     # -- the main window's API -----------------------------------------------------------
     def set_text(self, text: str) -> None:
@@ -170,11 +170,18 @@ class AlignmentPane(Pane):
         """Show ``message`` in the inline banner (the text and results stay as they are)."""
         self.show_banner(message, "error")
 
-    def save_state(self) -> None:
-        data = self.state.to_json()
+    def save_state(self, delay: float = 0.0) -> None:
+        """Hand the state to ``state.json``'s writer thread, to be written ``delay`` seconds
+        from now unless saved again before (O(1) here: the snapshot shares the strings)."""
+        data = self.state.to_dict()
         if len(self.state.text) > MAX_SAVED_CHARS:
             data.pop("text")
-        write_state(self.settings, f"{self.key}/state", data)
+        write_state(self.settings, self.state_key, data, delay)
+
+    def _save_soon(self) -> None:
+        """Save after every state change: written :attr:`save_ms` after the last one, so a
+        kill loses nothing older than that (and the write time)."""
+        self.save_state(self.save_ms / 1000)
 
     # -- building ------------------------------------------------------------------------
     def _write_widgets(self) -> None:
@@ -299,11 +306,12 @@ class AlignmentPane(Pane):
 
     def _on_decoded_toggled(self, on: bool) -> None:
         self.state.decoded_view = on
-        self._save_timer.start()
+        self._save_soon()
 
     def _on_derived_toggled(self, on: bool) -> None:
         """Draw the derived spans (or the tokenizer's) in the span views; nothing is recomputed."""
         self.state.derived_spans = on
+        self._save_soon()
         if self.result is not None:
             render.render_spans(self, self.result, self._prepared)
             render.refresh_status(self)
@@ -313,7 +321,9 @@ class AlignmentPane(Pane):
     def schedule(self) -> None:
         """Re-tokenize after an edit: at once on the leading edge of a burst of edits, once
         more when the burst settles (a restarting debounce timer). The edit cancels the
-        running computation, whose result would be stale."""
+        running computation, whose result would be stale. Every edit is saved (written
+        :attr:`save_ms` after the last)."""
+        self._save_soon()
         if self._timer.isActive():
             self._runner.cancel()
             self._pending = True
@@ -324,12 +334,14 @@ class AlignmentPane(Pane):
 
     def _on_debounced(self) -> None:
         if self._pending:
-            self.recompute()
+            self.recompute(save=False)  # the burst's edits were saved as they came
 
-    def recompute(self) -> None:
-        """Compute the result of the current state on the worker (cancelling the running one)."""
+    def recompute(self, save: bool = True) -> None:
+        """Compute the result of the current state on the worker (cancelling the running one);
+        ``save``: save the state too (every state change ends here)."""
         self._pending = False
-        self._save_timer.start()  # every state change ends here: save once the edits pause
+        if save:
+            self._save_soon()
         tokenizer = self._tokenizer if self._tokenizer is not None else self._demo
         request = Request(replace(self.state), tokenizer, self._tokenizer is None, self._graphemes)
         if len(self.state.text) >= self.release_chars and self.result is not None:

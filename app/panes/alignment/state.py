@@ -9,8 +9,9 @@ normalizer options); :func:`compute` hands a frozen :class:`Request` to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
+from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES
@@ -27,8 +28,13 @@ CHARS_AHEAD = 50_000  # code points: from this length on, the worker finds a tex
 
 
 @dataclass
-class AlignmentState:
-    """What the user chose; everything the pane shows is derived from this and the tokenizer."""
+class AlignmentState(StoredState):
+    """What the user chose; everything the pane shows is derived from this and the tokenizer.
+
+    Stored with :meth:`~app.panes.stored.StoredState.to_dict` / ``from_dict``: the mode,
+    form and scheme must be among their choices; the texts have no length cap here (the
+    pane decides how much of a long text it saves).
+    """
 
     text: str = DEMO_TEXT
     mode: str = "labels"
@@ -43,6 +49,9 @@ class AlignmentState:
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
 
+    CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": FORMS, "scheme": ("auto", *SCHEMES)}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}
+
     def normalizer_changed(self) -> bool:
         """Whether the normalizer options differ from the defaults (the user changed them)."""
         default = AlignmentState()
@@ -56,27 +65,6 @@ class AlignmentState:
             "lowercase": self.lowercase,
             "collapse_whitespace": self.collapse_whitespace,
         }
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: Any) -> "AlignmentState":
-        """Rebuild from :meth:`to_json` output; unknown or mistyped fields keep defaults."""
-        state = cls()
-        if not isinstance(data, dict):
-            return state
-        for name, default in state.__dict__.items():
-            value = data.get(name, default)
-            if isinstance(value, type(default)):
-                setattr(state, name, value)
-        if state.mode not in MODES:
-            state.mode = "tokenize"
-        if state.scheme not in ("auto", *SCHEMES):
-            state.scheme = "auto"
-        if state.form not in FORMS:
-            state.form = "NFKD"
-        return state
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from app.panes.merges.state import MARKER_LABELS, SOURCE_LABELS, SOURCES, TIE_LABELS, MergesState
 from core.training.symbols import MARKERS, TIE_BREAKS
 
-MAX_SLIDER = 5000
+MAX_SLIDER = MergesState.bounds("target")[1]  # the slider's and spin box's top
 STEP_KEYS, UNDO_KEYS, RESET_KEYS = "Ctrl+Right", "Ctrl+Left", "Ctrl+Home"
 
 
@@ -53,7 +53,7 @@ class TrainingControls(QWidget):
         self.reset_button = _button("Reset", f"Back to no merges ({RESET_KEYS})")
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setToolTip("Run to merge N (the view follows after a short pause)")
-        self.target_spin = QSpinBox(minimum=0, maximum=MAX_SLIDER)
+        self.target_spin = QSpinBox(minimum=MergesState.bounds("target")[0], maximum=MAX_SLIDER)
         self.target_spin.setToolTip("Run to exactly this many merges")
         self.cancel_button = _button("Cancel", "Stop the running task; the pane keeps what it showed")
         self.cancel_button.setEnabled(False)

@@ -33,7 +33,6 @@ from app.panes.merges.state import (
     skipped_note,
 )
 from app.panes.merges.unigram import UnigramView
-from app.settings import get_json, set_json
 from app.workers import TaskRunner
 from app.widgets.text_format import plural
 from core.data import tokenizer_path
@@ -59,6 +58,7 @@ class MergesPane(Pane):
 
     title = "Merges"
     key = "merges"
+    state_class = MergesState
 
     sig_trainer_changed = Signal()
     sig_step_changed = Signal(int)
@@ -66,7 +66,7 @@ class MergesPane(Pane):
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = MergesState.from_dict(get_json(settings, f"{self.key}/state", {}))
+        self.state = self.restored_state()
         self.runner = TaskRunner(self)
         self.runner.sig_returned.connect(self._on_task_returned)
         self.runner.sig_errored.connect(self._on_task_errored)
@@ -436,5 +436,5 @@ class MergesPane(Pane):
         self.controls.show_message(text)
 
     def save_state(self) -> None:
-        set_json(self.settings, f"{self.key}/state", self.state.to_dict())
+        self.store_state(self.state)
 

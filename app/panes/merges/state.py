@@ -9,10 +9,10 @@ the pane's :class:`~app.workers.TaskRunner` with ``progress`` / ``should_stop``.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
-from app.panes.stored import dataclass_values
+from app.panes.stored import StoredState
 from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer, train_bpe
 from core.training.corpus import (
@@ -26,7 +26,7 @@ from core.training.replay import MergeTable
 from core.training.symbols import MARKERS, TIE_BREAKS, TrainingError
 
 SOURCES = ("builtin", "text", "file", "folder")
-MAX_TARGET = 5000  # the merge slider's top (app/panes/merges/controls.py MAX_SLIDER)
+MAX_TARGET = 5000  # the merge slider's and spin box's top (app/panes/merges/controls.py)
 SOURCE_LABELS = ("Built-in (Sennrich)", "Pasted text", "Text file", "Folder of .txt files")
 MARKER_LABELS = ("end-of-word </w>", "continuation ##", "byte-level (GPT-2)")
 TIE_LABELS = ("first in corpus", "alphabetical: smallest", "alphabetical: largest")
@@ -34,10 +34,26 @@ DEFAULT_TEXT = "low low low low low lower lower newest newest newest newest newe
                "widest widest widest"
 REPLAY_TEXT = "lowest newer tokenization"  # no hidden leading space: the first word shows bare
 _OLD_REPLAY_TEXT = " lowest newer tokenization"  # the earlier default, still in old settings
+MAX_TEXT_CHARS = 2_000_000  # code points of a stored training text or Unigram vocabulary
+MAX_LINE_CHARS = 100_000  # code points of a stored word list or replay text
 
 
 @dataclass
-class MergesState:
+class UnigramInputs(StoredState):
+    """The Unigram tab's inputs, kept in :attr:`MergesState.unigram` (``vocab == ""``: the
+    built-in vocabulary); its spin boxes take their ranges from :attr:`RANGES`."""
+
+    word: str = "lowest"
+    max_len: int = 5
+    n_best: int = 5
+    vocab: str = ""
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_len": (1, 32), "n_best": (1, 50)}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"word": MAX_LINE_CHARS, "vocab": MAX_TEXT_CHARS}
+
+
+@dataclass
+class MergesState(StoredState):
     """What the Merges pane shows and remembers between runs."""
 
     source: str = "builtin"
@@ -54,24 +70,23 @@ class MergesState:
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
 
-    @classmethod
-    def from_dict(cls, data: Any) -> "MergesState":
-        """Build from stored JSON, ignoring unknown or ill-typed entries."""
-        state = cls(**dataclass_values(cls, data))
-        if state.source not in SOURCES:
-            state.source = "builtin"
-        if state.marker not in MARKERS:
-            state.marker = "</w>"
-        if state.tie_break not in TIE_BREAKS:
-            state.tie_break = "first"
-        if not isinstance(state.unigram, dict):  # the Unigram tab's inputs, or nothing
-            state.unigram = None
-        if state.replay_text == _OLD_REPLAY_TEXT:
-            state.replay_text = REPLAY_TEXT
-        return state
+    CHOICES: ClassVar[dict[str, Any]] = {"source": SOURCES, "marker": MARKERS, "tie_break": TIE_BREAKS}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"text": MAX_TEXT_CHARS, "heldout": MAX_LINE_CHARS,
+                                                "replay_text": MAX_LINE_CHARS}
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    @classmethod
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """The Unigram inputs are checked as :class:`UnigramInputs` (only the keys stored are
+        kept); the earlier default replay text becomes today's."""
+        unigram = values["unigram"]
+        if isinstance(unigram, dict):
+            inputs = UnigramInputs.from_dict(unigram).to_dict()
+            values["unigram"] = {k: v for k, v in inputs.items() if k in unigram}
+        else:
+            values["unigram"] = None
+        if values["replay_text"] == _OLD_REPLAY_TEXT:
+            values["replay_text"] = REPLAY_TEXT
+        return values
 
 
 @dataclass(frozen=True)

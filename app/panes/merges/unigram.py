@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.merges.bpe_view import make_table
+from app.panes.merges.state import UnigramInputs
 from app.widgets.plot_frame import PlotFrame
 from app.widgets.rows_model import RowsModel
 from core.errors import SubwordScopeError
@@ -134,9 +135,9 @@ class UnigramView(QWidget):
         super().__init__(parent)
         self.word_edit = QLineEdit("lowest")
         self.word_edit.setToolTip("The word to segment (no spaces needed)")
-        self.max_len = QSpinBox(minimum=1, maximum=32, value=5)
+        self.max_len = _spin("max_len")
         self.max_len.setToolTip("Longest piece considered, in code points")
-        self.n_spin = QSpinBox(minimum=1, maximum=50, value=5)
+        self.n_spin = _spin("n_best")
         self.n_spin.setToolTip("How many of the best segmentations to list")
         self.vocab_edit = QPlainTextEdit(_format_counts(BUILTIN_COUNTS))
         self.vocab_edit.setToolTip("Vocabulary as 'piece count' pairs; log p = log(count / total)")
@@ -222,6 +223,12 @@ class UnigramView(QWidget):
         self.nbest_model.set_rows([])
         self.best_label.setText("")
         self.sig_state_changed.emit(self.state())
+
+
+def _spin(name: str) -> QSpinBox:
+    """A spin box for :class:`UnigramInputs` field ``name``: its range and default."""
+    lo, hi = UnigramInputs.bounds(name)
+    return QSpinBox(minimum=lo, maximum=hi, value=getattr(UnigramInputs, name))
 
 
 def _format_counts(counts: dict[str, int]) -> str:

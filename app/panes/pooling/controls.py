@@ -27,10 +27,11 @@ from app.panes.pooling.state import METHOD_NAMES, PoolingState
 from core.pooling import METHODS
 
 
-def _spin(lo: int, hi: int, value: int, tip: str, cls=QSpinBox) -> QSpinBox:
-    """A spin box (``cls``: or a QDoubleSpinBox) over ``lo..hi`` showing ``value``."""
+def _spin(name: str, value: float, tip: str, cls=QSpinBox) -> QSpinBox:
+    """A spin box (``cls``: or a QDoubleSpinBox) for :class:`PoolingState` field ``name``
+    (the state's range) showing ``value``."""
     box = cls()
-    box.setRange(lo, hi)
+    box.setRange(*PoolingState.bounds(name))
     box.setValue(value)
     box.setToolTip(tip)
     return box
@@ -103,22 +104,22 @@ class TabInputs:
     to the tabs' ``controls`` rows."""
 
     def __init__(self, state: PoolingState, padding_view: QWidget, sweep_view: QWidget, chunk_view: QWidget):
-        self.pad_spin = _spin(1, 4096, state.pad_length, "Pad the sentence with zero rows to this length")
+        self.pad_spin = _spin("pad_length", state.pad_length, "Pad the sentence with zero rows to this length")
         row = padding_view.controls
         row.addWidget(QLabel("Padded length L"))
         row.addWidget(self.pad_spin)
         row.addStretch(1)
-        self.strength_spin = _spin(0, 20, 3, "Value added on the evidence dimensions of each evidence token",
+        self.strength_spin = _spin("strength", 3, "Value added on the evidence dimensions of each evidence token",
                                    QDoubleSpinBox)
         self.strength_spin.setSingleStep(0.5)
-        self.seed_spin = _spin(0, 10**6, state.seed, "Random seed of the stand-in documents")
+        self.seed_spin = _spin("seed", state.seed, "Random seed of the stand-in documents")
         row = sweep_view.controls
         for lab, w in (("Evidence strength", self.strength_spin), ("Seed", self.seed_spin)):
             row.addWidget(QLabel(lab))
             row.addWidget(w)
         row.addStretch(1)
-        self.content_spin = _spin(1, 510, state.content, "Tokens per window (510 leaves room for [CLS] and [SEP])")
-        self.overlap_spin = _spin(0, 509, state.overlap, "Tokens each window shares with the previous one")
+        self.content_spin = _spin("content", state.content, "Tokens per window (510 leaves room for [CLS] and [SEP])")
+        self.overlap_spin = _spin("overlap", state.overlap, "Tokens each window shares with the previous one")
         self.query_edit = QLineEdit()
         self.query_edit.setToolTip("Each window is scored by the cosine of its mean vector with this query's")
         row = chunk_view.controls

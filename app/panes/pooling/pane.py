@@ -29,7 +29,6 @@ from app.panes.pooling.state import (
 )
 from app.panes.pooling.figures_view import WorkedView
 from app.panes.pooling.views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
-from app.settings import get_json, set_json
 from app.workers import TaskRunner
 from app.widgets.text_format import plural
 from core.errors import SubwordScopeError
@@ -49,12 +48,13 @@ class PoolingPane(Pane):
 
     title = "Pooling"
     key = "pooling"
+    state_class = PoolingState
 
     sig_result_changed = Signal(object)
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = PoolingState.from_dict(get_json(settings, f"{self.key}/state", {}))
+        self.state = self.restored_state()
         if self.state.model_dir and not os.path.isdir(self.state.model_dir):
             self.state.model_dir = ""
         self.result: PoolingResult | None = None
@@ -183,7 +183,7 @@ class PoolingPane(Pane):
         self.message.setVisible(bool(text))
 
     def save_state(self) -> None:
-        set_json(self.settings, f"{self.key}/state", self.state.to_dict())
+        self.store_state(self.state)
 
     # -- slots ---------------------------------------------------------------------------
     def _on_choose_requested(self) -> None:

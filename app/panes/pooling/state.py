@@ -10,14 +10,14 @@ a pane has computed are kept in its :class:`SweepCache`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
-from typing import ClassVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from app.panes.stored import dataclass_values
+from app.panes.stored import StoredState
 from core.data import data_dir
 from core.errors import Cancelled, SubwordScopeError
 from core.encoder import ChunkedDocument, EncoderOutput, StandInEncoder, load_encoder
@@ -38,6 +38,7 @@ MAX_DOCUMENT_TOKENS = 4096  # the Chunking tab reads at most this many of the do
 MAX_SHOWN_CHARS = 20_000  # code points of a sentence or the document drawn in a text view
 WINDOW_IMAGE_MAX = (512, 2048)  # (rows, cols) of the Chunking tab's window image at most
 STANDIN_LABEL = "Synthetic stand-in (no model)"
+MAX_QUERY_CHARS = 100_000  # code points of a stored query
 EMPTY_PROMPT = "Type or paste a sentence (one per line) to encode it."
 
 
@@ -48,7 +49,7 @@ def shared_model_dir() -> Path | None:
 
 
 @dataclass
-class PoolingState:
+class PoolingState(StoredState):
     """What the pooling pane shows; ``model_dir == ""`` means the synthetic stand-in."""
 
     text: str = DEFAULT_TEXT
@@ -70,22 +71,18 @@ class PoolingState:
         """The whole text as one document (for chunking)."""
         return self.text.strip()
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    # The controls' ranges (app/panes/pooling/controls.py).
+    # The controls' ranges (app/panes/pooling/controls.py takes them from here).
     RANGES: ClassVar[dict[str, tuple[float, float]]] = {
         "sentence": (0, MAX_SENTENCES - 1), "pad_length": (1, 4096), "content": (1, 510),
         "overlap": (0, 509), "strength": (0.0, 20.0), "seed": (0, 10**6)}
+    CHOICES: ClassVar[dict[str, Any]] = {"method": METHODS}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "query": MAX_QUERY_CHARS}
 
     @classmethod
-    def from_dict(cls, raw: object) -> "PoolingState":
-        """Build from stored JSON, ignoring unknown or mistyped fields."""
-        state = cls(**dataclass_values(cls, raw))
-        if state.method not in METHODS:
-            state.method = "mean"
-        state.overlap = max(0, min(state.overlap, state.content - 1))
-        return state
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """The overlap stays below the window's content."""
+        values["overlap"] = max(0, min(values["overlap"], values["content"] - 1))
+        return values
 
 
 @dataclass(frozen=True)

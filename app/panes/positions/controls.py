@@ -12,32 +12,39 @@ from typing import Any
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
+from app.panes.positions.state import PositionsState
 from core.positional import DTYPE_BYTES
+
+
+def _range(name: str, step: float) -> tuple:
+    """``(min, max, step)`` of a spin box: the range :class:`PositionsState` declares."""
+    return (*PositionsState.bounds(name), step)
+
 
 # (field, label, kind, (min, max, step) or items, tooltip, group)
 CONTROLS = (
-    ("T", "Length T", "int", (1, 16384, 1), "Sequence length in positions (tokens)", "Sequence"),
-    ("d", "Width d", "int", (2, 4096, 2), "Model width of the sinusoidal table; head width for RoPE (even)", "Sequence"),
-    ("cursor", "Cursor t", "int", (0, 16383, 1), "Position cursor: the reference row (drag the dashed line too)", "Sequence"),
-    ("base", "Base", "float", (2.0, 1e8, 1000.0), "Frequency base: θᵢ = base^(−2i/d) (10000 in the papers)", "Frequencies"),
-    ("pair", "Pair i", "int", (0, 2047, 1), "Selected dimension pair (dims 2i, 2i+1), marked on the plots", "Frequencies"),
+    ("T", "Length T", "int", _range("T", 1), "Sequence length in positions (tokens)", "Sequence"),
+    ("d", "Width d", "int", _range("d", 2), "Model width of the sinusoidal table; head width for RoPE (even)", "Sequence"),
+    ("cursor", "Cursor t", "int", _range("cursor", 1), "Position cursor: the reference row (drag the dashed line too)", "Sequence"),
+    ("base", "Base", "float", _range("base", 1000.0), "Frequency base: θᵢ = base^(−2i/d) (10000 in the papers)", "Frequencies"),
+    ("pair", "Pair i", "int", _range("pair", 1), "Selected dimension pair (dims 2i, 2i+1), marked on the plots", "Frequencies"),
     ("pairing", "RoPE pairs", "combo", (("(2i, 2i+1) interleaved", "interleaved"), ("(i, i+d/2) half split", "half")),
      "Which dimensions RoPE rotates together: RoFormer/GPT-J interleaved or GPT-NeoX/Llama half split", "Frequencies"),
-    ("seed", "q, k seed", "int", (0, 2**31 - 1, 1), "Seed of the random query and key of the RoPE score heatmap", "Frequencies"),
-    ("s", "Scale s", "float", (1.0, 256.0, 0.5), "Context-extension factor: target length s·L", "Context extension"),
-    ("L", "Training L", "int", (1, 1_048_576, 256), "Training context length L in positions", "Context extension"),
-    ("H", "Heads H", "int", (1, 256, 1), "Number of attention heads (ALiBi slopes; block anatomy)", "Heads"),
-    ("head", "Head", "int", (0, 255, 1), "ALiBi head shown in the bias matrix (0-based)", "Heads"),
+    ("seed", "q, k seed", "int", _range("seed", 1), "Seed of the random query and key of the RoPE score heatmap", "Frequencies"),
+    ("s", "Scale s", "float", _range("s", 0.5), "Context-extension factor: target length s·L", "Context extension"),
+    ("L", "Training L", "int", _range("L", 256), "Training context length L in positions", "Context extension"),
+    ("H", "Heads H", "int", _range("H", 1), "Number of attention heads (ALiBi slopes; block anatomy)", "Heads"),
+    ("head", "Head", "int", _range("head", 1), "ALiBi head shown in the bias matrix (0-based)", "Heads"),
     ("causal", "Causal mask", "check", None, "Causal ALiBi (−inf above the diagonal) or symmetric −m·|i − j|", "Heads"),
 )
 LOCAL_CONTROLS = (
-    ("emb_V", "", "int", (1, 100_000_000, 1000), "Rows of the table: vocabulary size (or maximum positions)", ""),
-    ("emb_d", "", "int", (1, 65536, 256), "Width d of the table", ""),
+    ("emb_V", "", "int", _range("emb_V", 1000), "Rows of the table: vocabulary size (or maximum positions)", ""),
+    ("emb_d", "", "int", _range("emb_d", 256), "Width d of the table", ""),
     ("emb_dtype", "", "combo", tuple((f"{k} ({v} B)", k) for k, v in DTYPE_BYTES.items()), "Storage type per parameter", ""),
     ("emb_tied", "Tied output head", "check", None, "Untied: the output head is a second V×d table", ""),
-    ("emb_layers", "", "int", (1, 1000, 1), "Number of transformer blocks L for 12·L·d²", ""),
-    ("block_B", "", "int", (1, 4096, 1), "Batch size B", ""),
-    ("block_d_ff", "", "int", (1, 262144, 64), "FFN hidden width (usually 4·d)", ""),
+    ("emb_layers", "", "int", _range("emb_layers", 1), "Number of transformer blocks L for 12·L·d²", ""),
+    ("block_B", "", "int", _range("block_B", 1), "Batch size B", ""),
+    ("block_d_ff", "", "int", _range("block_d_ff", 64), "FFN hidden width (usually 4·d)", ""),
 )
 
 

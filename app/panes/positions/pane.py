@@ -42,7 +42,6 @@ from app.panes.positions.controls import (
 from app.panes.positions.state import PositionsState
 from app.panes.positions.view_base import PositionsView
 from app.panes.positions.views import VIEW_CLASSES, BlockAnatomyView, EmbeddingCostView
-from app.settings import get_json, set_json
 from app.widgets.plot_export import export_plot
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
@@ -67,12 +66,13 @@ class PositionsPane(Pane):
 
     title = "Positions"
     key = "positions"
+    state_class = PositionsState
     sig_plots_changed = Signal(str)
     sig_error_changed = Signal(str)
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = PositionsState.from_dict(get_json(settings, f"{self.key}/state", {}))
+        self.state = self.restored_state()
         self.controls: dict[str, QWidget] = {}
         for name, label, kind, spec, tip, _ in CONTROLS + LOCAL_CONTROLS:
             self.controls[name] = make_control(kind, spec, tip, label if kind == "check" else "")
@@ -262,5 +262,5 @@ class PositionsPane(Pane):
             self.sig_status_requested.emit(f"Saved {plural(len(paths), 'file')} to {folder}")
 
     def save_state(self) -> None:
-        set_json(self.settings, f"{self.key}/state", self.state.to_dict())
+        self.store_state(self.state)
 

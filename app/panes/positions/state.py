@@ -4,17 +4,17 @@ renders from. How each field is edited is in :mod:`app.panes.positions.controls`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from app.panes.stored import dataclass_values
+from app.panes.stored import StoredState
 from core.positional import DTYPE_BYTES
 
 VIEWS = ("sinusoidal", "rope", "extension", "alibi", "embedding", "anatomy")  # the views' keys
 
 
 @dataclass(frozen=True)
-class PositionsState:
+class PositionsState(StoredState):
     """Everything the Positions pane shows is computed from this (sizes in positions/tokens)."""
 
     T: int = 512
@@ -38,7 +38,7 @@ class PositionsState:
     block_d_ff: int = 256
     view: str = "sinusoidal"
 
-    # The controls' ranges (app/panes/positions/controls.py; a test keeps them equal).
+    # The controls' ranges (app/panes/positions/controls.py takes them from here).
     RANGES: ClassVar[dict[str, tuple[float, float]]] = {
         "T": (1, 16384), "d": (2, 4096), "cursor": (0, 16383), "base": (2.0, 1e8), "pair": (0, 2047),
         "seed": (0, 2**31 - 1), "s": (1.0, 256.0), "L": (1, 1_048_576), "H": (1, 256), "head": (0, 255),
@@ -49,13 +49,8 @@ class PositionsState:
         "view": VIEWS}
 
     @classmethod
-    def from_dict(cls, raw: Any) -> "PositionsState":
-        """Build from a stored dict, keeping only known keys of the right type, within the
-        controls' ranges (an odd width ``d`` keeps the default: the tables need pairs)."""
-        values = dataclass_values(cls, raw)
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """An odd width ``d`` keeps the default (the tables need pairs)."""
         if values["d"] % 2:
             values["d"] = cls.d
-        return cls(**values)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+        return values

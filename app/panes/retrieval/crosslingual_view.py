@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.retrieval.corpus import CrossLingualRow
-from app.panes.retrieval.state import MAX_K, REFERENCE
+from app.panes.retrieval.state import REFERENCE, RetrievalState
 from app.widgets.plot_lines import LinePlot
 from app.widgets.rows_model import CsvButton, RowsModel
 from core.text.scripts import language_name
@@ -111,7 +111,7 @@ class CrossLingualView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.k_spin = QSpinBox()
-        self.k_spin.setRange(1, MAX_K)
+        self.k_spin.setRange(*RetrievalState.bounds("cross_k"))
         self.k_spin.setToolTip("A translation counts when it ranks within the top k of its English paragraph")
         self.y_box = QComboBox()
         for key, name in Y_NAMES.items():

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.retrieval.search import QueryResult
-from app.panes.retrieval.state import MAX_K, METHOD_NAMES, METHODS, SCORING_NAMES
+from app.panes.retrieval.state import METHOD_NAMES, METHODS, SCORING_NAMES, RetrievalState
 from app.widgets.rows_model import RowsModel
 from app.widgets.span_text_view import SpanTextView
 from core.retrieval import SCORINGS
@@ -40,9 +40,10 @@ FSI, PDI = "\u2068", "\u2069"  # each hit's text is isolated: an Arabic hit read
 PREVIEW_CHARS = 160
 
 
-def _spin(lo: int, hi: int, tip: str) -> QSpinBox:
+def _spin(name: str, tip: str) -> QSpinBox:
+    """A spin box for :class:`RetrievalState` field ``name``, with the state's range."""
     box = QSpinBox()
-    box.setRange(lo, hi)
+    box.setRange(*RetrievalState.bounds(name))
     box.setToolTip(tip)
     return box
 
@@ -67,10 +68,10 @@ class HitsView(QWidget):
         for m in METHODS:
             self.method_box.addItem(METHOD_NAMES[m], m)
         self.method_box.setToolTip("How the corpus is searched (Alt+1 … Alt+4)")
-        self.nprobe_spin = _spin(1, 4096, "IVF: cells searched (the nprobe nearest centroids)")
-        self.rerank_spin = _spin(0, 1000, "Re-rank: score the top R of the first stage with full-precision "
+        self.nprobe_spin = _spin("nprobe", "IVF: cells searched (the nprobe nearest centroids)")
+        self.rerank_spin = _spin("rerank", "Re-rank: score the top R of the first stage with full-precision "
                                           "vectors and keep the best k (0: off)")
-        self.k_spin = _spin(1, MAX_K, "Hits shown (k)")
+        self.k_spin = _spin("k", "Hits shown (k)")
         self.scoring_box = QComboBox()
         for s in SCORINGS:
             self.scoring_box.addItem(SCORING_NAMES[s], s)

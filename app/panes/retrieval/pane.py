@@ -46,7 +46,6 @@ from app.panes.retrieval.state import (
     standin_notice,
     with_,
 )
-from app.settings import get_json, set_json
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
@@ -73,6 +72,7 @@ class RetrievalPane(Pane):
 
     title = "Retrieval"
     key = "retrieval"
+    state_class = RetrievalState
 
     sig_corpus_changed = Signal(object)
     sig_hits_changed = Signal(object)
@@ -80,7 +80,7 @@ class RetrievalPane(Pane):
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = RetrievalState.from_dict(get_json(settings, f"{self.key}/state", {}))
+        self.state = self.restored_state()
         self.index: CorpusIndex | None = None
         self.result: QueryResult | None = None
         self._encoder, self._encoder_dir = None, None
@@ -267,7 +267,7 @@ class RetrievalPane(Pane):
             self.sig_status_requested.emit("Retrieval: cancelled")
 
     def save_state(self) -> None:
-        set_json(self.settings, f"{self.key}/state", self.state.to_dict())
+        self.store_state(self.state)
 
     def export_hits(self, path: str, fmt: str) -> str | None:
         """Write the shown hits as ``fmt`` ("csv" or "json") to ``path``; returns the path written."""

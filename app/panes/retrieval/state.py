@@ -11,10 +11,11 @@ asks for it) the model-free stand-in. The work the pane's workers run is in
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, ClassVar
 
-from app.panes.stored import dataclass_values
+from app.panes.stored import StoredState
 from core.data import data_dir, shared_model_dir, udhr_sample_dir
 from core.retrieval import SCORINGS, default_cache_dir
 
@@ -31,10 +32,14 @@ STANDIN_NOTICE = ("No model folder found (looked for {where}): using the stand-i
                   "random vector per word — hits share words, not meaning. Choose a model folder "
                   "for real sentence embeddings.")
 MAX_K = 100
+MAX_NPROBE = 4096  # IVF cells searched at most (the spin box's top before an index is built)
+MAX_RERANK = 1000
+MAX_TAB = 2  # three tabs: Search, Cross-lingual, Index
+MAX_QUERY_CHARS = 100_000
 
 
 @dataclass
-class RetrievalState:
+class RetrievalState(StoredState):
     """What the Retrieval pane shows.
 
     ``corpus_folder == ""`` means the shared UDHR when present, else the bundled sample;
@@ -57,22 +62,21 @@ class RetrievalState:
     sweep_source: str = "corpus"
     tab: int = 0
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    # The widgets' ranges (hits_view, crosslingual_view, the pane's tabs); stored numbers out
+    # of range are clamped. nprobe's spin box lowers its top to the index's cell count.
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "nprobe": (1, MAX_NPROBE), "rerank": (0, MAX_RERANK), "k": (1, MAX_K), "cross_k": (1, MAX_K),
+        "tab": (0, MAX_TAB)}
+    CLAMP: ClassVar[bool] = True
+    CHOICES: ClassVar[dict[str, Any]] = {"method": METHODS, "scoring": SCORINGS, "sweep_source": SWEEP_SOURCES,
+                                         "cross_y": CROSS_Y}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"query": MAX_QUERY_CHARS}
 
     @classmethod
-    def from_dict(cls, raw: object) -> "RetrievalState":
-        """Build from stored JSON, ignoring unknown, mistyped or out-of-range fields."""
-        s = cls(**dataclass_values(cls, raw))
-        d = cls()
-        s.languages = [x for x in s.languages if isinstance(x, str)]
-        for name, allowed in (("method", METHODS), ("scoring", SCORINGS), ("sweep_source", SWEEP_SOURCES),
-                              ("cross_y", CROSS_Y)):
-            if getattr(s, name) not in allowed:
-                setattr(s, name, getattr(d, name))
-        s.k, s.cross_k = min(max(1, s.k), MAX_K), min(max(1, s.cross_k), MAX_K)
-        s.nprobe, s.rerank, s.tab = max(1, s.nprobe), max(0, s.rerank), max(0, s.tab)
-        return s
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """Only the language codes (strings) of a stored list are kept."""
+        values["languages"] = [x for x in values["languages"] if isinstance(x, str)]
+        return values
 
 
 def with_(state: RetrievalState, **changes) -> RetrievalState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from app.panes.stored import dataclass_values
 
@@ -14,6 +15,8 @@ class Sample:
     scale: float = 1.5
     on: bool = False
     extra: dict | None = None
+
+    RANGES: ClassVar[dict] = {"n": (-10, 10), "scale": (-100.0, 100.0)}
 
 
 def test_good_values_are_kept_and_ints_widen_to_float():

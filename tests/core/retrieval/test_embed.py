@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
 import json
+import os
 import zlib
 
 import numpy as np
@@ -92,6 +94,23 @@ def test_a_corrupt_cache_file_is_recomputed(model_dir, tmp_path):
     E = embed_corpus(enc, TEXTS, cache_dir=cache)
     next(cache.glob("*.npy")).write_bytes(b"not an array")
     assert np.array_equal(embed_corpus(enc, TEXTS, cache_dir=cache), E) and enc.encoded == 10
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_a_fifo_in_place_of_a_cache_file_is_never_opened(model_dir, tmp_path):
+    """Issue 30 §4: a FIFO planted where the cache file goes would block the reading worker
+    forever; it is looked at first, left alone and the vectors recomputed."""
+    cache = tmp_path / "cache"
+    enc = FakeEncoder(model_dir)
+    E = embed_corpus(enc, TEXTS, cache_dir=cache)
+    path = next(p for p in cache.glob("*.npy") if not p.name.endswith(".norms.npy"))
+    path.unlink()
+    os.mkfifo(path)
+    faulthandler.dump_traceback_later(60, exit=True)  # a blocked read fails the run, never hangs it
+    try:
+        assert np.array_equal(embed_corpus(enc, TEXTS, cache_dir=cache), E) and enc.encoded == 10
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def test_an_encoder_without_a_folder_is_not_cached(tmp_path):

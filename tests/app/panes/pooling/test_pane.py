@@ -9,7 +9,7 @@ import pytest
 
 from app.panes.pooling import PoolingPane
 from app.panes.pooling.state import SWEEP_LENGTHS, STANDIN_LABEL, PoolingState
-from app.settings import get_json, open_settings
+from app.settings import open_settings, read_state
 from core.encoder import StandInEncoder, load_encoder
 from core.pooling import METHODS, chunk_windows
 from core.pooling.compare import compare_methods, padding_demo
@@ -157,7 +157,7 @@ def test_choose_model_directory(pane, qtbot, model_dir):
         np.testing.assert_allclose(pane.similarity_view.plots[m].image(), cmp.cosine[m], atol=1e-5)
     assert pane.similarity_view.plots["cls"].note.text() == ""
     pane.save_state()
-    assert get_json(pane.settings, "pooling/state", {})["model_dir"] == str(model_dir)
+    assert read_state(pane.settings, "pooling/state", {})["model_dir"] == str(model_dir)
 
 
 def test_model_directory_is_remembered(qtbot, new_pane, model_dir):

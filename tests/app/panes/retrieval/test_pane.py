@@ -12,7 +12,7 @@ import pytest
 from app.panes.retrieval import corpus as corpus_module
 from app.panes.retrieval import search as search_module
 from app.panes.retrieval.state import METHODS, RetrievalState
-from app.settings import get_json, open_settings
+from app.settings import open_settings, read_state
 from core.data import udhr_sample_dir
 from core.encoder import StandInEncoder
 from core.errors import Cancelled
@@ -224,7 +224,7 @@ def test_state_is_restored_after_a_restart(make_pane, qtbot):
     pane.tabs.setCurrentIndex(2)
     pane.panel.check_only({"eng", "tha"})
     pane.save_state()
-    stored = get_json(open_settings(), "retrieval/state", {})
+    stored = read_state(open_settings(), "retrieval/state", {})
     assert stored["query"] == "freedom of opinion" and stored["method"] == "int8"
     again = make_pane(settings=open_settings(), wait=False)
     qtbot.waitUntil(lambda: is_ready(again), timeout=TIMEOUT)
