@@ -242,10 +242,9 @@ class RowStream:
 
     def _table(self, cols: list[list[str]]) -> None:
         widths = self.widths or []
-        if cols:
-            last = len(cols) - 1
-            padded = [c if k == last else map(str.ljust, c, repeat(w)) for k, (c, w) in enumerate(zip(cols, widths))]
-            self.out.write("\n".join(map(str.rstrip, map("  ".join, zip(*padded)))) + "\n")
+        if cols:  # one %-format a row pads every cell (code points, as str.ljust)
+            line = "  ".join([f"%-{w}s" for w in widths[:-1]] + ["%s"])
+            self.out.write("\n".join(map(str.rstrip, map(line.__mod__, zip(*cols)))) + "\n")
 
 
 def _kinds(col: Sequence[Any]) -> set:
@@ -269,12 +268,17 @@ def _json_column(col: Sequence[Any]) -> list[str]:
 
 
 def _table_column(col: Sequence[Any]) -> list[str]:
-    """Each value as the aligned table shows it (:func:`cell_text`, controls escaped)."""
+    """Each value as the aligned table shows it (:func:`cell_text`, controls escaped); a
+    column of printable strings as it is, lists (flags) converted once per distinct object."""
     kinds = _kinds(col)
     if kinds <= {int}:
         return list(map(str, col))
     if kinds <= {str}:
-        return list(map(_visible, col))
+        return list(col) if "".join(col).isprintable() else list(map(_visible, col))
+    if not kinds & {int, float, str, type(None)}:
+        objects = dict(zip(map(id, col), col))
+        texts = {i: _visible(cell_text(v)) for i, v in objects.items()}
+        return list(map(texts.__getitem__, map(id, col)))
     return [_visible(cell_text(v)) for v in col]
 
 
