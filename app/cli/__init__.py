@@ -2,7 +2,9 @@
 
 One module per subcommand (:mod:`.encode`, :mod:`.align`, :mod:`.compare`, :mod:`.audit`),
 each with ``add_parser(subparsers)`` and ``run(args) -> int``; :mod:`.common` holds the exit
-codes, the one-line error and the output formats; :mod:`.corpus`, :mod:`.work` and
+codes, the one-line error and the output formats (streamed: :class:`.common.RowStream`);
+:mod:`.text_stream` reads a file or standard input in blocks and :mod:`.pieces` cuts a long
+text where its tokens do not change (``encode`` takes any size); :mod:`.corpus`, :mod:`.work` and
 :mod:`.mapreduce` stream a corpus folder over all cores or a Dask cluster. Nothing here
 imports Qt (an import-linter contract keeps it so). Exit codes: 0 done (also when the reader
 of a pipe goes away), 2 bad input (one line on stderr: ``subwordscope: <where>: <message>``; a

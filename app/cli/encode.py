@@ -47,8 +47,9 @@ FLAG_NAMES = ("special", "unknown", "byte-fallback", "misleading", "cuts-graphem
 
 def _epilog(columns: dict[str, str]) -> str:
     return ("columns:\n" + "\n".join(f"  {k:<14}{v}" for k, v in columns.items())
-            + "\n\nAny size: the text is read and encoded in pieces cut only where the tokenizer's "
-              "pre-tokenizer splits anyway (after a line end, else a space or punctuation), so "
+            + "\n\nAny size: the text is read and encoded in pieces cut only where the tokenizer "
+              "agrees (its pre-tokenizer splits there and a window around encodes as its two "
+              "sides; after a line end, else a space or punctuation), so "
               "the tokens equal one encode of the whole text; a piece that finds no such place "
               "in 262,144 characters is cut at the last character that starts a cluster, with a "
               "note on stderr. The table's columns widen as wider cells come; json holds the "

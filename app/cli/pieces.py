@@ -6,12 +6,15 @@ input's size. A **piece boundary** is a position ``p`` (code points) such that:
 - the character before ``p`` is a line feed (preferred), other whitespace or sentence
   punctuation, and the character at ``p`` is neither whitespace, nor a combining mark, nor a
   format character (so ``p`` is a grapheme-cluster boundary and no whitespace run is split);
-- the tokenizer's own pre-tokenization agrees: around ``p`` (:data:`WINDOW` code points each
-  side) ``tokenizer.pre_tokenize(left + right)`` gives exactly the words, with the same spans,
-  of ``pre_tokenize(left)`` followed by ``pre_tokenize(right)`` — so no word, added token,
+- the tokenizer agrees: around ``p`` (:data:`WINDOW` code points each side)
+  ``tokenizer.pre_tokenize(left + right)`` gives exactly the words, with the same spans, of
+  ``pre_tokenize(left)`` followed by ``pre_tokenize(right)`` — so no word, added token,
   normalization (NFC composition) or start-of-text rule (a prefix space, Metaspace's
-  ``prepend_scheme="first"``) crosses it. The model then tokenizes each word on its own, so
-  the tokens, ids and offsets equal those of one encode of the whole text.
+  ``prepend_scheme="first"``) crosses it — and ``encode`` of the window gives the ids,
+  offsets and derived offsets of the two sides' encodes (a Metaspace ``▁`` that the whole
+  text takes from the line end but a piece adds itself moves a derived span). The model
+  tokenizes each word on its own, so the tokens, ids and offsets equal those of one encode
+  of the whole text.
 
 Pieces are about :data:`PIECE_CHARS` code points. When no position in a piece's reach passes
 the test (a tokenizer without a pre-tokenizer that splits there, or a line of
@@ -62,8 +65,8 @@ def pieces(blocks: Iterable[str], tokenizer: Any, piece_chars: int | None = None
     whole text is blank (then it is the only piece, possibly empty).
 
     Holds one block plus at most ``forced_chars`` code points (plus a whitespace run).
-    Cost: O(n) to scan, and at most ``2 · CANDIDATES`` pre-tokenizations of ``2 · WINDOW``
-    code points per piece. ``piece_chars`` / ``forced_chars`` default to :data:`PIECE_CHARS`
+    Cost: O(n) to scan, and per piece at most ``4 · CANDIDATES`` tests, each three
+    pre-tokenizations and three encodes of at most ``2 · WINDOW`` code points. ``piece_chars`` / ``forced_chars`` default to :data:`PIECE_CHARS`
     and :data:`FORCED_CHARS`.
     """
     piece_chars = PIECE_CHARS if piece_chars is None else piece_chars
@@ -134,12 +137,23 @@ def _starts_cluster(c: str) -> bool:
 
 
 def _agrees(tokenizer: Any, buf: str, p: int) -> bool:
-    """Whether the tokenizer pre-tokenizes ``buf`` around ``p`` as its two sides apart."""
+    """Whether the tokenizer pre-tokenizes and encodes ``buf`` around ``p`` as its two sides
+    apart: the same words with the same spans, and the same ids, offsets and derived offsets
+    (a start-of-text rule can move a derived span while the words stay)."""
     left, right = buf[max(0, p - WINDOW):p], buf[p:p + WINDOW]
+    k = len(left)
     try:
         whole = tokenizer.pre_tokenize(left + right)
-        apart = tokenizer.pre_tokenize(left) + [
-            (w, (s + len(left), e + len(left))) for w, (s, e) in tokenizer.pre_tokenize(right)]
+        apart = tokenizer.pre_tokenize(left) + [(w, (s + k, e + k)) for w, (s, e) in tokenizer.pre_tokenize(right)]
+        if [(w, tuple(span)) for w, span in whole] != [(w, tuple(span)) for w, span in apart]:
+            return False
+        both, a, b = (tokenizer.encode(t) for t in (left + right, left, right))
+        return (list(both.ids) == list(a.ids) + list(b.ids)
+                and _spans(both.offsets) == _spans(a.offsets) + _spans(b.offsets, k)
+                and _spans(both.derived_offsets) == _spans(a.derived_offsets) + _spans(b.derived_offsets, k))
     except (ValueError, TypeError, AttributeError, NotImplementedError):
         return False
-    return [(w, tuple(span)) for w, span in whole] == [(w, tuple(span)) for w, span in apart]
+
+
+def _spans(offsets, shift: int = 0) -> list[tuple[int, int]]:
+    return [(s + shift, e + shift) for s, e in offsets]

@@ -58,11 +58,14 @@ def encode_in_pieces(tok, text: str, piece_chars: int, forced_chars: int):
     return cols, parts
 
 
-@pytest.mark.parametrize("name", ["gpt2", "bert-base-uncased", "gpt-4o", "qwen3", "llama-3"])
+@pytest.mark.parametrize("name", ["gpt2", "bert-base-uncased", "gpt-4o", "qwen3", "llama-3",
+                                  "pegasus-unigram"])
 def test_pieces_give_the_tokens_of_one_whole_text_encode_on_the_udhr(name):
+    """Every boundary the tokenizer agrees with (no forced cut: ``forced_chars`` is huge)
+    keeps every column — ids, offsets, derived spans, flags, notes — as one encode gives it."""
     tok = tokenizer(name)
     text = udhr_text(6000 if name in ("gpt2", "bert-base-uncased") else 2500)
-    cols, parts = encode_in_pieces(tok, text, 1024, 4096)
+    cols, parts = encode_in_pieces(tok, text, 1024, 1 << 30)
     assert "".join(p.text for p in parts) == text
     assert len(parts) > len(text) // 4096 and all(p.exact for p in parts)
     whole = token_columns(alignment_view(text, tok), "utf8")
