@@ -4,7 +4,8 @@ which never imports Qt: the GUI modules are imported only on the GUI path).
 
 Exit codes: 0 done; 1 the screenshot could not be written; 2 bad input — a bad argument
 (argparse), a ``--text-file`` that is not a readable UTF-8 text file, or (with
-``--screenshot``) a ``--tokenizer`` that does not load. Bad input is reported as one line on
+``--screenshot``) a ``--tokenizer`` that does not load. ``--tokenizer`` takes a file or folder,
+or a built-in tokenizer's name (``bert-base-uncased``, ``gpt2``, ``gpt-4o``, ``qwen3``). Bad input is reported as one line on
 stderr (``subwordscope: <the typed error>``), never a traceback; with ``--screenshot`` the
 picture is still written, showing the error banner. Without ``--screenshot`` a tokenizer that
 does not load leaves the window running with the banner.
@@ -19,7 +20,8 @@ import sys
 
 from app.cli import SUBCOMMANDS, is_subcommand
 from app.cli import main as cli_main
-from app.cli.common import BAD_INPUT, bad_input
+from app.cli.common import BAD_INPUT, bad_input, resolve_tokenizer
+from core.data import builtin_tokenizers
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
 
@@ -43,7 +45,9 @@ def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
         epilog="headless subcommands (each has --help): " + ", ".join(SUBCOMMANDS))
     p.add_argument("--screenshot", metavar="PATH", help="render the main window to a PNG and exit")
     p.add_argument("--text-file", metavar="F", help="start with the text of this UTF-8 file")
-    p.add_argument("--tokenizer", metavar="P", help="start with this tokenizer file or folder")
+    p.add_argument("--tokenizer", metavar="P",
+                   help="start with this tokenizer file or folder, or a built-in one by name ("
+                        + ", ".join(builtin_tokenizers()) + ")")
     p.add_argument("--pane", choices=panes, help="start on this pane")
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
@@ -78,6 +82,12 @@ def _gui(argv: list[str]) -> int:
             text = read_text_file(args.text_file)
         except SubwordScopeError as exc:
             return bad_input("--text-file", exc)
+    tokenizer = None
+    if args.tokenizer:
+        try:  # a built-in name (gpt-4o) unpacked into the cache folder, else the path itself
+            tokenizer = resolve_tokenizer(args.tokenizer)
+        except SubwordScopeError as exc:
+            return bad_input("--tokenizer", exc)
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     quiet_qt_messages()
@@ -92,8 +102,8 @@ def _gui(argv: list[str]) -> int:
     if text is not None:
         window.set_text(text)
     failed = None
-    if args.tokenizer:
-        failed = window.load_tokenizer(args.tokenizer, wait=bool(args.screenshot))
+    if tokenizer:
+        failed = window.load_tokenizer(tokenizer, wait=bool(args.screenshot))
     if args.pane:
         window.show_pane(args.pane)
     if args.screenshot:

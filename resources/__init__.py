@@ -1,4 +1,4 @@
-"""Files shipped with the app: the teaching vocabulary, two real tokenizers, a UDHR sample.
+"""Files shipped with the app: the teaching vocabulary, four real tokenizers, a UDHR sample.
 
 :data:`BUILTIN_TOKENIZERS` lists the real tokenizers in ``resources/tokenizers/`` (stored
 xz-compressed with their licence files; :func:`core.data.builtin_tokenizer` unpacks one
@@ -47,6 +47,10 @@ BUILTIN_TOKENIZERS: dict[str, BuiltinTokenizer] = {
                          "BERT uncased WordPiece (30,522 entries, lowercases and strips accents)"),
         BuiltinTokenizer("gpt2", ("vocab.json", "merges.txt"), "vocab.json",
                          "GPT-2 byte-level BPE (50,257 entries)"),
+        BuiltinTokenizer("gpt-4o", ("tokenizer.json", "tokenizer_config.json"), "tokenizer.json",
+                         "GPT-4o o200k_base byte-level BPE (200,000 entries)"),
+        BuiltinTokenizer("qwen3", ("tokenizer.json", "tokenizer_config.json"), "tokenizer.json",
+                         "Qwen3 byte-level BPE (151,643 entries, NFC, chat tokens)"),
     )
 }
 

@@ -2,16 +2,20 @@
 
 One module per subcommand (:mod:`.encode`, :mod:`.align`, :mod:`.compare`, :mod:`.audit`),
 each with ``add_parser(subparsers)`` and ``run(args) -> int``; :mod:`.common` holds the exit
-codes, the one-line error and the output formats; :mod:`.corpus`, :mod:`.work` and
+codes, the one-line error and the output formats (streamed: :class:`.common.RowStream`);
+:mod:`.text_stream` reads a file or standard input in blocks and :mod:`.pieces` cuts a long
+text where its tokens do not change (``encode`` takes any size); :mod:`.corpus`, :mod:`.work` and
 :mod:`.mapreduce` stream a corpus folder over all cores or a Dask cluster. Nothing here
-imports Qt (an import-linter contract keeps it so). Exit codes: 0 done, 2 bad input (one line
-on stderr: ``subwordscope: <where>: <message>``; a bad argument:
-``subwordscope <command>: error: <message>; try 'subwordscope <command> --help'``).
+imports Qt (an import-linter contract keeps it so). Exit codes: 0 done (also when the reader
+of a pipe goes away), 2 bad input (one line on stderr: ``subwordscope: <where>: <message>``; a
+bad argument: ``subwordscope <command>: error: <message>; try 'subwordscope <command>
+--help'``) or an output that cannot be written (standard output closed or full: one line).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import Sequence
@@ -55,10 +59,42 @@ def main(argv: Sequence[str]) -> int:
     if extra:  # named by the subcommand's parser, as its other errors are
         commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        return _cannot_write("standard output is closed")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:  # `subwordscope encode … | head`: the reader has gone
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
+    except OSError as exc:  # a full disk (`> /dev/full`), a closed or unwritable descriptor
+        if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
+            raise  # not a failed write to standard output
+        _drop_stdout()
+        return _cannot_write(f"cannot write to standard output: {exc.strerror or exc}")
+
+
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF, errno.EINVAL}
+"""What a write to a full, broken or closed standard output raises."""
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's final flush of what
+    is still buffered cannot fail again (and print a traceback) on the way out."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = None  # type: ignore[assignment]
+
+
+def _cannot_write(message: str) -> int:
+    """One line on stderr (when there is one) and the bad-input exit code."""
+    if sys.stderr is not None:
+        try:
+            print(f"subwordscope: {message}", file=sys.stderr)
+        except OSError:
+            pass
+    return 2

@@ -7,16 +7,19 @@ Positions are code points unless a name says UTF-16 or UTF-8.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
 import sys
+from itertools import chain, repeat
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
 
 from core.data import builtin_tokenizer, builtin_tokenizers
 from core.errors import SubwordScopeError
-from core.text.files import NotTextError, read_text_file
+from core.text.files import MAX_TEXT_FILE_BYTES, FileTooLargeError, NotTextError, read_text_file
 from core.tokenizers import Tokenizer, load
 
 OK = 0
@@ -24,6 +27,9 @@ BAD_INPUT = 2
 """Exit code for input the user can fix (as argparse uses for bad arguments)."""
 
 FORMATS = ("table", "json", "jsonl", "csv")
+STDIN_MAX_BYTES = MAX_TEXT_FILE_BYTES
+"""Most bytes :func:`read_input` takes from standard input (as from a file); ``encode``
+streams its input instead and has no cap."""
 GENERIC_FILES = ("tokenizer.json", "vocab.txt", "vocab.json")
 
 
@@ -114,7 +120,8 @@ def read_input(text: str | None, file: str | None, what: str = "the text") -> tu
     ------
     SubwordScopeError
         From :func:`core.text.files.read_text_file` (missing file, FIFO, not UTF-8 — lone
-        surrogates included), :class:`NotTextError` for stdin that is not UTF-8, or
+        surrogates included), :class:`NotTextError` for stdin that is not UTF-8,
+        :class:`FileTooLargeError` for more than :data:`STDIN_MAX_BYTES` on stdin, or
         :class:`CliError` from :func:`check_text`.
     """
     if text is not None and file is not None:
@@ -125,7 +132,10 @@ def read_input(text: str | None, file: str | None, what: str = "the text") -> tu
         return check_text(read_text_file(file), file), "--file"
     if sys.stdin is None or sys.stdin.isatty():
         raise CliError(f"give {what} as an argument, with --file F, or on standard input")
-    data = sys.stdin.buffer.read()
+    data = sys.stdin.buffer.read(STDIN_MAX_BYTES + 1)
+    if len(data) > STDIN_MAX_BYTES:
+        raise FileTooLargeError(f"more than the {STDIN_MAX_BYTES:,}-byte limit for standard "
+                                "input; pass a file with --file", "<stdin>")
     try:
         decoded = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
@@ -147,23 +157,136 @@ def jsonable(value: Any) -> Any:
 def write_rows(header: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
                out: TextIO | None = None, extra: dict | None = None) -> None:
     """Write rows as an aligned ``table``, ``csv`` (raw values), ``jsonl`` (one object per row)
-    or ``json`` (``{"columns": header, "rows": [objects], **extra}``). O(cells)."""
-    out = out or sys.stdout
-    rows = [list(r) for r in rows]
-    if fmt == "csv":  # a list cell (flags) is written as in the table: comma-separated
-        writer = csv.writer(_LineFeedRows(out), lineterminator="\r\n")
-        writer.writerow(header)
-        writer.writerows([",".join(map(str, v)) if isinstance(v, (list, tuple)) else v
-                          for v in r] for r in rows)
-    elif fmt == "jsonl":
-        for r in rows:
-            out.write(json.dumps(jsonable(dict(zip(header, r))), ensure_ascii=False) + "\n")
-    elif fmt == "json":
-        doc = {**(extra or {}), "columns": list(header),
-               "rows": [dict(zip(header, r)) for r in rows]}
-        out.write(json.dumps(jsonable(doc), ensure_ascii=False, indent=1) + "\n")
-    else:
-        out.write(aligned_table(header, rows))
+    or ``json`` (``{**extra, "columns": header, "rows": [objects]}``). O(cells)."""
+    stream = RowStream(header, fmt, out, head=extra)
+    stream.write([list(r) for r in rows])
+    stream.close()
+
+
+WRITE_ROWS = 8192
+"""Rows converted to text and written at a time (bounds the memory of the output)."""
+
+
+class RowStream:
+    """Rows written as they come, in one of :data:`FORMATS`, holding none of them.
+
+    ``write(rows)`` writes a batch; ``close(tail)`` ends the output. ``json`` is
+    ``{**head, "columns": header, "rows": [objects…], **tail}`` (one row object a line);
+    ``table`` pads each column to the widest cell seen so far (the header and the first
+    batch to the first batch's widest cell; a column never narrows, so one batch gives the
+    same table as :func:`aligned_table`). O(cells) over all batches.
+    """
+
+    def __init__(self, header: Sequence[str], fmt: str, out: TextIO | None = None,
+                 head: dict | None = None):
+        self.header, self.fmt, self.out = list(header), fmt, out or sys.stdout
+        self.head, self.written = head or {}, False
+        self.widths: list[int] | None = None
+        self.csv = csv.writer(_LineFeedRows(self.out), lineterminator="\r\n")
+        if fmt == "csv":
+            self.csv.writerow(self.header)
+        elif fmt == "json":
+            start = json.dumps(jsonable({**self.head, "columns": self.header}), ensure_ascii=False)
+            self.out.write(start[:-1] + ', "rows": [')
+
+    def write(self, rows: Sequence[Sequence[Any]]) -> None:
+        """Write a batch of rows (each in ``header`` order)."""
+        self.write_columns([list(c) for c in zip(*rows)] if len(rows) else [])
+
+    def write_columns(self, cols: Sequence[Sequence[Any]]) -> None:
+        """Write a batch given as columns (``header`` order, equal lengths). Each column is
+        converted at once (ints, strings, None and lists of strings at C speed). O(cells)."""
+        n = len(cols[0]) if len(cols) else 0
+        if not n:
+            return
+        if self.fmt == "table":  # the widths of the whole batch, then the rows a slice at a time
+            cols = [_table_column(c) for c in cols]
+            self._widen(cols)
+        for k in range(0, n, WRITE_ROWS):
+            self._write_slice([c[k:k + WRITE_ROWS] for c in cols] if n > WRITE_ROWS else cols)
+
+    def _write_slice(self, cols: Sequence[Sequence[Any]]) -> None:
+        if self.fmt == "csv":  # a list cell (flags) is written as in the table: comma-separated
+            self.csv.writerows(zip(*(_csv_column(c) for c in cols)))
+        elif self.fmt in ("json", "jsonl"):
+            keys = [json.dumps(h, ensure_ascii=False) + ": " for h in self.header]
+            glue = [repeat(("{" if k == 0 else ", ") + key) for k, key in enumerate(keys)]
+            cells = [_json_column(c) for c in cols]
+            rows = map("".join, zip(*chain.from_iterable(zip(glue, cells))))
+            joint = "}\n" if self.fmt == "jsonl" else "},\n"
+            text = joint.join(rows) + "}"
+            if self.fmt == "jsonl":
+                self.out.write(text + "\n")
+            else:
+                self.out.write((",\n" if self.written else "\n") + text)
+        else:
+            self._table(cols)  # already cell texts
+        self.written = True
+
+    def close(self, tail: dict | None = None) -> None:
+        """End the output (``json``: the rows' closing bracket and ``tail``'s keys)."""
+        if self.fmt == "json":
+            end = json.dumps(jsonable(tail or {}), ensure_ascii=False)
+            self.out.write(("\n]" if self.written else "]") + (", " + end[1:] if tail else "}") + "\n")
+        elif self.fmt == "table" and self.widths is None:
+            self._widen([])
+
+    def _widen(self, cols: list[list[str]]) -> None:
+        """Grow the column widths to ``cols``' widest cells; the header goes out with the first."""
+        widths = [max([len(h)] + list(map(len, c))) for h, c in zip(self.header, cols or [[]] * len(self.header))]
+        if self.widths is None:
+            self.widths = widths
+            self.out.write("  ".join(h.ljust(w) for h, w in zip(self.header, widths)).rstrip() + "\n")
+        else:
+            self.widths = [max(a, b) for a, b in zip(self.widths, widths)]
+
+    def _table(self, cols: list[list[str]]) -> None:
+        widths = self.widths or []
+        if cols:  # one %-format a row pads every cell (code points, as str.ljust)
+            line = "  ".join([f"%-{w}s" for w in widths[:-1]] + ["%s"])
+            self.out.write("\n".join(map(str.rstrip, map(line.__mod__, zip(*cols)))) + "\n")
+
+
+def _kinds(col: Sequence[Any]) -> set:
+    return set(map(type, col))
+
+
+def _json_column(col: Sequence[Any]) -> list[str]:
+    """Each value as JSON text (strict: ``nan``/``inf`` as ``null``)."""
+    kinds = _kinds(col)
+    if kinds <= {int}:
+        return list(map(str, col))
+    if kinds <= {str}:
+        return list(map(encode_basestring, col))
+    if kinds <= {int, str, type(None)}:
+        return ["null" if v is None else str(v) if type(v) is int else encode_basestring(v) for v in col]
+    if not kinds & {int, float, str, type(None)}:  # lists (flags): one text per distinct object
+        objects = dict(zip(map(id, col), col))
+        texts = {i: json.dumps(jsonable(v), ensure_ascii=False) for i, v in objects.items()}
+        return list(map(texts.__getitem__, map(id, col)))
+    return [json.dumps(jsonable(v), ensure_ascii=False) for v in col]
+
+
+def _table_column(col: Sequence[Any]) -> list[str]:
+    """Each value as the aligned table shows it (:func:`cell_text`, controls escaped); a
+    column of printable strings as it is, lists (flags) converted once per distinct object."""
+    kinds = _kinds(col)
+    if kinds <= {int}:
+        return list(map(str, col))
+    if kinds <= {str}:
+        return list(col) if "".join(col).isprintable() else list(map(_visible, col))
+    if not kinds & {int, float, str, type(None)}:
+        objects = dict(zip(map(id, col), col))
+        texts = {i: _visible(cell_text(v)) for i, v in objects.items()}
+        return list(map(texts.__getitem__, map(id, col)))
+    return [_visible(cell_text(v)) for v in col]
+
+
+def _csv_column(col: Sequence[Any]) -> Sequence[Any]:
+    """Values as the CSV writer takes them (a list as its comma-joined items)."""
+    if not _kinds(col) & {list, tuple}:
+        return col
+    return [",".join(map(str, v)) if isinstance(v, (list, tuple)) else v for v in col]
 
 
 class _LineFeedRows:
@@ -193,11 +316,9 @@ def cell_text(value: Any) -> str:
 
 def aligned_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """Columns padded to their widest cell (in code points; control characters escaped)."""
-    cells = [[_visible(cell_text(v)) for v in r] for r in rows]
-    widths = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    return "\n".join(lines) + "\n"
+    out = io.StringIO()
+    write_rows(header, rows, "table", out)
+    return out.getvalue()
 
 
 def _visible(s: str) -> str:

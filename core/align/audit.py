@@ -133,13 +133,47 @@ class Audit:
         if self.byte_starts is not None:
             b0, b1 = int(self.byte_starts[j]), int(self.byte_ends[j])
             if self.partial[j]:
-                notes = _partial(self.text, self.utf8, int(self.starts[j]), int(self.ends[j]), b0, b1)
+                notes = self.partial_notes([j])[0]
         derived = None
         if self.derived_starts is not None:
             derived = (int(self.derived_starts[j]), int(self.derived_ends[j]))
         return TokenFlags(bool(self.cuts_grapheme[j]), bool(self.empty[j]),
                           bool(self.shares_chars[j]), notes, b0, b1, bool(self.misleading[j]),
                           derived)
+
+    def partial_notes(self, tokens: Sequence[int]) -> list[tuple[str, ...]]:
+        """For each token index in ``tokens``: which bytes of which characters it holds only
+        partly (``"bytes 1–2 of म (U+092E)"``, one note a character, in text order); ``()``
+        without byte ranges. Vectorized over the (token, character) pairs of the tokens'
+        spans: O(sum of their span lengths), one label built per distinct (character, bytes)."""
+        out: list[tuple[str, ...]] = [() for _ in tokens]
+        if self.byte_starts is None or self.utf8 is None or not len(tokens):
+            return out
+        js = np.asarray(tokens, np.int64)
+        s, e = self.starts[js], self.ends[js]
+        n = np.maximum(e - s, 0)
+        owner = np.repeat(np.arange(len(js)), n)  # one entry per (token, character) pair
+        first = np.repeat(np.cumsum(n) - n, n)
+        chars = np.repeat(s, n) + np.arange(int(n.sum())) - first
+        starts8 = self.utf8  # an ndarray: indexed, never converted whole
+        c0, c1 = starts8[chars].astype(np.int64), starts8[chars + 1].astype(np.int64)
+        lo = np.maximum(np.repeat(self.byte_starts[js], n), c0)
+        hi = np.minimum(np.repeat(self.byte_ends[js], n), c1)
+        keep = np.flatnonzero((hi > lo) & ((lo > c0) | (hi < c1)))
+        owners = owner[keep]
+        codes = np.fromiter(map(ord, map(self.text.__getitem__, chars[keep].tolist())), np.int64, len(keep))
+        key = (codes << 6) | ((lo - c0 + 1)[keep] << 3) | (hi - c0)[keep]  # a, b <= 4 bytes
+        uniq, inverse = np.unique(key, return_inverse=True)
+        labels = [byte_part_label(chr(k >> 6), k >> 3 & 7, k & 7) for k in uniq.tolist()]
+        texts = list(map(labels.__getitem__, inverse.reshape(-1).tolist()))
+        if len(owners) == len(np.unique(owners)):  # one note a token (the usual case)
+            for k, label in zip(owners.tolist(), texts):
+                out[k] = (label,)
+            return out
+        grouped: list[list[str]] = [[] for _ in tokens]
+        for k, label in zip(owners.tolist(), texts):  # in (token, character) order
+            grouped[k].append(label)
+        return [tuple(x) for x in grouped]
 
     @property
     def misleading_count(self) -> int:
@@ -179,16 +213,6 @@ class Audit:
     def shared(self) -> list[int]:
         """Code points covered by more than one token."""
         return np.flatnonzero(self.cover > 1).tolist()
-
-
-def _partial(text: str, starts8: np.ndarray, s: int, e: int, b0: int, b1: int) -> tuple[str, ...]:
-    notes = []
-    for i in range(s, e):
-        c0, c1 = int(starts8[i]), int(starts8[i + 1])
-        lo, hi = max(b0, c0), min(b1, c1)
-        if hi > lo and (lo > c0 or hi < c1):
-            notes.append(byte_part_label(text[i], lo - c0 + 1, hi - c0))
-    return tuple(notes)
 
 
 def _byte_ranges(starts8, starts, ends, lengths, sequential, should_stop=None):

@@ -157,7 +157,7 @@ def read_text_file(path: str | Path) -> str:
             f"not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 or remove it", path
         ) from None
     text = text.removeprefix("\ufeff")
-    _check_controls(text, path)
+    check_controls(text, path)
     return text
 
 
@@ -174,11 +174,19 @@ def _read_at_most(fh, expected: int, limit: int) -> bytes:
     return b"".join(chunks)[:limit]
 
 
-def _check_controls(text: str, path: Path) -> None:
+def check_controls(text: str, path: str | Path, start: int = 0) -> None:
+    """Refuse ``text`` (all of a file, or one block of it beginning at code point ``start``)
+    when it holds a NUL or more than :data:`MAX_CONTROL_SHARE` control characters. O(n).
+
+    Raises
+    ------
+    NotTextError
+        Naming ``path`` and the NUL's code point, or the count of control characters.
+    """
     if "\x00" in text:
         raise NotTextError(
-            f"not UTF-8 text (NUL character at code point {text.index(chr(0))}); it looks like a "
-            "binary file or UTF-16 text", path)
+            f"not UTF-8 text (NUL character at code point {start + text.index(chr(0))}); it looks "
+            "like a binary file or UTF-16 text", path)
     controls = len(_CONTROL.findall(text))
     if controls and controls > MAX_CONTROL_SHARE * len(text):
         raise NotTextError(

@@ -134,6 +134,18 @@ def test_the_command_line_beats_remembered_settings(qtbot, tmp_path, monkeypatch
     assert window.tabs.currentWidget() is window.panes["merges"]
 
 
+def test_a_built_in_name_is_a_tokenizer_for_the_window_too(qtbot, tmp_path, monkeypatch):
+    _Recorded.made = []
+    monkeypatch.setattr(main_window_module, "MainWindow", _Recorded)
+    argv = ["--tokenizer", "gpt2", "--screenshot", str(tmp_path / "shot.png")]
+    assert entry.main(argv) == 0
+    (window,) = _Recorded.made
+    qtbot.addWidget(window)
+    settle(window)
+    assert window.panes["alignment"]._tokenizer.vocab_size == 50257
+    assert window.settings.value("tokenizer/current") == str(builtin_tokenizer("gpt2"))
+
+
 def test_teaching_example_replaces_the_text_undoably_and_is_remembered(qtbot):
     window = started(qtbot)
     pane = window.panes["alignment"]

@@ -19,6 +19,10 @@ PUBLISHED = {
     ("bert-base-uncased", "vocab.txt"): "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
     ("gpt2", "vocab.json"): "3ba3c3109ff33976c4bd966589c11ee14fcaa1f4c9e5e154c2ed7f99d80709e7",
     ("gpt2", "merges.txt"): "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+    ("gpt-4o", "tokenizer.json"): "43a3ad4618a6a938f8c2614154ea10c31ad53a62d5683ae0b0e6133575cef07e",
+    ("gpt-4o", "tokenizer_config.json"): "71424d4750066a6f9bcfea0699576c4284327ff25d388d42419506bcfb5535ab",
+    ("qwen3", "tokenizer.json"): "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
+    ("qwen3", "tokenizer_config.json"): "5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4ffa124aedd63",
 }
 
 
@@ -46,7 +50,7 @@ def test_the_cache_folder_is_the_env_var_else_the_user_cache_folder(monkeypatch,
 
 
 def test_the_built_in_tokenizers_are_listed_bert_first():
-    assert list(builtin_tokenizers()) == ["bert-base-uncased", "gpt2"]
+    assert list(builtin_tokenizers()) == ["bert-base-uncased", "gpt2", "gpt-4o", "qwen3"]
     assert all(builtin_tokenizers().values())
 
 
@@ -75,6 +79,26 @@ def test_the_built_in_tokenizers_load_with_the_normal_loader(cache):
     assert gpt2.encode("Hello world").tokens == ["Hello", "\u0120world"]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("gpt-4o", "<|endoftext|>Zoé's 12345 नमस्ते 👍🏽\n\n  x"),
+    ("qwen3", "<|im_start|>user\nZoé's 12345 নো 한글<|im_end|>"),
+])
+def test_the_modern_built_ins_encode_as_the_reference(cache, name, text):
+    tokenizers = pytest.importorskip("tokenizers")
+    entry = builtin_tokenizer(name)
+    assert builtin_name(entry) == name and (entry.parent / "tokenizer_config.json").is_file()
+    ours = load(entry).encode(text)
+    ref = tokenizers.Tokenizer.from_file(str(entry)).encode(text, add_special_tokens=False)
+    assert (ours.ids, ours.tokens, list(map(tuple, ours.offsets))) == (ref.ids, ref.tokens, ref.offsets)
+    assert ours.ids[0] == load(entry).token_to_id(text[:text.index(">") + 1])  # the special token
+
+
+def test_the_resources_stay_small():
+    total = sum(p.stat().st_size for p in resources.RESOURCES_DIR.rglob("*") if p.is_file()
+                and "__pycache__" not in p.parts)
+    assert total < 5 * 2**20, f"resources/ holds {total:,} bytes"
+
+
 def test_a_built_in_name_is_recognised_from_its_unpacked_path(cache, tmp_path):
     assert builtin_name(builtin_tokenizer("bert-base-uncased")) == "bert-base-uncased"
     assert builtin_name(builtin_tokenizer("gpt2")) == "gpt2"
@@ -83,7 +107,7 @@ def test_a_built_in_name_is_recognised_from_its_unpacked_path(cache, tmp_path):
 
 
 def test_an_unknown_name_is_a_typed_error(cache):
-    with pytest.raises(ResourceError, match="built in: bert-base-uncased, gpt2"):
+    with pytest.raises(ResourceError, match="built in: bert-base-uncased, gpt2, gpt-4o, qwen3"):
         builtin_tokenizer("nosuch")
 
 

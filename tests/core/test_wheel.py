@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_WHEEL_BYTES = 2_000_000
+MAX_WHEEL_BYTES = 5_000_000  # four built-in tokenizers, xz-compressed (GPT-4o 2.0 MB, Qwen3 1.4 MB)
 
 PROBE = textwrap.dedent("""
     import json, sys
@@ -24,11 +24,12 @@ PROBE = textwrap.dedent("""
     from core.tokenizers import demo_tokenizer, load
     bert = load(core.data.builtin_tokenizer("bert-base-uncased"))
     gpt2 = load(core.data.builtin_tokenizer("gpt2"))
+    qwen3 = load(core.data.builtin_tokenizer("qwen3"))
     print(json.dumps({
         "core": core.data.__file__, "resources": resources.__file__,
         "data_dir": str(core.data.data_dir()), "cache_dir": str(core.data.cache_dir()),
         "udhr_sample": len(list(core.data.udhr_sample_dir().glob("*.txt"))),
-        "sizes": [bert.vocab_size, gpt2.vocab_size],
+        "sizes": [bert.vocab_size, gpt2.vocab_size, qwen3.vocab_size],
         "teaching": demo_tokenizer().vocab_size,
     }))
 """)
@@ -65,7 +66,10 @@ def test_the_wheel_is_small_and_holds_the_resources_and_licences(wheel):
                  "resources/tokenizers/bert-base-uncased/LICENSE",
                  "resources/tokenizers/bert-base-uncased/LICENSE-Apache-2.0",
                  "resources/tokenizers/gpt2/vocab.json.xz", "resources/tokenizers/gpt2/merges.txt.xz",
-                 "resources/tokenizers/gpt2/LICENSE"):
+                 "resources/tokenizers/gpt2/LICENSE",
+                 *(f"resources/tokenizers/{name}/{file}" for name in ("gpt-4o", "qwen3")
+                   for file in ("tokenizer.json.xz", "tokenizer_config.json.xz", "LICENSE",
+                                "LICENSE-packaging"))):
         assert path in names, path
     assert len([n for n in names if n.startswith("resources/udhr_sample/") and n.endswith(".txt")]) == 16
     assert not [n for n in names if n.startswith("tests/") or "__pycache__" in n]
@@ -90,4 +94,4 @@ def test_the_installed_code_finds_its_resources_from_a_fresh_folder(wheel, tmp_p
     assert not Path(seen["data_dir"]).is_relative_to(site)
     assert seen["cache_dir"] == str((tmp_path / "cache").resolve())
     assert seen["udhr_sample"] == 16
-    assert seen["sizes"] == [30522, 50257] and seen["teaching"] == 15
+    assert seen["sizes"] == [30522, 50257, 151669] and seen["teaching"] == 15

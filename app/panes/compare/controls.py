@@ -43,9 +43,15 @@ def default_entries() -> list[TokenizerEntry]:
     return found or _builtin_entries()
 
 
+COMPARED_BUILTINS = ("bert-base-uncased", "gpt2")
+"""The built-in tokenizers compared without a data folder: the two small ones (GPT-4o and
+Qwen3 are offered in the tokenizer picker; each takes seconds to load)."""
+
+
 def _builtin_entries() -> list[TokenizerEntry]:
     try:
-        return [TokenizerEntry(name, str(builtin_tokenizer(name))) for name in builtin_tokenizers()]
+        return [TokenizerEntry(name, str(builtin_tokenizer(name))) for name in builtin_tokenizers()
+                if name in COMPARED_BUILTINS]
     except ResourceError:
         return []  # the pane still compares the main window's tokenizer
 

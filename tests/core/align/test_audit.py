@@ -143,3 +143,43 @@ def test_misleading_tokens_carry_both_spans():
 def test_bad_derived_spans_are_refused(derived):
     with pytest.raises(OffsetError):
         audit("ab", [(0, 2)], derived_offsets=derived)
+
+
+def _notes_one_by_one(a, j):
+    """The partial-character notes of token ``j``, character by character (the plain rule)."""
+    from core.text.offsets import byte_part_label
+
+    if a.byte_starts is None:
+        return ()
+    b0, b1, notes = int(a.byte_starts[j]), int(a.byte_ends[j]), []
+    for i in range(int(a.starts[j]), int(a.ends[j])):
+        c0, c1 = int(a.utf8[i]), int(a.utf8[i + 1])
+        lo, hi = max(b0, c0), min(b1, c1)
+        if hi > lo and (lo > c0 or hi < c1):
+            notes.append(byte_part_label(a.text[i], lo - c0 + 1, hi - c0))
+    return tuple(notes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=30),
+       st.data())
+def test_partial_notes_in_bulk_equal_the_plain_rule(text, data):
+    """Byte-level tokens cut anywhere in the UTF-8 bytes (several pieces of one character,
+    one piece over several characters): the bulk notes equal the per-character rule."""
+    size = len(text.encode("utf-8"))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, size - 1), max_size=size)))) if size > 1 else []
+    bounds = [0, *cuts, size]
+    starts8 = [0]
+    for c in text:
+        starts8.append(starts8[-1] + len(c.encode("utf-8")))
+    spans = []
+    for b0, b1 in zip(bounds, bounds[1:]):  # the characters a byte range touches
+        s = max(i for i in range(len(text)) if starts8[i] <= b0)
+        e = min(i for i in range(1, len(text) + 1) if starts8[i] >= b1)
+        spans.append((s, e))
+    a = audit(text, spans, byte_lengths=[b1 - b0 for b0, b1 in zip(bounds, bounds[1:])])
+    everyone = list(range(len(spans)))
+    expected = [_notes_one_by_one(a, j) for j in everyone]
+    assert a.partial_notes(everyone) == expected
+    assert [a.token_flags(j).partial_chars for j in everyone] == [
+        e if a.partial[j] and not a.special[j] else () for j, e in enumerate(expected)]
