@@ -35,7 +35,7 @@ from core.data import cache_dir
 from core.errors import Cancelled, SubwordScopeError
 from core.metrics.per_encoding import _COUNT_FIELDS, EncodingMetrics
 from core.metrics.round_trip_share import RoundTripCount
-from core.metrics.table import CompareTable, CorpusFile, file_cell
+from core.metrics.table import CompareTable, CorpusFile, file_cell, load_corpus
 from core.metrics.text_stats import text_stats
 
 STORE_VERSION = 1
@@ -54,6 +54,8 @@ def collection_corpus(codes: Sequence[str] | None = None) -> list[CorpusFile]:
     core.collection.CollectionError
         If the archive is damaged or a code is unknown.
     """
+    if codes is None:
+        return load_corpus(COLLECTION)
     texts = dict(read_texts(codes))
     order = [lang.code for lang in languages() if lang.code in texts]
     return [CorpusFile(code, f"{COLLECTION}/{code}", 0,

@@ -22,6 +22,7 @@ import numpy as np
 from core.metrics.per_encoding import ZERO, EncodingMetrics, encoding_metrics
 from core.metrics.round_trip_share import RoundTripCount, can_decode, round_trip_count
 from core.metrics.text_stats import TextStats, text_stats
+from core.collection import COLLECTION, languages, read_texts
 from core.errors import Cancelled, SubwordScopeError
 from core.text.scripts import language_name
 from core.text.files import read_text_file
@@ -70,7 +71,9 @@ class CorpusFile:
 
 
 def load_corpus(folder: str | Path) -> list[CorpusFile]:
-    """Read every ``*.txt`` of ``folder`` (sorted by name) as one language.
+    """Read every ``*.txt`` of ``folder`` (sorted by name) as one language; ``"udhr-all"``
+    (when no such folder exists) is the UDHR collection shipped with the app
+    (:mod:`core.collection`, 532 texts, read from its archive in one pass).
 
     Raises
     ------
@@ -80,6 +83,11 @@ def load_corpus(folder: str | Path) -> list[CorpusFile]:
         :func:`core.text.files.read_text_file` decides, naming the file.
     """
     root = Path(folder)
+    if str(folder) == COLLECTION and not root.is_dir():
+        texts = dict(read_texts())
+        return [CorpusFile(lang.code, f"{COLLECTION}/{lang.code}", 0,
+                           tuple(line for line in texts[lang.code].splitlines() if line.strip()))
+                for lang in languages() if lang.code in texts]
     if not root.is_dir():
         raise SubwordScopeError(f"{root}: not a folder; choose a folder of one .txt file per language")
     files = sorted(root.glob("*.txt"))
