@@ -79,11 +79,14 @@ def _parse_index(raw: bytes, where: str) -> list[Language]:
         raise CollectionError(f"{where}: the collection's index is damaged ({exc}); reinstall subwordscope") from None
 
 
+_INDEX_MEMO: dict[tuple[str, int], list[Language]] = {}
+
+
 def languages() -> list[Language]:
     """The collection's texts in index order, scripts not yet filled.
 
     Decompresses the shipped archive up to the end of its first member (the index,
-    ~150 KB). O(index).
+    ~150 KB), once per process. O(index).
 
     Raises
     ------
@@ -91,10 +94,14 @@ def languages() -> list[Language]:
         If the archive is missing or damaged.
     """
     try:
+        key = (str(archive_path()), archive_path().stat().st_mtime_ns)
+        if key in _INDEX_MEMO:  # read once per process (the archive does not change)
+            return list(_INDEX_MEMO[key])
         with tarfile.open(archive_path(), "r|xz") as tar:
             for member in tar:
                 if member.name == _INDEX:
-                    return _parse_index(tar.extractfile(member).read(), str(archive_path()))
+                    _INDEX_MEMO[key] = _parse_index(tar.extractfile(member).read(), str(archive_path()))
+                    return list(_INDEX_MEMO[key])
     except (OSError, tarfile.TarError, lzma.LZMAError, EOFError) as exc:
         raise CollectionError(f"cannot read the UDHR collection {archive_path()} ({exc}); "
                               "reinstall subwordscope") from None

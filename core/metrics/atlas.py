@@ -8,8 +8,9 @@
   task per text: its tokenizer-independent counts computed once and every missing tokenizer
   run on it through ``encode_batch``; each process loads a tokenizer file once);
 - it keeps every cell in :class:`CellStore`, keyed by the tokenizer file's hash
-  (:func:`file_digest`) and the text's hash (:func:`text_digest`): reopening the atlas reads
-  the store only, and adding a tokenizer measures one column;
+  (:func:`file_digest`, remembered per path, size and modification time) and the text's
+  hash (:func:`text_digest`): reopening the atlas reads the store only, and adding a
+  tokenizer measures one column;
 - it reports progress per cell (``progress(done, total)``) and stops between texts when
   ``should_stop()`` is true (:class:`core.errors.Cancelled`; the cells done so far are kept).
 
@@ -144,6 +145,24 @@ class CellStore:
                             None if trip is None else [getattr(trip, f) for f in _TRIP_FIELDS]]
         self._write(f"{tokenizer_digest}.json", data)
 
+    def digest(self, path: str | os.PathLike[str]) -> str:
+        """:func:`file_digest` of ``path``, remembered in ``digests.json`` by the path, size
+        and modification time of the file (a changed file is hashed again)."""
+        p = Path(path).resolve()
+        try:
+            st = p.stat()
+        except OSError as exc:
+            raise SubwordScopeError(f"cannot read the tokenizer file {path} ({exc})") from None
+        stamp = [st.st_size, st.st_mtime_ns]
+        memo = self._read("digests.json")
+        known = memo.get(str(p))
+        if isinstance(known, list) and known[:2] == stamp and p.is_file():
+            return str(known[2])
+        digest = file_digest(p)
+        memo[str(p)] = stamp + [digest]
+        self._write("digests.json", memo)
+        return digest
+
     def scripts(self) -> dict[str, tuple[str | None, bool]]:
         return {k: (v[0], bool(v[1])) for k, v in self._read("scripts.json").items()}
 
@@ -235,7 +254,7 @@ def atlas_table(
     """
     store = store if store is not None else CellStore()
     names = list(names) if names is not None else [Path(p).parent.name or str(p) for p in paths]
-    tok_digests = [file_digest(p) for p in paths]
+    tok_digests = [store.digest(p) for p in paths]
     txt_digests = [text_digest(f) for f in corpus]
     known = [store.cells(d) for d in tok_digests]
     todo = {i: [j for j in range(len(paths)) if txt_digests[i] not in known[j]] for i in range(len(corpus))}

@@ -265,6 +265,24 @@ def count_shared(tokens: list[str], offsets: np.ndarray, n: int) -> int:
     return int(np.count_nonzero(coverage(offsets[real], n) > 1))
 
 
+_MARKER_ONLY = regex.compile(f"(?<![^\x00])[\\s{SPACE_MARKERS}]*(?![^\x00])")
+
+
+def marker_only(tokens: list[str]) -> np.ndarray:
+    """Indices of the tokens made only of whitespace and space markers
+    (:func:`is_space_marker`), found by one regex pass over the NUL-joined list: O(total
+    length of the tokens), a Python step only per candidate."""
+    joined = "\x00".join(tokens)
+    found = [m.start() for m in _MARKER_ONLY.finditer(joined)] if tokens else []
+    if not found:
+        return np.zeros(0, dtype=np.int64)
+    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1]))
+    found = np.asarray(found, dtype=np.int64)
+    idx = np.searchsorted(starts, found[np.isin(found, starts)])  # a NUL inside a token: not a start
+    return np.asarray([k for k in np.unique(idx).tolist() if is_space_marker(tokens[k])], dtype=np.int64)
+
+
 def count_continued(tokens: list[str], offsets: np.ndarray, words: np.ndarray) -> int:
     """Words of ``words : (n_words, 2)`` spans that two or more token spans overlap, leaving
     out empty spans and tokens made only of a space marker.
@@ -276,8 +294,9 @@ def count_continued(tokens: list[str], offsets: np.ndarray, words: np.ndarray) -
     if len(words) == 0 or len(offsets) == 0:
         return 0
     keep = offsets[:, 1] > offsets[:, 0]
-    if any(t[:1] in SPACE_MARKERS for t in tokens):  # only then look for marker-only tokens
-        keep &= ~np.fromiter((is_space_marker(t) for t in tokens), dtype=bool, count=len(tokens))
+    markers = marker_only(tokens)
+    if len(markers):
+        keep[markers] = False
     starts, ends = np.sort(offsets[keep, 0]), np.sort(offsets[keep, 1])
     n = np.searchsorted(starts, words[:, 1], "left") - np.searchsorted(ends, words[:, 0], "right")
     return int(np.count_nonzero(n >= 2))

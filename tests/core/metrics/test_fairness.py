@@ -7,12 +7,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import SubwordScopeError
 from core.metrics import CompareTable, encoding_metrics
 from core.metrics.fairness import fairness, gini
 from core.metrics.measures import SUMMARY_TOOLTIPS, TOOLTIPS
-from core.metrics.per_encoding import EncodingMetrics
+from core.metrics.per_encoding import EncodingMetrics, is_space_marker, marker_only
 from core.metrics.table import METRICS
 
 
@@ -77,3 +79,9 @@ def test_every_measure_has_a_tooltip_with_unit():
     assert set(TOOLTIPS) == set(METRICS)
     assert all("Unit:" in t for t in TOOLTIPS.values())
     assert {"median_premium", "gini", "over_2x", "over_4x", "worst"} <= set(SUMMARY_TOOLTIPS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=" \u2581\u0120ab\n\t\u00a0x\x00", max_size=4), max_size=30))
+def test_marker_only_tokens_are_found_in_one_pass(tokens):
+    assert marker_only(tokens).tolist() == [k for k, t in enumerate(tokens) if is_space_marker(t)]
