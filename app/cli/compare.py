@@ -210,6 +210,9 @@ def run_collection(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.corpus == COLLECTION and not os.path.isdir(args.corpus):
         return run_collection(args)
+    if args.languages:
+        return bad_input("compare: --languages", CorpusError(
+            f"--languages picks texts of {COLLECTION}; a folder's languages are its .txt files"))
     prepared = prepare(args, "compare")
     if isinstance(prepared, int):
         return prepared

@@ -42,3 +42,8 @@ def test_collection_errors_are_one_line(tmp_path):
     assert bad.returncode == 2 and "zzz_nothing" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
     ref = run_cli("compare", "udhr-all", "--languages", "arb", "--reference", "eng", "--tokenizer", "gpt2", env=env)
     assert ref.returncode == 2 and "--reference" in ref.stderr
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "eng.txt").write_text("Hello world\n", encoding="utf-8")
+    mixed = run_cli("compare", str(folder), "--languages", "eng", "--tokenizer", "gpt2", env=env)
+    assert mixed.returncode == 2 and "--languages" in mixed.stderr

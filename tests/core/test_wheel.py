@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_WHEEL_BYTES = 2_000_000
+MAX_WHEEL_BYTES = 2_000_000 + 1_800_000  # + the UDHR collection (resources/udhr_all, 1.77 MB of xz)
 
 PROBE = textwrap.dedent("""
     import json, sys
-    import core.data, resources
+    import core.data, core.collection, resources
     from core.tokenizers import demo_tokenizer, load
     bert = load(core.data.builtin_tokenizer("bert-base-uncased"))
     gpt2 = load(core.data.builtin_tokenizer("gpt2"))
@@ -30,6 +30,8 @@ PROBE = textwrap.dedent("""
         "udhr_sample": len(list(core.data.udhr_sample_dir().glob("*.txt"))),
         "sizes": [bert.vocab_size, gpt2.vocab_size],
         "teaching": demo_tokenizer().vocab_size,
+        "collection": len(core.collection.languages()),
+        "eng": len(dict(core.collection.read_texts(["eng"]))["eng"]),
     }))
 """)
 
@@ -65,7 +67,8 @@ def test_the_wheel_is_small_and_holds_the_resources_and_licences(wheel):
                  "resources/tokenizers/bert-base-uncased/LICENSE",
                  "resources/tokenizers/bert-base-uncased/LICENSE-Apache-2.0",
                  "resources/tokenizers/gpt2/vocab.json.xz", "resources/tokenizers/gpt2/merges.txt.xz",
-                 "resources/tokenizers/gpt2/LICENSE"):
+                 "resources/tokenizers/gpt2/LICENSE",
+                 "resources/udhr_all/udhr-all.tar.xz", "resources/udhr_all/README.md"):
         assert path in names, path
     assert len([n for n in names if n.startswith("resources/udhr_sample/") and n.endswith(".txt")]) == 16
     assert not [n for n in names if n.startswith("tests/") or "__pycache__" in n]
@@ -91,3 +94,4 @@ def test_the_installed_code_finds_its_resources_from_a_fresh_folder(wheel, tmp_p
     assert seen["cache_dir"] == str((tmp_path / "cache").resolve())
     assert seen["udhr_sample"] == 16
     assert seen["sizes"] == [30522, 50257] and seen["teaching"] == 15
+    assert seen["collection"] == 532 and seen["eng"] > 10_000

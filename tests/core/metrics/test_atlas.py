@@ -55,6 +55,7 @@ def sample(data_dir):
     return [CorpusFile(f.code, f.path, 0, f.lines[:3]) for f in collection_corpus(codes)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_token_counts_equal_the_tokenizers_library(data_dir, sample, name):
     tokenizers = pytest.importorskip("tokenizers")
