@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from typing import Sequence
 
@@ -23,7 +24,10 @@ from core.metrics import METRICS, UNKNOWN_LIMIT, CompareTable, unreliable
 from core.metrics.per_encoding import ZERO
 from core.metrics.round_trip_share import RoundTripCount
 
-from app.cli.common import OK, add_format, bad_input, tokenizer_labels, write_rows
+from core.collection import COLLECTION
+from core.metrics.atlas import CellStore, atlas_table, collection_corpus, collection_languages
+
+from app.cli.common import OK, add_format, bad_input, resolve_tokenizer, split_label, tokenizer_labels, write_rows
 from app.cli.corpus import CorpusError, corpus_files, plan_chunks
 from app.cli.mapreduce import add_options, run_map
 from app.cli.work import CompareCounts, TokenizerFailed, compare_chunk, tokenizers
@@ -37,6 +41,15 @@ COLUMNS = {
     "words_are_characters": "the language is written without spaces: words are characters",
     "unreliable": f"more than {UNKNOWN_LIMIT:.0%} of the characters are unknown: never rank this cell by cost",
 }
+META_COLUMNS = {
+    "bcp47": f"({COLLECTION} only) the language's BCP-47 tag",
+    "iso6393": f"({COLLECTION} only) its ISO 639-3 code",
+    "direction": f"({COLLECTION} only) ltr or rtl",
+    "stage": f"({COLLECTION} only) completeness of the text's encoding, 4 = complete and checked",
+    "latitude": f"({COLLECTION} only) the language's latitude (degrees)",
+    "longitude": f"({COLLECTION} only) the language's longitude (degrees)",
+    "script": f"({COLLECTION} only) the script of most letters of the text",
+}
 
 
 COUNT_COLUMNS = ("tokens", "adjusted_tokens", "words", "characters", "utf8_bytes")
@@ -46,7 +59,8 @@ COUNT_COLUMNS = ("tokens", "adjusted_tokens", "words", "characters", "utf8_bytes
 def add_corpus_arguments(p, default_format: str) -> None:
     """The corpus folder, ``--tokenizer`` (repeatable), ``--format`` and the map options."""
     p.add_argument("corpus", help="folder of UTF-8 text files, one language per file (<lang>.txt), "
-                                  "one paragraph a line")
+                                  f"one paragraph a line; or {COLLECTION} (compare only): the UDHR "
+                                  "collection shipped with the app, 532 texts")
     p.add_argument("--tokenizer", metavar="P", action="append", dest="tokenizers",
                    help="tokenizer file or folder, a built-in name, or LABEL=PATH; repeat for "
                         f"several (default: {', '.join(DEFAULT_TOKENIZERS)})")
@@ -60,7 +74,7 @@ def add_parser(subparsers) -> None:
         description="Encode every line of every language of a parallel corpus with every "
                     "tokenizer and print the metrics the Compare pane shows, one row per "
                     "(language, tokenizer). Files are streamed in chunks over all cores.",
-        epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in COLUMNS.items())
+        epilog="columns:\n" + "\n".join(f"  {k:<30}{v}" for k, v in {**COLUMNS, **META_COLUMNS}.items())
                + f"\n\n{', '.join(COUNT_COLUMNS)} are integers. A file of only blank lines is "
                  "skipped with a warning on stderr; when every file (or the reference) is blank, "
                  "the command exits 2.",
@@ -69,6 +83,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--reference", default=None, metavar="LANG",
                    help="language the premiums are relative to (default eng, or the first "
                         "language when the corpus has no eng.txt)")
+    p.add_argument("--languages", metavar="CODES", default=None,
+                   help=f"({COLLECTION} only) comma-separated text codes to measure (default: all 532)")
     p.set_defaults(run=run)
 
 
@@ -151,7 +167,52 @@ def prepare(args: argparse.Namespace, command: str) -> tuple | int:
     return specs, tokenizer_labels(specs), chunks
 
 
+def run_collection(args: argparse.Namespace) -> int:
+    """``compare udhr-all``: :func:`core.metrics.atlas.atlas_table` over the shipped collection
+    on ``--jobs`` processes, cells cached in the user cache folder (a second run reads them),
+    rows with the collection's metadata columns. Dask options are refused (the cache is local)."""
+    if args.scheduler or args.workers:
+        return bad_input("compare: --scheduler", CorpusError(
+            f"{COLLECTION} runs on this machine's cores (--jobs), its cells cached; "
+            "give a folder of texts to run on Dask"))
+    specs = tuple(args.tokenizers or DEFAULT_TOKENIZERS)
+    codes = [c for c in args.languages.split(",") if c] if args.languages else None
+    try:
+        paths = [resolve_tokenizer(split_label(s)[1]) for s in specs]
+        corpus = collection_corpus(codes)
+    except SubwordScopeError as exc:
+        return bad_input("compare", exc)
+    present = [f.code for f in corpus]
+    args.reference = args.reference or ("eng" if "eng" in present else present[0])
+    if args.reference not in present:
+        return bad_input("compare: --reference", CorpusError(
+            f"no text {args.reference} among the languages measured; add it with --languages"))
+    store = CellStore()
+    try:
+        table = atlas_table(paths, corpus, names=tokenizer_labels(specs), reference=args.reference,
+                            jobs=args.jobs, store=store)
+        langs = collection_languages(corpus, store)
+    except SubwordScopeError as exc:
+        return bad_input("compare", exc)
+    header, rows = table_rows(table)
+    n, name_at = len(table.tokenizers), header.index("language_name")
+    meta = list(META_COLUMNS)
+    for k, row in enumerate(rows):
+        lang = langs[k // n]
+        row[name_at] = lang.name
+        row.extend([lang.bcp47, lang.iso6393, lang.direction, lang.stage, lang.latitude, lang.longitude, lang.script])
+    write_rows(header + meta, rows, args.format,
+               extra={"reference": args.reference, "languages": list(table.languages),
+                      "tokenizers": list(table.tokenizers), "unknown_limit": UNKNOWN_LIMIT})
+    return OK
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.corpus == COLLECTION and not os.path.isdir(args.corpus):
+        return run_collection(args)
+    if args.languages:
+        return bad_input("compare: --languages", CorpusError(
+            f"--languages picks texts of {COLLECTION}; a folder's languages are its .txt files"))
     prepared = prepare(args, "compare")
     if isinstance(prepared, int):
         return prepared

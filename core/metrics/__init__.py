@@ -21,6 +21,11 @@
   :func:`lines_round_trip`; the table's ``round_trip_share`` metric;
 - span diff (:mod:`core.align.span_diff`, re-exported): :func:`span_diff`, :func:`boundaries`,
   :func:`differing_boundaries`;
+- the atlas (:mod:`core.metrics.atlas`): :func:`atlas_table` (the whole UDHR collection ×
+  tokenizer files on all cores, cells cached on disk), :func:`collection_corpus`;
+- fairness across languages (:mod:`core.metrics.fairness`): :func:`gini`, :func:`fairness`
+  (median premium, Gini, shares over 2× and 4×, ten worst-served languages);
+- sources and units (:mod:`core.metrics.measures`): :data:`TOOLTIPS`, :data:`SUMMARY_TOOLTIPS`;
 - normalization damage lives in :mod:`core.metrics.normalization_damage`.
 
 Layer: above :mod:`core.align`, :mod:`core.tokenizers` and :mod:`core.text`. A cancelled

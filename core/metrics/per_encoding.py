@@ -24,6 +24,12 @@ Definitions (all counts of the original text, special tokens excluded):
 - grapheme-cut share = code points covered by tokens that cut a grapheme cluster (``\\X``)
   / code points, where a token cuts a cluster when its span starts or ends strictly inside
   one (``e`` + combining accent split apart, a Devanagari conjunct split after its virama);
+- tokens per UTF-8 byte = tokens / UTF-8 bytes; tokens per word = tokens / words, only for
+  a script that separates words with spaces (``nan`` when ``words_are_characters``);
+- continued-word rate = words covered by two or more tokens / words (tokka-bench's
+  "continued-word rate", bgub/tokka-bench: the share of ``\\S+`` words split into several
+  tokens), on the spans of the running text; tokens made only of a space marker are left
+  out (they carry the space before a word, not the word); ``nan`` for scripts without spaces;
 - split-character share = code points claimed by two or more tokens / code points: byte-level
   BPE spreading one character's UTF-8 bytes over several tokens. Tokens made only of a
   space marker (``▁``, ``Ġ``) are left out: the reference offsets give a lone Metaspace
@@ -87,6 +93,7 @@ class EncodingMetrics:
     byte_fallback_characters: int = 0  # code points inside <0xNN> pieces
     dropped_characters: int = 0  # letters, numbers, punctuation, symbols in no token
     dropped_bytes: int = 0  # UTF-8 bytes of those code points
+    continued_words: int = 0  # spaced words covered by two or more tokens
 
     def __add__(self, other: "EncodingMetrics") -> "EncodingMetrics":
         return EncodingMetrics(
@@ -102,6 +109,22 @@ class EncodingMetrics:
     @property
     def tokens_per_character(self) -> float:
         return _ratio(self.tokens, self.characters)
+
+    @property
+    def tokens_per_byte(self) -> float:
+        """Tokens per UTF-8 byte of the text."""
+        return _ratio(self.tokens, self.utf8_bytes)
+
+    @property
+    def tokens_per_word(self) -> float:
+        """Tokens per whitespace-separated word; ``nan`` for a script without spaces."""
+        return math.nan if self.words_are_characters else _ratio(self.tokens, self.words)
+
+    @property
+    def continued_word_rate(self) -> float:
+        """Share of the words cut into two or more tokens (tokka-bench); ``nan`` for a
+        script without spaces."""
+        return math.nan if self.words_are_characters else _ratio(self.continued_words, self.words)
 
     @property
     def bytes_per_token(self) -> float:
@@ -153,7 +176,8 @@ class EncodingMetrics:
 
 _COUNT_FIELDS = ("tokens", "words", "characters", "utf8_bytes", "unknown", "byte_fallback",
                  "cut_characters", "shared_characters", "unknown_characters", "unknown_bytes",
-                 "byte_fallback_characters", "dropped_characters", "dropped_bytes")
+                 "byte_fallback_characters", "dropped_characters", "dropped_bytes",
+                 "continued_words")
 ZERO = EncodingMetrics(0, 0, 0, 0, 0, 0, 0)
 
 
@@ -241,6 +265,43 @@ def count_shared(tokens: list[str], offsets: np.ndarray, n: int) -> int:
     return int(np.count_nonzero(coverage(offsets[real], n) > 1))
 
 
+_MARKER_ONLY = regex.compile(f"(?<![^\x00])[\\s{SPACE_MARKERS}]*(?![^\x00])")
+
+
+def marker_only(tokens: list[str]) -> np.ndarray:
+    """Indices of the tokens made only of whitespace and space markers
+    (:func:`is_space_marker`), found by one regex pass over the NUL-joined list: O(total
+    length of the tokens), a Python step only per candidate."""
+    joined = "\x00".join(tokens)
+    found = [m.start() for m in _MARKER_ONLY.finditer(joined)] if tokens else []
+    if not found:
+        return np.zeros(0, dtype=np.int64)
+    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1]))
+    found = np.asarray(found, dtype=np.int64)
+    idx = np.searchsorted(starts, found[np.isin(found, starts)])  # a NUL inside a token: not a start
+    return np.asarray([k for k in np.unique(idx).tolist() if is_space_marker(tokens[k])], dtype=np.int64)
+
+
+def count_continued(tokens: list[str], offsets: np.ndarray, words: np.ndarray) -> int:
+    """Words of ``words : (n_words, 2)`` spans that two or more token spans overlap, leaving
+    out empty spans and tokens made only of a space marker.
+
+    A span ``[s, e)`` overlaps word ``[ws, we)`` when ``s < we`` and ``e > ws``; for non-empty
+    spans their number is ``#(s < we) − #(e <= ws)`` (a span ending by ``ws`` starts before
+    ``we``), two binary searches per word over the sorted starts and ends: O((t + w) log t).
+    """
+    if len(words) == 0 or len(offsets) == 0:
+        return 0
+    keep = offsets[:, 1] > offsets[:, 0]
+    markers = marker_only(tokens)
+    if len(markers):
+        keep[markers] = False
+    starts, ends = np.sort(offsets[keep, 0]), np.sort(offsets[keep, 1])
+    n = np.searchsorted(starts, words[:, 1], "left") - np.searchsorted(ends, words[:, 0], "right")
+    return int(np.count_nonzero(n >= 2))
+
+
 def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
                      unk_id: int | None = None, stats: TextStats | None = None) -> EncodingMetrics:
     """All counts of :class:`EncodingMetrics` for ``encoding`` of ``text``.
@@ -294,6 +355,7 @@ def encoding_metrics(encoding: Any, text: str, *, unk_token: str | None = None,
         byte_fallback_characters=fallback_chars,
         dropped_characters=dropped,
         dropped_bytes=dropped_bytes,
+        continued_words=count_continued(tokens, offsets, st.word_spans),
     )
 
 

@@ -25,7 +25,7 @@ UNKNOWN_LIMIT = 0.01
 COSTS: dict[str, int] = {
     "fertility": 1, "premium": 1, "adjusted_fertility": 1, "adjusted_premium": 1, "tokens": 1,
     "adjusted_tokens": 1, "tokens_per_character": 1, "adjusted_tokens_per_character": 1,
-    "bytes_per_token": -1,
+    "bytes_per_token": -1, "tokens_per_byte": 1, "tokens_per_word": 1,
 }
 _RELATIVE = ("premium", "adjusted_premium")  # the reference language is 1 by definition
 

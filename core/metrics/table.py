@@ -22,6 +22,7 @@ import numpy as np
 from core.metrics.per_encoding import ZERO, EncodingMetrics, encoding_metrics
 from core.metrics.round_trip_share import RoundTripCount, can_decode, round_trip_count
 from core.metrics.text_stats import TextStats, text_stats
+from core.collection import COLLECTION, languages, read_texts
 from core.errors import Cancelled, SubwordScopeError
 from core.text.scripts import language_name
 from core.text.files import read_text_file
@@ -38,6 +39,9 @@ METRICS: dict[str, tuple[str, str]] = {
     "adjusted_tokens": ("Tokens, unknown-adjusted", f"number of tokens, {_ADJUSTED}"),
     "tokens_per_character": ("Tokens / character", "tokens per code point"),
     "adjusted_tokens_per_character": ("Tokens / character, unknown-adjusted", f"tokens per code point, {_ADJUSTED}"),
+    "tokens_per_byte": ("Tokens / UTF-8 byte", "tokens per byte of the text in UTF-8"),
+    "tokens_per_word": ("Tokens / word", "tokens per whitespace-separated word (only for scripts that separate words)"),
+    "continued_word_rate": ("Continued words", "share of the words cut into two or more tokens (only for scripts that separate words)"),
     "bytes_per_token": ("Bytes / token", "UTF-8 bytes per token (compression)"),
     "unknown_share": ("Unknown characters", "share of characters not encoded: inside unknown tokens, or dropped (a letter, number, punctuation mark or symbol in no token)"),
     "unknown_rate": ("Unknown rate", "share of tokens that are the unknown token"),
@@ -67,7 +71,9 @@ class CorpusFile:
 
 
 def load_corpus(folder: str | Path) -> list[CorpusFile]:
-    """Read every ``*.txt`` of ``folder`` (sorted by name) as one language.
+    """Read every ``*.txt`` of ``folder`` (sorted by name) as one language; ``"udhr-all"``
+    (when no such folder exists) is the UDHR collection shipped with the app
+    (:mod:`core.collection`, 532 texts, read from its archive in one pass).
 
     Raises
     ------
@@ -77,6 +83,11 @@ def load_corpus(folder: str | Path) -> list[CorpusFile]:
         :func:`core.text.files.read_text_file` decides, naming the file.
     """
     root = Path(folder)
+    if str(folder) == COLLECTION and not root.is_dir():
+        texts = dict(read_texts())
+        return [CorpusFile(lang.code, f"{COLLECTION}/{lang.code}", 0,
+                           tuple(line for line in texts[lang.code].splitlines() if line.strip()))
+                for lang in languages() if lang.code in texts]
     if not root.is_dir():
         raise SubwordScopeError(f"{root}: not a folder; choose a folder of one .txt file per language")
     files = sorted(root.glob("*.txt"))

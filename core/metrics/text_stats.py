@@ -45,10 +45,22 @@ class TextStats:
     words: int
     words_are_characters: bool
     inside: np.ndarray = field(repr=False, compare=False)
+    #: ``(n_words, 2) int64`` code-point spans of the whitespace-separated words (empty when
+    #: ``words_are_characters``): what the continued-word rate looks at.
+    word_spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64),
+                                   repr=False, compare=False)
+
+
+def word_spans(text: str) -> np.ndarray:
+    """``(n_words, 2) int64 ndarray`` of the code-point spans of the runs separated by
+    whitespace or U+1361 (the words :func:`count_words` counts in a spaced script). O(n)."""
+    flat = [i for m in _WORD_RE.finditer(text) for i in m.span()]
+    return np.asarray(flat, dtype=np.int64).reshape(-1, 2)
 
 
 def text_stats(text: str) -> TextStats:
     """All tokenizer-independent counts of ``text`` (lone surrogates count 3 bytes each)."""
     words, per_char = count_words(text)
+    spans = np.zeros((0, 2), np.int64) if per_char else word_spans(text)
     return TextStats(len(text), len(text.encode("utf-8", "surrogatepass")), words, per_char,
-                     grapheme_interior(text))
+                     grapheme_interior(text), spans)

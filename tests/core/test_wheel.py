@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_WHEEL_BYTES = 5_000_000  # four built-in tokenizers, xz-compressed (GPT-4o 2.0 MB, Qwen3 1.4 MB)
+MAX_WHEEL_BYTES = 5_000_000 + 1_800_000  # four built-in tokenizers, xz-compressed (GPT-4o 2.0 MB,
+# Qwen3 1.4 MB), and the UDHR collection (resources/udhr_all, 1.77 MB of xz)
 
 PROBE = textwrap.dedent("""
     import json, sys
-    import core.data, resources
+    import core.data, core.collection, resources
     from core.tokenizers import demo_tokenizer, load
     bert = load(core.data.builtin_tokenizer("bert-base-uncased"))
     gpt2 = load(core.data.builtin_tokenizer("gpt2"))
@@ -31,6 +32,8 @@ PROBE = textwrap.dedent("""
         "udhr_sample": len(list(core.data.udhr_sample_dir().glob("*.txt"))),
         "sizes": [bert.vocab_size, gpt2.vocab_size, qwen3.vocab_size],
         "teaching": demo_tokenizer().vocab_size,
+        "collection": len(core.collection.languages()),
+        "eng": len(dict(core.collection.read_texts(["eng"]))["eng"]),
     }))
 """)
 
@@ -67,6 +70,7 @@ def test_the_wheel_is_small_and_holds_the_resources_and_licences(wheel):
                  "resources/tokenizers/bert-base-uncased/LICENSE-Apache-2.0",
                  "resources/tokenizers/gpt2/vocab.json.xz", "resources/tokenizers/gpt2/merges.txt.xz",
                  "resources/tokenizers/gpt2/LICENSE",
+                 "resources/udhr_all/udhr-all.tar.xz", "resources/udhr_all/README.md",
                  *(f"resources/tokenizers/{name}/{file}" for name in ("gpt-4o", "qwen3")
                    for file in ("tokenizer.json.xz", "tokenizer_config.json.xz", "LICENSE",
                                 "LICENSE-packaging"))):
@@ -95,3 +99,4 @@ def test_the_installed_code_finds_its_resources_from_a_fresh_folder(wheel, tmp_p
     assert seen["cache_dir"] == str((tmp_path / "cache").resolve())
     assert seen["udhr_sample"] == 16
     assert seen["sizes"] == [30522, 50257, 151669] and seen["teaching"] == 15
+    assert seen["collection"] == 532 and seen["eng"] > 10_000

@@ -28,6 +28,9 @@ from app.panes.compare.table_tab import fill_combo
 from app.settings import get_json, set_json
 from core.data import ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
 from core.metrics import METRICS, CompareTable
+from core.metrics.measures import TOOLTIPS
+from core.collection import COLLECTION
+from core.text.scripts import SCRIPTS, script_label
 from core.text.scripts import language_name
 
 SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
@@ -62,10 +65,19 @@ def default_folder() -> str:
     return str(files[0].parent) if files else str(udhr_sample_dir())
 
 
+def corpus_choices() -> list[tuple[str, str | None]]:
+    """The corpus chooser's items: (label, folder): the shared UDHR texts when the data folder
+    has them, the shipped UDHR collection, and "Folder…" (``None``: the user's choice)."""
+    files = udhr_files()
+    shared = [(f"Shared UDHR ({len(files)} texts)", str(files[0].parent))] if files else []
+    return shared + [("UDHR collection (532 texts, shipped)", COLLECTION), ("Folder…", None)]
+
+
 def saved_folder(settings: QSettings, group: str) -> str:
-    """The remembered corpus folder if it still exists, else the shared UDHR folder."""
+    """The remembered corpus folder if it still exists (or the UDHR collection), else the
+    shared UDHR folder."""
     folder = str(settings.value(f"{group}/corpus_folder", "") or "")
-    return folder if folder and os.path.isdir(folder) else default_folder()
+    return folder if folder == COLLECTION or (folder and os.path.isdir(folder)) else default_folder()
 
 
 def saved_entries(settings: QSettings, group: str) -> list[TokenizerEntry]:
@@ -137,13 +149,30 @@ class CompareControls(QWidget):
     def _build_options(self) -> None:
         self.folder_edit = QLineEdit()
         self.folder_edit.setReadOnly(True)
-        self.folder_edit.setToolTip("Corpus folder: one UTF-8 .txt file per language, same content in each")
+        self.folder_edit.setToolTip("Corpus folder: one UTF-8 .txt file per language, same content in each; "
+                                    "or udhr-all: the UDHR collection shipped with the app (532 texts)")
         self.folder_button = QPushButton("Corpus folder…")
         self.folder_button.setToolTip("Choose the parallel corpus folder (Ctrl+Shift+O)")
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setToolTip("The corpus: the shared UDHR texts, the whole UDHR collection shipped "
+                                     "with the app, or a folder of your own (Corpus folder…)")
+        for label, folder in corpus_choices():
+            self.corpus_combo.addItem(label, folder)
+        self.script_combo, self.stage_combo, self.direction_combo = QComboBox(), QComboBox(), QComboBox()
+        for combo, tip, items in (
+                (self.script_combo, "Keep the languages written in this script (UDHR collection)",
+                 [("All scripts", None)] + [(script_label(s), s) for s in SCRIPTS if s not in ("Common", "Inherited")]),
+                (self.stage_combo, "Keep the texts of this completeness stage (UDHR collection; 4 = complete and checked)",
+                 [("All stages", None), ("Complete (4)", (4,)), ("Partial (1–3)", (1, 2, 3))]),
+                (self.direction_combo, "Keep the languages written in this direction (UDHR collection)",
+                 [("Both directions", None), ("Left to right", ("ltr",)), ("Right to left", ("rtl",))])):
+            combo.setToolTip(tip)
+            for label, value in items:
+                combo.addItem(label, value)
         self.metric_combo = QComboBox()
         for key, (label, desc) in METRICS.items():
             self.metric_combo.addItem(label, key)
-            self.metric_combo.setItemData(self.metric_combo.count() - 1, desc, Qt.ItemDataRole.ToolTipRole)
+            self.metric_combo.setItemData(self.metric_combo.count() - 1, TOOLTIPS.get(key, desc), Qt.ItemDataRole.ToolTipRole)
         self.metric_combo.setToolTip("Metric shown in the heatmap and the bars (Ctrl+M)")
         self.reference_combo = QComboBox()
         self.reference_combo.setMinimumContentsLength(14)
@@ -177,9 +206,16 @@ class CompareControls(QWidget):
         right = QVBoxLayout()
         folder = QHBoxLayout()
         folder.addWidget(QLabel("<b>Corpus</b>"))
+        folder.addWidget(self.corpus_combo)
         folder.addWidget(self.folder_edit, 1)
         folder.addWidget(self.folder_button)
         right.addLayout(folder)
+        keep = QHBoxLayout()
+        keep.addWidget(QLabel("Languages"))
+        for widget in (self.script_combo, self.stage_combo, self.direction_combo):
+            keep.addWidget(widget)
+        keep.addStretch(1)
+        right.addLayout(keep)
         opts = QHBoxLayout()
         for label, widget in (("Metric", self.metric_combo), ("Reference", self.reference_combo), ("Sort rows", self.sort_combo)):
             opts.addWidget(QLabel(label))
@@ -203,8 +239,23 @@ class CompareControls(QWidget):
                 self.tokenizer_list.addItem(e.label)
                 self.tokenizer_list.item(self.tokenizer_list.count() - 1).setToolTip(e.path or "loaded in the main window")
         self.folder_edit.setText(state.corpus_folder)
+        with QSignalBlocker(self.corpus_combo):
+            at = self.corpus_combo.findData(state.corpus_folder)
+            self.corpus_combo.setCurrentIndex(at if at >= 0 else self.corpus_combo.count() - 1)
+        for combo in (self.script_combo, self.stage_combo, self.direction_combo):
+            combo.setEnabled(state.corpus_folder == COLLECTION)
         with QSignalBlocker(self.metric_combo):
             self.metric_combo.setCurrentIndex(max(0, self.metric_combo.findData(state.metric)))
+
+    def filters(self) -> dict:
+        """The language filters chosen (keys of :func:`core.collection.filter_languages`)."""
+        out = {}
+        for key, combo in (("scripts", self.script_combo), ("stages", self.stage_combo),
+                           ("directions", self.direction_combo)):
+            value = combo.currentData()
+            if value is not None:
+                out[key] = (value,) if isinstance(value, str) and key == "scripts" else tuple(value)
+        return out
 
     def set_choices(self, table: CompareTable, reference: str, sort_by: str) -> tuple[list[tuple[str, str]], str, str]:
         """Fill the reference and sort combos for ``table``, keeping ``reference`` and

@@ -112,6 +112,10 @@ class ComparePane(Pane):
         for signal, slot in ((c.add_button.clicked, self._on_add_requested),
                              (c.remove_button.clicked, self._on_remove_requested),
                              (c.folder_button.clicked, self._on_folder_requested),
+                             (c.corpus_combo.activated, self._on_corpus_chosen),
+                             (c.script_combo.activated, self._on_filter_changed),
+                             (c.stage_combo.activated, self._on_filter_changed),
+                             (c.direction_combo.activated, self._on_filter_changed),
                              (c.metric_combo.currentIndexChanged, self._on_metric_changed),
                              (c.reference_combo.currentIndexChanged, self._on_reference_changed),
                              (c.sort_combo.currentIndexChanged, self._on_sort_changed),
@@ -214,7 +218,7 @@ class ComparePane(Pane):
     def set_corpus_folder(self, folder: str) -> None:
         """Use ``folder`` as the corpus (bad folders are reported by the computation)."""
         self.state.corpus_folder = str(folder)
-        self.folder_edit.setText(self.state.corpus_folder)
+        self.controls.write(self.state)
         self.settings.setValue(f"{self.key}/corpus_folder", self.state.corpus_folder)
         self._schedule_recompute()
 
@@ -233,6 +237,18 @@ class ComparePane(Pane):
 
     def _on_remove_requested(self) -> None:
         self.remove_tokenizer(self.tokenizer_list.currentRow())
+
+    def _on_corpus_chosen(self, index: int) -> None:
+        folder = self.controls.corpus_combo.itemData(index)
+        if folder is None:
+            self._on_folder_requested()
+            self.controls.write(self.state)
+        else:
+            self.set_corpus_folder(folder)
+
+    def _on_filter_changed(self, _index: int) -> None:
+        self.state.filters = self.controls.filters()
+        self._schedule_recompute()
 
     def _on_folder_requested(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose Corpus Folder", self.state.corpus_folder or str(Path.home()))
@@ -259,7 +275,7 @@ class ComparePane(Pane):
             self.heatmap.set_note(f"Computing {self._submitted_folder}… the table still shows "
                                   f"{self._shown_folder}.")
         self._runner.submit(run_comparison, list(self.state.entries), self.state.corpus_folder,
-                            self.state.reference, self._cache, self._loaded)
+                            self.state.reference, self._cache, self._loaded, filters=dict(self.state.filters))
 
     def cancel(self) -> None:
         if self._runner.busy:

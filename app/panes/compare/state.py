@@ -11,7 +11,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from core.collection import COLLECTION, filter_languages
 from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
+from core.metrics.atlas import atlas_table, collection_corpus, collection_languages
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
 from core.tokenizers import load
 
@@ -42,6 +44,8 @@ class CompareState:
     sort_by: str = "language"  # "language", "mean" or a tokenizer label
     damage_form: str = "strip_accents"
     damage_language: str = ""
+    #: languages of the UDHR collection kept: "scripts", "stages", "directions" → allowed values
+    filters: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,16 @@ def run_comparison(
     *,
     progress: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    filters: dict | None = None,
 ) -> CompareResult:
-    """Load, encode and measure (runs off the GUI thread; raises ``SubwordScopeError``)."""
+    """Load, encode and measure (runs off the GUI thread; raises ``SubwordScopeError``).
+
+    ``folder`` ``"udhr-all"`` is the shipped UDHR collection: its languages are kept by
+    ``filters`` (:func:`core.collection.filter_languages`; the reference stays), and the
+    tokenizer files are measured by :func:`core.metrics.atlas.atlas_table` (two processes,
+    cells cached on disk); no normalization damage is computed for it."""
+    if folder == COLLECTION and not os.path.isdir(folder):
+        return _run_collection(entries, reference, loaded, filters or {}, progress, should_stop)
     corpus = load_corpus(folder)
     toks, keys, names, failed = [], [], [], []
     for entry in entries:
@@ -98,6 +110,35 @@ def run_comparison(
             damage[(f.code, form)] = cache[dk]
     failures = tuple(f"{label}: {reason}" for label, reason in failed)
     return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed))
+
+
+def _run_collection(entries, reference, loaded, filters, progress, should_stop) -> CompareResult:
+    corpus = collection_corpus()
+    langs = collection_languages(corpus)
+    keep = {lang.code for lang in filter_languages(langs, **filters)} | {reference}
+    corpus = [f for f in corpus if f.code in keep]
+    toks, names, paths, failed = [], [], [], []
+    for entry in entries:
+        try:
+            toks.append(load_entry(entry, loaded))
+        except (ValueError, OSError, ImportError) as exc:
+            failed.append((entry.label, str(exc)))
+            continue
+        names.append(entry.label)
+        paths.append(entry.path or getattr(toks[-1], "path", None))
+    report = None if progress is None else (lambda done, total: progress(done / max(total, 1)))
+    if all(p and os.path.isfile(p) for p in paths):
+        table = atlas_table(paths, corpus, names=names, reference=reference, jobs=ATLAS_JOBS,
+                            progress=report, should_stop=should_stop)
+    else:  # a tokenizer without a file (the main window's): measured here, not cached on disk
+        table = compare_table(toks, corpus, reference=reference, names=names, progress=progress,
+                              should_stop=should_stop)
+    failures = tuple(f"{label}: {reason}" for label, reason in failed)
+    return CompareResult(table, tuple(corpus), tuple(toks), {}, failures, tuple(failed))
+
+
+ATLAS_JOBS = max(1, min(2, os.cpu_count() or 1))
+"""Worker processes measuring the UDHR collection: one per core, at most two."""
 
 
 def result_notes(result: CompareResult, entries: list[TokenizerEntry], unverified: set[str],
