@@ -154,7 +154,9 @@ class MultilingualBpeTrainer:
         self._merges: list[Pair] = []
         self._ranks: dict[Pair, int] = {}
         self._history: list[tuple[ParityStep, tuple[int, ...]]] = []
-        self._tokens: list[tuple[int, ...]] = [tuple(t.n_tokens for t in self._trainers)]
+        self._tokens: list[tuple[int, ...]] = []
+        self._ginis: list[float] = []  # the Gini after each number of merges, kept as we go
+        self._record_tokens()
 
     # -- public state --------------------------------------------------------------------
     @property
@@ -196,11 +198,15 @@ class MultilingualBpeTrainer:
 
     def curve(self) -> tuple[list[float], list[float]]:
         """The Gini of the per-language costs and the global compression (characters per
-        token, all languages together) after 0, 1, ..., ``len(merges)`` merges.
-        O(steps · L log L)."""
+        token, all languages together) after 0, 1, ..., ``len(merges)`` merges (each Gini
+        is computed once, when its merge is made). O(steps · L)."""
         chars = sum(self.characters)
-        ginis = [gini(self.costs(k)) for k in range(len(self._tokens))]
-        return ginis, [chars / max(1, sum(t)) for t in self._tokens]
+        return list(self._ginis), [chars / max(1, sum(t)) for t in self._tokens]
+
+    def _record_tokens(self) -> None:
+        """Append the token counts now and their Gini. O(L log L)."""
+        self._tokens.append(tuple(t.n_tokens for t in self._trainers))
+        self._ginis.append(gini(self.costs()))
 
     def tokens_after(self, k: int) -> tuple[int, ...]:
         """Each language's token count after ``k`` merges (0 ≤ k ≤ ``len(merges)``)."""
@@ -226,7 +232,7 @@ class MultilingualBpeTrainer:
         self._ranks[pair] = len(self._merges)
         self._merges.append(pair)
         self._history.append((step, tuple(changed)))
-        self._tokens.append(tuple(t.n_tokens for t in self._trainers))
+        self._record_tokens()
         return step
 
     def _chooser(self) -> tuple[BpeTrainer | None, str | None]:
@@ -253,6 +259,7 @@ class MultilingualBpeTrainer:
             self._union.undo()
         del self._ranks[self._merges.pop()]
         self._tokens.pop()
+        self._ginis.pop()
         return step
 
     def run(self, n: int, *, progress: Callable[[float], None] | None = None,

@@ -67,8 +67,10 @@ def test_undo_restores_exactly():
         before = {lang: (t.trainer(lang).words, dict(t.trainer(lang).pair_counts))
                   for lang in corpora}
         steps = t.run(12)
+        ginis, compression = t.curve()
         t.run_to(5)
         assert t.merges == [s.pair for s in steps[:5]]
+        assert t.curve() == (ginis[:6], compression[:6])
         t.run_to(0)
         assert t.undo() is None and t.merges == [] and t.tokens == t.tokens_after(0)
         assert {lang: (t.trainer(lang).words, dict(t.trainer(lang).pair_counts))
