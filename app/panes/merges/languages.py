@@ -257,6 +257,7 @@ class LanguagesView(QWidget):
             self._show_message("Cancelled.")
             if self.result is not None:
                 self._target = len(self.result.parity.merges)
+            self._changed()
             self.render()
 
     def _on_returned(self, result: object) -> None:
