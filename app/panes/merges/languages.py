@@ -134,8 +134,8 @@ class LanguagesView(QWidget):
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar(maximumWidth=140, maximum=1000)
         self.progress.hide()
-        self.step_button.clicked.connect(lambda: self._move(+1))
-        self.undo_button.clicked.connect(lambda: self._move(-1))
+        self.step_button.clicked.connect(self.step)
+        self.undo_button.clicked.connect(self.undo)
         self.reset_button.clicked.connect(lambda: self.run_to(0))
         self.run_button.clicked.connect(lambda: self.run_to(self.target_spin.value()))
         self.cancel_button.clicked.connect(self.cancel)
@@ -240,6 +240,14 @@ class LanguagesView(QWidget):
         for t in self.trainers:
             t.run_to(self._target)
         self.render()
+
+    def step(self) -> None:
+        """The next merge of both trainers (no-op while training runs)."""
+        self._move(+1)
+
+    def undo(self) -> None:
+        """Take back the last merge of both trainers."""
+        self._move(-1)
 
     def _move(self, delta: int) -> None:
         if self.result is None or self.runner.busy:

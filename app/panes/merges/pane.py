@@ -134,9 +134,20 @@ class MergesPane(Pane):
         self.replay_view.sig_text_changed.connect(lambda t: setattr(self.state, "replay_text", t))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for keys, slot in ((STEP_KEYS, self.step), (UNDO_KEYS, self.undo),
-                           (RESET_KEYS, lambda: self.run_to(0))):
+        for keys, slot in ((STEP_KEYS, partial(self._on_key, "step")),
+                           (UNDO_KEYS, partial(self._on_key, "undo")),
+                           (RESET_KEYS, partial(self._on_key, "reset"))):
             QShortcut(QKeySequence(keys), self, activated=slot, context=context)
+
+    def _on_key(self, what: str) -> None:
+        """Step / undo / reset shortcuts act on the tab shown: the Languages tab's trainers
+        or the BPE trainer."""
+        target = self.languages_view if self.tabs.currentWidget() is self.languages_view \
+            else self
+        if what == "reset":
+            target.run_to(0)
+        else:
+            getattr(target, what)()
 
     def _write_state_to_widgets(self) -> None:
         s = self.state

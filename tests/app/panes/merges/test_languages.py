@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.panes.merges import MergesPane
 from app.panes.merges.languages import SYNC_STEPS, LanguagesView
@@ -100,3 +101,26 @@ def test_pane_tab_trains_on_first_show_and_remembers_the_state(new_pane, qtbot):
     assert pane.state.languages["codes"] == ["arb", "eng"]
     pane.tabs.setCurrentIndex(0)
     assert pane.controls.isVisible()
+
+
+def test_shortcuts_step_the_tab_shown(new_pane, qtbot):
+    pane = new_pane(MergesPane)
+    pane.show()
+    qtbot.waitExposed(pane)
+    view = pane.languages_view
+    view.set_ticked(FEW[:2])
+    with qtbot.waitSignal(view.runner.sig_returned, timeout=30000):
+        pane.tabs.setCurrentWidget(view)
+    pane.activateWindow()
+    view.tables["parity"].setFocus()
+    qtbot.waitUntil(lambda: pane.isActiveWindow())
+    k, bpe_k = len(view.trainers[1].merges), len(pane.trainer.merges)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(view.tables["parity"], Qt.Key.Key_Right, ctrl)
+    assert len(view.trainers[1].merges) == len(view.trainers[0].merges) == k + 1
+    qtbot.keyClick(view.tables["parity"], Qt.Key.Key_Left, ctrl)
+    qtbot.keyClick(view.tables["parity"], Qt.Key.Key_Left, ctrl)
+    assert len(view.trainers[1].merges) == k - 1
+    with qtbot.waitSignal(view.runner.sig_returned, timeout=30000):  # a long move: the worker
+        qtbot.keyClick(view.tables["parity"], Qt.Key.Key_Home, ctrl)
+    assert view.trainers[1].merges == [] and len(pane.trainer.merges) == bpe_k
