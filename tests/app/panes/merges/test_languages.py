@@ -21,7 +21,13 @@ def view(qtbot):
     v.resize(1200, 800)
     with qtbot.waitSignal(v.runner.sig_returned, timeout=30000):
         v.retrain()
+    idle(v, qtbot)
     return v
+
+
+def idle(view, qtbot):
+    """Wait until the task has ended (its result arrives just before)."""
+    qtbot.waitUntil(lambda: not view.runner.busy, timeout=30000)
 
 
 def table(view, key):
@@ -72,6 +78,7 @@ def test_long_run_goes_to_the_worker_and_cancel_keeps_the_trainers(view, qtbot):
     view.run_to(5 + SYNC_STEPS + 1)
     assert view.runner.busy and not view.step_button.isEnabled()
     view.cancel()
+    idle(view, qtbot)
     assert view.trainers == shown and len(shown[1].merges) == 5
     assert view.target_spin.value() == 5 and view.step_button.isEnabled()
     with qtbot.waitSignal(view.runner.sig_returned, timeout=30000):
@@ -111,6 +118,7 @@ def test_shortcuts_step_the_tab_shown(new_pane, qtbot):
     view.set_ticked(FEW[:2])
     with qtbot.waitSignal(view.runner.sig_returned, timeout=30000):
         pane.tabs.setCurrentWidget(view)
+    idle(view, qtbot)
     pane.activateWindow()
     view.tables["parity"].setFocus()
     qtbot.waitUntil(lambda: pane.isActiveWindow())
