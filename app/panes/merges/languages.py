@@ -71,9 +71,10 @@ class LanguagesView(QWidget):
         state = state if isinstance(state, dict) else {}
         self.collection, self.texts = parallel_texts()
         codes = state.get("codes")
-        self._ticked = set(codes) if isinstance(codes, list) else {t.code for t in self.texts}
+        self._ticked = {c for c in codes if isinstance(c, str)} if isinstance(codes, list) \
+            else {t.code for t in self.texts}
         target = state.get("target")
-        self._target = target if isinstance(target, int) and 0 <= target <= MAX_MERGES \
+        self._target = target if type(target) is int and 0 <= target <= MAX_MERGES \
             else DEFAULT_MERGES
         norm = state.get("normalization")
         self.normalization = norm if norm in NORMALIZATIONS else NORMALIZATIONS[0]

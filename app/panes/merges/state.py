@@ -51,7 +51,7 @@ class MergesState:
     replay_path: str = ""
     replay_text: str = REPLAY_TEXT
     tab: int = 0
-    languages: dict | None = None  # the Languages tab's ticked languages, merges, cost
+    languages: dict | None = None  # the Languages tab's (checked by LanguagesView)
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
 
@@ -67,8 +67,6 @@ class MergesState:
             state.tie_break = "first"
         if not isinstance(state.unigram, dict):  # the Unigram tab's inputs, or nothing
             state.unigram = None
-        if not isinstance(state.languages, dict):
-            state.languages = None
         if state.replay_text == _OLD_REPLAY_TEXT:
             state.replay_text = REPLAY_TEXT
         return state

@@ -132,3 +132,14 @@ def test_shortcuts_step_the_tab_shown(new_pane, qtbot):
     with qtbot.waitSignal(view.runner.sig_returned, timeout=30000):  # a long move: the worker
         qtbot.keyClick(view.tables["parity"], Qt.Key.Key_Home, ctrl)
     assert view.trainers[1].merges == [] and len(pane.trainer.merges) == bpe_k
+
+
+@pytest.mark.parametrize("stored", [None, [], "x", {"codes": [["eng"], 3, "eng"], "target": True,
+                                                    "normalization": "bytes"},
+                                    {"codes": "eng", "target": -4}])
+def test_odd_stored_state_falls_back_to_defaults(qtbot, stored):
+    v = LanguagesView(stored)
+    qtbot.addWidget(v)
+    state = v.state()
+    assert state["target"] == 200 and state["normalization"] == "parallel"
+    assert state["codes"] in (None, ["eng"])
