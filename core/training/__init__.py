@@ -1,6 +1,8 @@
 """Stepped trainers for teaching and auditing how subword vocabularies are learned.
 
 - :mod:`core.training.bpe` — BPE one merge at a time, incremental, with exact undo;
+- :mod:`core.training.parity` — BPE over several languages, classic or parity-aware, with
+  per-language token counts and their Gini coefficient;
 - :mod:`core.training.pair_index` — pair counts, index and candidate ranking, kept up to date;
 - :mod:`core.training.wordpiece` — the WordPiece score and side-by-side candidate rankings;
 - :mod:`core.training.unigram` — Unigram lattice, Viterbi best path, n-best segmentations;

@@ -151,7 +151,19 @@ class BpeTrainer(PairIndex):
         chosen = self._select()
         if chosen is None:
             return None
-        pair, ties, score = chosen
+        return self._merge(*chosen)
+
+    def merge(self, pair: tuple[str, str]) -> MergeStep | None:
+        """Perform ``pair`` as the next merge, whatever its rank (the parity-aware trainer,
+        :mod:`core.training.parity`, picks merges from another corpus); ``None`` and nothing
+        changes when no word holds the pair now. Same cost as :meth:`step`."""
+        key = self._key(tuple(pair))
+        if key is None or key not in self._pair_counts:
+            return None
+        return self._merge(tuple(pair), (tuple(pair),), None)
+
+    def _merge(self, pair: Pair, ties: tuple[Pair, ...], score) -> MergeStep:
+        """Merge ``pair`` (present in :attr:`pair_counts`) everywhere and record it."""
         new = merged_symbol(pair[0], pair[1], self.marker)
         key = self._key(pair)
         count = self._pair_counts.pop(key)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
 from app.panes.base import Pane
 from app.panes.merges.bpe_view import BpeView
+from app.panes.merges.languages import LanguagesView
 from app.panes.merges.controls import RESET_KEYS, STEP_KEYS, UNDO_KEYS, TrainingControls
 from app.panes.merges.replay import ReplayView
 from app.panes.merges.state import (
@@ -94,13 +95,17 @@ class MergesPane(Pane):
         self.bpe_view = BpeView()
         self.unigram_view = UnigramView()
         self.replay_view = ReplayView()
+        self.languages_view = LanguagesView(self.state.languages)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.bpe_view, "BPE training")
         self.tabs.addTab(self.unigram_view, "Unigram (Viterbi)")
         self.tabs.addTab(self.replay_view, "Real-merge replay")
         self.tabs.setTabToolTip(0, "Step through BPE training; WordPiece's choice alongside")
         self.tabs.setTabToolTip(1, "Unigram lattice and best segmentations of a word")
+        self.tabs.addTab(self.languages_view, "Languages (parity)")
         self.tabs.setTabToolTip(2, "The merges a real byte-level BPE tokenizer applies to text")
+        self.tabs.setTabToolTip(3, "Classic and parity-aware BPE side by side on parallel "
+                                   "UDHR texts: per-language tokens and their Gini")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -123,13 +128,26 @@ class MergesPane(Pane):
         self.bpe_view.sig_status_requested.connect(self.sig_status_requested)
         self.bpe_view.sig_heldout_changed.connect(lambda t: setattr(self.state, "heldout", t))
         self.unigram_view.sig_state_changed.connect(lambda d: setattr(self.state, "unigram", d))
+        self.languages_view.sig_state_changed.connect(
+            lambda d: setattr(self.state, "languages", d))
         self.replay_view.sig_open_requested.connect(lambda p: self.load_replay(p))
         self.replay_view.sig_text_changed.connect(lambda t: setattr(self.state, "replay_text", t))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for keys, slot in ((STEP_KEYS, self.step), (UNDO_KEYS, self.undo),
-                           (RESET_KEYS, lambda: self.run_to(0))):
+        for keys, slot in ((STEP_KEYS, partial(self._on_key, "step")),
+                           (UNDO_KEYS, partial(self._on_key, "undo")),
+                           (RESET_KEYS, partial(self._on_key, "reset"))):
             QShortcut(QKeySequence(keys), self, activated=slot, context=context)
+
+    def _on_key(self, what: str) -> None:
+        """Step / undo / reset shortcuts act on the tab shown: the Languages tab's trainers
+        or the BPE trainer."""
+        target = self.languages_view if self.tabs.currentWidget() is self.languages_view \
+            else self
+        if what == "reset":
+            target.run_to(0)
+        else:
+            getattr(target, what)()
 
     def _write_state_to_widgets(self) -> None:
         s = self.state
@@ -311,8 +329,17 @@ class MergesPane(Pane):
             self.runner.cancel()
             self.replay_view.end_loading()
 
+    def _show_languages_if_current(self) -> None:
+        """The Languages tab has its own controls (the corpus row is hidden) and trains on
+        first show."""
+        shown = self.tabs.currentWidget() is self.languages_view
+        self.controls.setVisible(not shown)
+        if shown and self.isVisible():
+            self.languages_view.ensure_started()
+
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        self._show_languages_if_current()
         if self.tabs.currentWidget() is self.replay_view:
             self._show_replay()
 
@@ -334,6 +361,7 @@ class MergesPane(Pane):
 
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
+        self._show_languages_if_current()
         if self._replay_shown():
             self._show_replay()
 

@@ -67,6 +67,7 @@ class MergesState(StoredState):
     replay_path: str = ""
     replay_text: str = REPLAY_TEXT
     tab: int = 0
+    languages: dict | None = None  # the Languages tab's (checked by LanguagesView)
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
 
