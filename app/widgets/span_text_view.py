@@ -433,7 +433,8 @@ class SpanTextView(QPlainTextEdit):
         first = bisect.bisect_right(self._mark_ends, lo)  # the marks meeting the window
         last = bisect.bisect_left(self._marks, (hi,), lo=first)
         intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
-                                     linked=self._linked, error=self._error, unknown=self._unknown)
+                                     linked=self._linked, error=self._error, unknown=self._unknown,
+                                     text=self._text)
         # The same window text (same Qt start, same breaks) and intervals paint the same.
         key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals, self._window_breaks(lo, hi))
         if key == self._drawn_key:
