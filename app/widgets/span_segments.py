@@ -18,6 +18,7 @@ Positions are code points unless a name says otherwise.
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from array import array
 from functools import lru_cache
 from dataclasses import dataclass
@@ -72,6 +73,56 @@ def display_text(text: str, max_paragraph: int = MAX_PARAGRAPH) -> str:
                 end = cut + 1
         pos = end
     return "".join(out)
+
+
+_CLUSTER_LOOK = 32  # code points a forced break may move forward to reach a cluster start
+
+
+def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray:
+    """Where a span view shows ``text`` broken inside a stretch with neither a space nor a
+    line break longer than ``max_paragraph`` code points (a line of hex, DNA or "a"s, which
+    :func:`display_text` cannot break): ``(k,) int64`` sorted code points ``b``, a line
+    break shown before character ``b`` (see :func:`line_breaks`), one about every
+    ``max_paragraph`` code points of such a stretch. Qt lays out a paragraph as a whole, so
+    one unbroken 1,000,000-character line would be laid out whole on every paint and edit
+    (and appending it in chunks would lay it out again per chunk). A break moves forward
+    (up to :data:`_CLUSTER_LOOK` code points) past combining marks, joiners and variation
+    selectors so it does not split a grapheme cluster; a cluster longer than that is not
+    broken. O(n) at numpy speed plus O(breaks × _CLUSTER_LOOK)."""
+    if len(text) <= max_paragraph:
+        return np.zeros(0, np.int64)
+    cps = code_points(text)
+    cuts = np.concatenate(([-1], np.flatnonzero((cps == 32) | (cps == 10)), [len(text)]))
+    long = np.flatnonzero(np.diff(cuts) > max_paragraph + 1)
+    out: list[int] = []
+    for start, end in zip((cuts[long] + 1).tolist(), cuts[long + 1].tolist()):
+        b = start + max_paragraph
+        while b < end:
+            c = next((c for c in range(b, min(b + _CLUSTER_LOOK, end)) if _starts_cluster(text, c)), -1)
+            if c < 0:
+                b += max_paragraph
+                continue
+            out.append(c)
+            b = c + max_paragraph
+    return np.array(out, np.int64)
+
+
+def _starts_cluster(text: str, c: int) -> bool:
+    """Whether code point ``c`` (0 < c < len) can start a grapheme cluster: it is no mark,
+    joiner or variation selector and does not follow a zero-width joiner (an
+    approximation of UAX #29, for display breaks only)."""
+    ch = text[c]
+    return not (unicodedata.category(ch).startswith("M") or ch in "\u200c\u200d" or "\ufe00" <= ch <= "\ufe0f"
+                or "\U000e0100" <= ch <= "\U000e01ef" or text[c - 1] == "\u200d"
+                or ("\U0001f3fb" <= ch <= "\U0001f3ff") or ("\U000e0020" <= ch <= "\U000e007f"))
+
+
+def merge_breaks(*parts: np.ndarray) -> np.ndarray:
+    """The sorted distinct union of several break arrays (``(k,) int64``)."""
+    parts = [p for p in parts if p is not None and len(p)]
+    if not parts:
+        return np.zeros(0, np.int64)
+    return np.unique(np.concatenate(parts)).astype(np.int64) if len(parts) > 1 else np.asarray(parts[0], np.int64)
 
 
 def line_breaks(original: str, text: str, ends: np.ndarray) -> np.ndarray:
