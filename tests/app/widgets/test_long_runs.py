@@ -56,10 +56,12 @@ def test_the_editor_wraps_anywhere_only_while_it_holds_a_long_run(qtbot):
     WrapGuard(editor, least=100)
     default = editor.wordWrapMode()
     assert default != QTextOption.WrapMode.WrapAnywhere
-    editor.insertPlainText("short words " * 50)
+    editor.insertPlainText("short words " * 5)
     assert editor.wordWrapMode() == default
+    assert not editor.document().firstBlock().layout().cacheEnabled()
     editor.insertPlainText("x" * 150)  # a paste: switched before Qt lays it out
     assert editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    assert editor.document().firstBlock().layout().cacheEnabled()  # no reshaping per cursor blink
     set_plain_text(editor, "short again")
     assert editor.wordWrapMode() == default
     set_plain_text(editor, "y" * 150)
