@@ -22,6 +22,15 @@ Prints, for BERT, GPT-2, cl100k, Pegasus (tokenizer.json) and a SentencePiece ``
 - ``a/b/real``: paste 100k "a", then 100k "b", then a short real text: seconds until the
   real text's tokens appear (issue 12: 256 s when cancelled work filled the pool);
 - ``peak MB``: the process's peak resident memory once the 1M paste is shown (target ≤ 500);
+- ``marks st`` / ``marks key``: the longest stall pasting "e" and 10,000 × U+0301 (one
+  grapheme cluster, thousands of tokens inside it; issue 30: 10.6–15 s), and the median
+  keystroke latency typed after it (targets: ≤ 100 ms / ≤ 50 ms);
+- ``line1M st``: the longest stall pasting one line of 1,000,000 hex digits with no space
+  (issue 30: 20.7 s; target ≤ 200 ms); with ``--no-1m`` skipped;
+- the start with a 2,000,000-character line restored from ``state.json`` (a fresh process
+  per start, its own temporary ``SUBWORDSCOPE_CONFIG_DIR``): seconds until the window is
+  shown and painted, minus the same start with a short text (issue 30: 140 s; target: a
+  delay ≤ 2 s);
 - File ▸ Open from Cache with 20,000 cached models (fake ones, in a temporary folder): the
   longest GUI stall from opening the menu until it lists them (issue 12: a 7 s freeze).
 
@@ -34,7 +43,8 @@ memory is per process). On a busy machine every figure grows with the load (the 
 and the GUI thread wait for a CPU): compare ``gui cpu`` and runs made at the same time.
 
 Run: ``QT_QPA_PLATFORM=offscreen python benchmarks/gui_latency.py [--repeats N]
-[--tokenizers bert,gpt2,...] [--no-1m]``. Settings go to a fresh temporary folder (deleted on
+[--tokenizers bert,gpt2,...] [--no-1m] [--no-start]`` (``--tokenizers`` also takes llama3,
+gemma3, qwen3 and gpt4o). Settings go to a fresh temporary folder (deleted on
 exit): the run never reads or changes a user's settings.
 """
 
@@ -68,7 +78,15 @@ TOKENIZERS = {
     "cl100k": "tokenizers/cl100k_base/cl100k_base.tiktoken",
     "pegasus": "tokenizers/pegasus-unigram/tokenizer.json",
     "spm": "",  # trained by train_sentencepiece()
+    "llama3": "tokenizers/llama-3/tokenizer.json",  # modern ones: not in the default run (--tokenizers)
+    "gemma3": "tokenizers/gemma-3/tokenizer.json",
+    "qwen3": "tokenizers/qwen3/tokenizer.json",
+    "gpt4o": "tokenizers/gpt-4o/tokenizer.json",
 }
+DEFAULT_TOKENIZERS = "bert,gpt2,cl100k,pegasus,spm"
+MARKS = 10_000  # combining marks after one "e": one grapheme cluster (issue 30)
+LONG_LINE = 1_000_000  # code points of one line with no space (issue 30)
+RESTORED_LINE = 2_000_000  # code points of the long line restored from state.json at start
 
 
 def sample_text(data: Path, n: int) -> str:
@@ -257,6 +275,8 @@ def measure(name: str, path: str, repeats: int, big: bool) -> dict:
                keys_gui=statistics.median(gui))
     paste(app, pane, "\U0001F600" * 2000)
     out["emoji_stall"] = keystrokes(app, pane, 5, stall=True)[1]
+    out["marks_stall"] = paste(app, pane, "e" + "\u0301" * MARKS)[0]
+    out["marks_keys"] = statistics.median(keystrokes(app, pane, min(repeats, 9))[0])
     out["stall_100k"], out["shown_100k"] = paste(app, pane, sample_text(data, 100_000))
     start = time.perf_counter()
     pane.set_text("a" * 100_000)
@@ -266,9 +286,49 @@ def measure(name: str, path: str, repeats: int, big: bool) -> dict:
     if big:
         out["stall_1m"], out["shown_1m"] = paste(app, pane, sample_text(data, 1_000_000))
         out["tokens_1m"] = len(pane.result.tokens)
-    out["peak_mb"] = peak_mb()
+    out["peak_mb"] = peak_mb()  # of the 1M paste: before the long line's own result
+    if big:
+        out["line_stall"] = paste(app, pane, hex_line(LONG_LINE))[0]
     window.close()
     return out
+
+
+def hex_line(n: int) -> str:
+    """One line of ``n`` hex digits (no space, no line break; the same every run)."""
+    digits = "".join("0123456789abcdef"[(i * i * 7919 + i) % 16] for i in range(65_536))
+    return (digits * (n // len(digits) + 1))[:n]
+
+
+START_SCRIPT = """
+import sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {repo!r})
+from PySide6.QtWidgets import QApplication
+from app.main_window import MainWindow
+app = QApplication(sys.argv[:1])
+window = MainWindow()
+window.resize(1400, 900)
+window.show()
+app.processEvents()
+window.repaint()
+print(time.perf_counter() - t0)
+window.shutdown()
+"""
+
+
+def start_seconds(text: str) -> float:
+    """Seconds from a fresh process's first line to its first painted window, with ``text``
+    saved as the Alignment pane's text in a temporary ``SUBWORDSCOPE_CONFIG_DIR``."""
+    folder = tempfile.mkdtemp(prefix="subwordscope-start-", dir=CONFIG_DIR)
+    state = {"alignment/state": {"text": text, "mode": "tokenize"}}
+    Path(folder, "state.json").write_text(json.dumps(state), encoding="utf-8")
+    env = dict(os.environ, SUBWORDSCOPE_CONFIG_DIR=folder, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-c", START_SCRIPT.format(repo=str(REPO))], env=env,
+                          capture_output=True, text=True, timeout=1200)
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    if done.returncode or not lines:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1:] or "the start failed")
+    return float(lines[-1])
 
 
 def cache_scan(models: int) -> tuple[float, float, int]:
@@ -301,17 +361,20 @@ def cache_scan(models: int) -> tuple[float, float, int]:
 def row(r: dict) -> str:
     ms = lambda s: f"{1000 * s:7.0f}"  # noqa: E731
     big = (f"{ms(r['stall_1m'])} {r['shown_1m']:7.1f}" if "stall_1m" in r else f"{'—':>7} {'—':>7}")
+    line = ms(r["line_stall"]) if "line_stall" in r else f"{'—':>7}"
     return (f"{r['name']:<8} {ms(r['keys'])} {ms(r['keys_max'])} {ms(r['keys_gui'])} {ms(r['core'])} "
             f"{ms(r['keys_start'])} "
             f"{ms(r['keys_stall'])} "
-            f"{ms(r['emoji_stall'])} {ms(r['stall_100k'])} {r['shown_100k']:7.2f} {r['abreal']:7.2f} "
-            f"{big} {r['peak_mb']:7.0f}")
+            f"{ms(r['emoji_stall'])} {ms(r['marks_stall'])} {ms(r['marks_keys'])} "
+            f"{ms(r['stall_100k'])} {r['shown_100k']:7.2f} {r['abreal']:7.2f} "
+            f"{big} {line} {r['peak_mb']:7.0f}")
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=21)
-    p.add_argument("--tokenizers", default=",".join(TOKENIZERS))
+    p.add_argument("--tokenizers", default=DEFAULT_TOKENIZERS, help=f"any of {','.join(TOKENIZERS)}")
+    p.add_argument("--no-start", action="store_true", help="skip the start with a restored long line")
     p.add_argument("--no-1m", action="store_true", help="skip the 1,000,000-character paste")
     p.add_argument("--cache-models", type=int, default=20_000, help="fake models for the cache scan (0: skip)")
     p.add_argument("--one", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
@@ -327,9 +390,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
 
     data = data_dir()
     print("ms unless s; stall = longest gap between 10 ms timer ticks (10 = none); targets: keys <= 50, "
-          "stall 100k <= 100, stall 1M <= 200, peak <= 500 MB")
+          "marks st <= 100, marks key <= 50, stall 100k <= 100, stall 1M <= 200, line1M st <= 200, peak <= 500 MB")
     print(f"{'':<8} {'keys10k':>7} {'max':>7} {'gui cpu':>7} {'core':>7} {'@start':>7} {'stall':>7} {'emoji2k':>7} "
-          f"{'st100k':>7} {'100k s':>7} {'a/b/rl s':>7} {'st1M':>7} {'1M s':>7} {'peak MB':>7}")
+          f"{'marks st':>7} {'marks key':>7} "
+          f"{'st100k':>7} {'100k s':>7} {'a/b/rl s':>7} {'st1M':>7} {'1M s':>7} {'line1M st':>7} {'peak MB':>7}")
     rows = []
     for name in args.tokenizers.split(","):
         rel = TOKENIZERS[name]
@@ -342,6 +406,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
             continue
         rows.append(json.loads(lines[-1]))
         print(row(rows[-1]), flush=True)
+    if not args.no_start:
+        base, restored = start_seconds("Everyone has the right to life."), start_seconds(hex_line(RESTORED_LINE))
+        print(f"start with a {RESTORED_LINE:,}-character line restored from state.json: {restored:.1f} s, "
+              f"{restored - base:.1f} s more than with a short text ({base:.1f} s) (target: <= 2 s more; "
+              f"issue 30: 140 s)", flush=True)
     if args.cache_models:
         done = subprocess.run([sys.executable, __file__, "--cache-only", "--cache-models", str(args.cache_models)],
                               capture_output=True, text=True)

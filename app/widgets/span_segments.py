@@ -18,6 +18,7 @@ Positions are code points unless a name says otherwise.
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from array import array
 from functools import lru_cache
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from core.text.columns import SpanArray
+from core.text.graphemes import grapheme_bounds
 from core.text.offsets import code_points, int_table
 
 TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
@@ -71,6 +73,56 @@ def display_text(text: str, max_paragraph: int = MAX_PARAGRAPH) -> str:
                 end = cut + 1
         pos = end
     return "".join(out)
+
+
+_CLUSTER_LOOK = 32  # code points a forced break may move forward to reach a cluster start
+
+
+def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray:
+    """Where a span view shows ``text`` broken inside a stretch with neither a space nor a
+    line break longer than ``max_paragraph`` code points (a line of hex, DNA or "a"s, which
+    :func:`display_text` cannot break): ``(k,) int64`` sorted code points ``b``, a line
+    break shown before character ``b`` (see :func:`line_breaks`), one about every
+    ``max_paragraph`` code points of such a stretch. Qt lays out a paragraph as a whole, so
+    one unbroken 1,000,000-character line would be laid out whole on every paint and edit
+    (and appending it in chunks would lay it out again per chunk). A break moves forward
+    (up to :data:`_CLUSTER_LOOK` code points) past combining marks, joiners and variation
+    selectors so it does not split a grapheme cluster; a cluster longer than that is not
+    broken. O(n) at numpy speed plus O(breaks × _CLUSTER_LOOK)."""
+    if len(text) <= max_paragraph:
+        return np.zeros(0, np.int64)
+    cps = code_points(text)
+    cuts = np.concatenate(([-1], np.flatnonzero((cps == 32) | (cps == 10)), [len(text)]))
+    long = np.flatnonzero(np.diff(cuts) > max_paragraph + 1)
+    out: list[int] = []
+    for start, end in zip((cuts[long] + 1).tolist(), cuts[long + 1].tolist()):
+        b = start + max_paragraph
+        while b < end:
+            c = next((c for c in range(b, min(b + _CLUSTER_LOOK, end)) if _starts_cluster(text, c)), -1)
+            if c < 0:
+                b += max_paragraph
+                continue
+            out.append(c)
+            b = c + max_paragraph
+    return np.array(out, np.int64)
+
+
+def _starts_cluster(text: str, c: int) -> bool:
+    """Whether code point ``c`` (0 < c < len) can start a grapheme cluster: it is no mark,
+    joiner or variation selector and does not follow a zero-width joiner (an
+    approximation of UAX #29, for display breaks only)."""
+    ch = text[c]
+    return not (unicodedata.category(ch).startswith("M") or ch in "\u200c\u200d" or "\ufe00" <= ch <= "\ufe0f"
+                or "\U000e0100" <= ch <= "\U000e01ef" or text[c - 1] == "\u200d"
+                or ("\U0001f3fb" <= ch <= "\U0001f3ff") or ("\U000e0020" <= ch <= "\U000e007f"))
+
+
+def merge_breaks(*parts: np.ndarray) -> np.ndarray:
+    """The sorted distinct union of several break arrays (``(k,) int64``)."""
+    parts = [p for p in parts if p is not None and len(p)]
+    if not parts:
+        return np.zeros(0, np.int64)
+    return np.unique(np.concatenate(parts)).astype(np.int64) if len(parts) > 1 else np.asarray(parts[0], np.int64)
 
 
 def line_breaks(original: str, text: str, ends: np.ndarray) -> np.ndarray:
@@ -177,6 +229,11 @@ def runs(mask: np.ndarray, kind: str) -> list[tuple[int, int, str]]:
     return [(int(a), int(b), kind) for a, b in zip(edges[::2].tolist(), edges[1::2].tolist())]
 
 
+DENSE_WINDOW = 1000  # token spans in a window beyond which dense clusters are looked for
+DENSE_CLUSTER = 16  # token boundaries inside one grapheme cluster that make it dense
+CLUSTER_CARETS = 8  # the cut carets drawn in a dense cluster
+
+
 def window_intervals(
     lo: int,
     hi: int,
@@ -187,19 +244,27 @@ def window_intervals(
     linked: Iterable[tuple[int, int]] = (),
     error: tuple[int, int] | None = None,
     unknown: Sequence[bool] = (),
+    text: str = "",
 ) -> list[tuple[int, int, object]]:
     """Everything to draw that overlaps ``[lo, hi)`` as ``(start, end, key)``: token spans
     (key ``("tok", i % 2)``; spans sorted by start, missing ones last, for the binary
     search), unknown tokens (``("unk",)`` where ``unknown[i]``), marks, entities, linked
     spans and the error span. O(tokens in the window + marks + entities); a
     :class:`~core.text.columns.SpanArray` is read through its columns (numpy), not a tuple
-    per span."""
+    per span.
+
+    Given the ``text``, a window of more than :data:`DENSE_WINDOW` token spans has its
+    dense grapheme clusters drawn as one (:func:`coalesce_dense`): the thousands of tokens
+    inside one letter with thousands of combining marks are a few pixels wide, and would
+    otherwise cost the drawing O(tokens) per repaint for nothing visible."""
     out: list[tuple[int, int, object]] = []
-    for i, start, end in _window_spans(spans, lo, hi):
-        if end <= lo:
-            continue
-        out.append((start, end, ("tok", i % 2)))
-        if i < len(unknown) and unknown[i]:
+    idx, starts, ends = _window_arrays(spans, lo, hi)
+    if text and len(idx) > DENSE_WINDOW:
+        idx, starts, ends = coalesce_dense(text, lo, hi, idx, starts, ends, unknown, out)
+    flags = [bool(unknown[i]) for i in idx.tolist() if i < len(unknown)] if len(unknown) else []
+    for j, (i, start, end) in enumerate(zip((idx % 2).tolist(), starts.tolist(), ends.tolist())):
+        out.append((start, end, ("tok", i)))
+        if j < len(flags) and flags[j]:
             out.append((start, end, ("unk",)))
     out.extend((s, e, (kind,)) for s, e, kind in marks if s < hi and e > lo)
     out.extend((s, e, ("ent", label)) for s, e, label in entities if s < hi and e > lo)
@@ -209,10 +274,62 @@ def window_intervals(
     return out
 
 
-def _window_spans(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> Iterator[tuple[int, int, int]]:
-    """``(index, start, end)`` of the spans from a little before the first one that can
-    reach ``lo`` up to the first that starts at or after ``hi`` (spans sorted by start,
-    missing ones skipped). O(log n + spans in the window)."""
+def dense_clusters(text: str, lo: int, hi: int, positions: np.ndarray, least: int = DENSE_CLUSTER) -> np.ndarray:
+    """``(k, 2) int64``: the grapheme clusters ``[start, end)`` of ``text[lo:hi]`` (code
+    points of ``text``; a cluster cut by ``lo`` or ``hi`` counts from there) that hold at
+    least ``least`` of the token boundaries ``positions`` strictly inside, sorted.
+    O(hi - lo + positions) at numpy speed (one ``\\X`` pass over the window)."""
+    bounds = np.asarray(grapheme_bounds(text[lo:hi]), np.int64) + lo
+    pos = positions[(positions > lo) & (positions < hi)]
+    k = np.searchsorted(bounds, pos, side="right") - 1
+    counts = np.bincount(k[bounds[k] != pos], minlength=len(bounds))
+    dense = np.flatnonzero(counts >= least)
+    return np.stack((bounds[dense], bounds[dense + 1]), axis=1)
+
+
+def coalesce_dense(text: str, lo: int, hi: int, idx: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                   unknown: Sequence[bool], out: list[tuple[int, int, object]]) -> tuple[np.ndarray, ...]:
+    """The token spans ``(idx, starts, ends)`` (``(k,) int64`` each, sorted by start) of
+    the window ``[lo, hi)`` without those lying inside a dense grapheme cluster
+    (:func:`dense_clusters`); each such cluster is appended to ``out`` instead as one
+    token span (key ``("tok", i % 2)`` of its first token), ``("unk",)`` if any of its
+    tokens is unknown, and at most :data:`CLUSTER_CARETS` of its inner boundaries as empty
+    ``("cut",)`` intervals (where :func:`boundaries` puts the cut carets). O(window +
+    tokens) at numpy speed plus O(dense clusters)."""
+    clusters = dense_clusters(text, lo, hi, np.concatenate((starts, ends)))
+    if not len(clusters):
+        return idx, starts, ends
+    k = np.searchsorted(clusters[:, 0], starts, side="right") - 1
+    kk = np.maximum(k, 0)
+    within = (k >= 0) & (starts < clusters[kk, 1]) & (ends <= clusters[kk, 1])
+    for c in _distinct(k[within]).tolist():
+        cs, ce = (int(v) for v in clusters[c])
+        members = idx[within & (k == c)]  # token indexes, sorted
+        out.append((cs, ce, ("tok", int(members[0]) % 2)))
+        i0, i1 = int(members[0]), int(members[-1]) + 1
+        flags = unknown[i0:i1] if i1 - i0 == len(members) else [unknown[i] for i in members.tolist()
+                                                                  if i < len(unknown)]
+        if any(flags):
+            out.append((cs, ce, ("unk",)))
+        inner = _distinct(np.concatenate((starts[within & (k == c)], ends[within & (k == c)])))
+        inner = inner[(inner > cs) & (inner < ce)]
+        if len(inner) > CLUSTER_CARETS:
+            inner = inner[np.linspace(0, len(inner) - 1, CLUSTER_CARETS).round().astype(np.int64)]
+        out.extend((p, p, ("cut",)) for p in inner.tolist())
+    keep = ~within
+    return idx[keep], starts[keep], ends[keep]
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of a 1-D int array (``np.unique`` by sorting, O(k log k))."""
+    v = np.sort(values)
+    return v[np.concatenate(([True], v[1:] != v[:-1]))] if len(v) else v
+
+
+def _window_arrays(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> tuple[np.ndarray, ...]:
+    """``(index, start, end)`` ``(k,) int64`` arrays of the spans of :func:`_window_spans`
+    that end after ``lo`` (a :class:`~core.text.columns.SpanArray` read the same way through
+    its columns). O(log n + spans in the window), at numpy speed for a SpanArray."""
     if isinstance(spans, SpanArray):
         starts, ends = spans.arrays()
         missing = None in spans
@@ -223,10 +340,17 @@ def _window_spans(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> 
             stop = first + int(after[0]) if len(after) else len(starts)
         else:
             stop = first + int(np.searchsorted(starts[first:], hi))
-        for i, start, end in zip(range(first, stop), starts[first:stop].tolist(), ends[first:stop].tolist()):
-            if start >= 0:
-                yield i, start, end
-        return
+        s, e = starts[first:stop], ends[first:stop]
+        keep = np.flatnonzero((s >= 0) & (e > lo))
+        return keep + first, s[keep], e[keep]
+    found = np.array([t for t in _window_spans(spans, lo, hi) if t[2] > lo], np.int64).reshape(-1, 3)
+    return found[:, 0], found[:, 1], found[:, 2]
+
+
+def _window_spans(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> Iterator[tuple[int, int, int]]:
+    """``(index, start, end)`` of the spans (a list, sorted by start, missing ones last)
+    from a little before the first one that can reach ``lo`` up to the first that starts
+    at or after ``hi`` (missing spans skipped). O(log n + spans in the window)."""
     for i in range(max(0, bisect.bisect_left(spans, lo, key=_span_start) - 64), len(spans)):
         sp = spans[i]
         if sp is None:
@@ -296,10 +420,11 @@ def outlines(intervals: Iterable[tuple[int, int, object]]) -> list[tuple[int, in
 
 def boundaries(intervals: Iterable[tuple[int, int, object]], lo: int, hi: int) -> list[int]:
     """The sorted distinct starts and ends of the token spans among ``intervals`` (keys
-    ``("tok", _)``) inside ``[lo, hi]``."""
+    ``("tok", _)``, and the ``("cut",)`` boundaries of :func:`coalesce_dense`) inside
+    ``[lo, hi]``."""
     out = set()
     for s, e, key in intervals:
-        if key[0] == "tok":
+        if key[0] in ("tok", "cut"):
             out.update(p for p in (s, e) if lo <= p <= hi)
     return sorted(out)
 

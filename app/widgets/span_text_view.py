@@ -40,6 +40,7 @@ from app.widgets.span_segments import (
     break_affixes,
     compose_style,
     display_text,
+    long_run_breaks,
     marks as span_marks,
     outlines,
     qt_positions,
@@ -132,13 +133,22 @@ class SpanTextView(QPlainTextEdit):
         shows a line break before each of those characters that is not in the text (display
         only: positions in and out stay code points of ``text``); with them, ``utf16`` is the
         :func:`~app.widgets.span_segments.qt_positions` table of the text and breaks.
+        Without ``breaks``, the view breaks long stretches with no space itself
+        (:func:`~app.widgets.span_segments.long_run_breaks`, O(n) at numpy speed when the
+        text changed), and ``utf16`` is the plain table; a caller passing ``breaks`` includes
+        those (the alignment pane's worker does).
         Clears the entities, error, linked spans and unknown mask (set them after this)."""
-        breaks = _NO_BREAKS if breaks is None or not len(breaks) else np.asarray(breaks, np.int64)
+        own = breaks is None  # the view finds the long-run breaks; utf16 is the plain table
+        if own:
+            breaks = self._breaks if text == self._text else long_run_breaks(text)
+        breaks = _NO_BREAKS if not len(breaks) else np.asarray(breaks, np.int64)
         if text != self._text or not np.array_equal(breaks, self._breaks):
             old, old_utf16, old_breaks = self._text, self._utf16, self._breaks
             self._text, self._breaks = text, breaks
             if utf16 is None or len(utf16) != len(text) + 1:
                 utf16 = qt_positions(utf16_table(text), breaks)
+            elif own and len(breaks):
+                utf16 = qt_positions(utf16, breaks)
             self._utf16 = utf16
             self._check_fonts(self._replace_text(old, old_utf16, old_breaks, text), chars)
         self._spans = spans if isinstance(spans, SpanArray) else list(spans)  # a SpanArray is immutable
@@ -433,7 +443,8 @@ class SpanTextView(QPlainTextEdit):
         first = bisect.bisect_right(self._mark_ends, lo)  # the marks meeting the window
         last = bisect.bisect_left(self._marks, (hi,), lo=first)
         intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
-                                     linked=self._linked, error=self._error, unknown=self._unknown)
+                                     linked=self._linked, error=self._error, unknown=self._unknown,
+                                     text=self._text)
         # The same window text (same Qt start, same breaks) and intervals paint the same.
         key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals, self._window_breaks(lo, hi))
         if key == self._drawn_key:

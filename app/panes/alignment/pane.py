@@ -29,10 +29,11 @@ from app.panes.alignment.extras import wire_extras
 from app.panes.alignment import state as pane_state
 from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
-from app.settings import write_state
+from app.settings import read_state, write_state
 from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
+from app.widgets.wrap_guard import set_plain_text
 from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
@@ -40,7 +41,17 @@ from core.text.graphemes import GraphemeBounds
 from core.tokenizers import demo_tokenizer
 
 DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
-MAX_SAVED_CHARS = 2_000_000
+MAX_SAVED_CHARS = 2_000_000  # code points of the text saved; a longer text keeps this prefix
+
+
+def cut_notice(saved: Any, restored: int) -> str | None:
+    """The start's note when the saved state kept only a prefix of a longer text (its
+    ``text_length`` says how long the text was), else None."""
+    length = saved.get("text_length") if isinstance(saved, dict) else None
+    if not isinstance(length, int) or isinstance(length, bool) or length <= restored:
+        return None
+    return (f"The text was {length:,} characters long when it was saved; only its first {restored:,} "
+            f"were kept (at most {MAX_SAVED_CHARS:,} are saved). Paste it again to see all of it.")
 GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
 
 
@@ -84,7 +95,9 @@ class AlignmentPane(Pane):
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
-        self.state = self.restored_state()
+        saved = read_state(settings, self.state_key, None)
+        self.state = self.state_class.from_dict(saved)
+        self.start_notice = cut_notice(saved, len(self.state.text))  # shown until the text changes
         self._demo = demo_tokenizer()
         self._tokenizer: Any = None
         self._tokenizer_label = DEMO_LABEL
@@ -117,9 +130,9 @@ class AlignmentPane(Pane):
     # -- the main window's API -----------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Replace the original text (e.g. from ``--text-file``) and re-tokenize."""
-        self.state.text = text
+        self.state.text, self.start_notice = text, None
         with QSignalBlocker(self.w.editor):
-            self.w.editor.setPlainText(text)
+            set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
         self.recompute()
 
     def set_tokenizer(self, tokenizer: Any, label: str) -> None:
@@ -172,10 +185,11 @@ class AlignmentPane(Pane):
 
     def save_state(self, delay: float = 0.0) -> None:
         """Hand the state to ``state.json``'s writer thread, to be written ``delay`` seconds
-        from now unless saved again before (O(1) here: the snapshot shares the strings)."""
+        from now unless saved again before (the snapshot shares the strings; a text longer
+        than :data:`MAX_SAVED_CHARS` is cut to that prefix, and the start says so)."""
         data = self.state.to_dict()
         if len(self.state.text) > MAX_SAVED_CHARS:
-            data.pop("text")
+            data.update(text=self.state.text[:MAX_SAVED_CHARS], text_length=len(self.state.text))
         write_state(self.settings, self.state_key, data, delay)
 
     def _save_soon(self) -> None:
@@ -187,7 +201,7 @@ class AlignmentPane(Pane):
     def _write_widgets(self) -> None:
         w, s = self.w, self.state
         with QSignalBlocker(w.editor):
-            w.editor.setPlainText(s.text)
+            set_plain_text(w.editor, s.text)
         for widget, value in ((w.tokens_input, s.tokens_text), (w.labels_input, s.labels_text)):
             with QSignalBlocker(widget):
                 widget.setPlainText(value)
@@ -275,6 +289,7 @@ class AlignmentPane(Pane):
     # -- state changes -------------------------------------------------------------------
     def _on_text_changed(self) -> None:
         self.state.text = self.w.editor.document().toRawText().replace("\u2029", "\n")
+        self.start_notice = None
         self.schedule()
 
     def _on_inputs_changed(self) -> None:

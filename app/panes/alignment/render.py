@@ -85,7 +85,8 @@ def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None
     ready = prepared if prepared is not None and prepared.view is result else None
     marks = ready.marks if ready and ready.marks_derived == pane.state.derived_spans else None
     w.original.set_content(result.text, view.spans, shown_cover(result, pane.state.derived_spans),
-                           result.utf16, chars=ready.chars if ready else None, marks=marks)
+                           ready.utf16 if ready else result.utf16, chars=ready.chars if ready else None, marks=marks,
+                           breaks=ready.breaks if ready else None)
     w.normalized.set_content(nt.text if nt else "", view.norm_spans, None,
                              ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None,
                              breaks=ready.norm_breaks if ready else None)
@@ -123,6 +124,8 @@ def _render_error(pane: Any, result: AlignmentView) -> None:
     message, kind = result.error or result.notice, "error" if result.error else "info"
     if message is None and getattr(pane, "_load_error", None):
         message, kind = pane._load_error, "error"
+    if message is None and getattr(pane, "start_notice", None):  # a saved text was cut
+        message = pane.start_notice
     pane.show_banner(message, kind)
     if result.error_pos is not None and result.error_token is not None:
         pane.w.table.select_token(result.error_token)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
 from app.panes.stored import StoredState
-from app.widgets.span_segments import line_breaks, qt_positions
+from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
@@ -126,7 +126,8 @@ class Prepared:
     """A result with what drawing it needs that grows with the text, computed on the worker
     so the GUI thread does not: the distinct characters of the original and normalized
     texts (for the missing-font check; None below :data:`CHARS_AHEAD`), where the
-    normalized view shows the original's line breaks and its Qt position table
+    normalized view shows the original's line breaks (and both views break long stretches
+    with no space, :func:`~app.widgets.span_segments.long_run_breaks`) and their Qt position tables
     (:func:`~app.widgets.span_segments.line_breaks`,
     :func:`~app.widgets.span_segments.qt_positions`), and (set by the
     pane, which knows its widgets) the token table's per-row arrays and the original span
@@ -140,6 +141,8 @@ class Prepared:
     rows: Any = None
     marks: Any = None  # the original view's marks, drawn with derived spans or not:
     marks_derived: bool = False
+    breaks: Any = None  # (k,) int64: where the original view breaks long stretches with no space
+    utf16: Any = None  # the original view's Qt positions: the text's utf16 table with ``breaks``
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -152,10 +155,14 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     """
     view = compute(request, should_stop)
     nt = view.normalized
+    breaks = long_run_breaks(view.text)
+    utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
     if nt is None:
-        return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None))
-    breaks = line_breaks(nt.original, nt.text, nt.arrays()[1])
-    return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), breaks), breaks)
+        return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None),
+                        breaks=breaks, utf16=utf16)
+    norm_breaks = merge_breaks(line_breaks(nt.original, nt.text, nt.arrays()[1]), long_run_breaks(nt.text))
+    return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), norm_breaks),
+                    norm_breaks, breaks=breaks, utf16=utf16)
 
 
 def _chars(text: str) -> frozenset[str] | None:

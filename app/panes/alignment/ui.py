@@ -25,6 +25,7 @@ from app.panes.alignment.decoded import DecodedView
 from app.widgets.offset_map_view import OffsetMapView
 from app.widgets.span_text_view import SpanTextView
 from app.widgets.token_table import TokenTableView
+from app.widgets.wrap_guard import WrapGuard
 
 FORMS = ("NFKD", "NFKC", "NFD", "NFC", "none")
 BANNER_STYLES = {
@@ -252,4 +253,6 @@ def build(pane: QWidget) -> AlignmentWidgets:
         font = QFont(view.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         view.setFont(font)
+    for editor in (w["editor"], w["tokens_input"], w["labels_input"]):
+        WrapGuard(editor)  # a pasted line of 1,000,000 "a"s is laid out in linear time
     return AlignmentWidgets(**w)

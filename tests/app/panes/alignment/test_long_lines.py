@@ -1,0 +1,69 @@
+"""One long line with no space (hex, DNA, "a"s) is laid out in pieces, kept whole when
+saved and restored, and a text too long to save whole keeps a prefix that the start names
+(issue 30, item 2)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QTextOption
+
+import app.panes.alignment.pane as pane_module
+from app.panes.alignment import AlignmentPane
+from app.settings import open_settings
+from app.widgets.span_segments import MAX_PARAGRAPH
+from app.widgets.wrap_guard import LONG_RUN
+from tests.app.panes.alignment.support import set_mode
+
+LINE = "0123456789abcdef" * 1000  # 16,000 code points, no space
+
+
+def _restarted(qtbot) -> AlignmentPane:
+    again = AlignmentPane(open_settings())
+    qtbot.addWidget(again)
+    again.resize(1300, 800)
+    again.show()
+    qtbot.waitUntil(lambda: again.result is not None and not again.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not again.w.original.filling, timeout=20000)
+    return again
+
+
+def test_a_long_line_is_shown_in_paragraphs_and_restored_whole(qtbot, pane):
+    set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(LINE)
+    assert pane.w.editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere  # laid out in linear time
+    qtbot.waitUntil(lambda: not pane.w.original.filling, timeout=20000)
+    for view in (pane.w.original, pane.w.normalized):
+        doc = view.document()
+        assert view.text() == LINE
+        assert doc.blockCount() >= len(LINE) // MAX_PARAGRAPH  # shown broken: no huge paragraph
+        assert max(len(doc.findBlockByNumber(i).text()) for i in range(doc.blockCount())) <= MAX_PARAGRAPH
+        view.selectAll()
+        assert view.createMimeDataFromSelection().text() == LINE  # the shown breaks are not copied
+    pane.save_state()
+    again = _restarted(qtbot)
+    assert again.state.text == LINE and again.w.editor.toPlainText() == LINE
+    assert again.start_notice is None and not again.w.banner.isVisible()
+    assert again.w.editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    with qtbot.waitSignal(again.sig_encoding_changed, timeout=20000):
+        again.set_text("short words again")
+    assert again.w.editor.wordWrapMode() != QTextOption.WrapMode.WrapAnywhere
+
+
+def test_a_text_too_long_to_save_keeps_a_prefix_and_the_start_says_so(qtbot, pane, monkeypatch):
+    monkeypatch.setattr(pane_module, "MAX_SAVED_CHARS", 5000)
+    set_mode(qtbot, pane, "tokenize")
+    text = "word " * 2000  # 10,000 code points
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(text)
+    pane.save_state()
+    again = _restarted(qtbot)
+    assert again.state.text == text[:5000]
+    assert again.w.banner.isVisible() and "10,000 characters" in again.w.banner.text()
+    assert "first 5,000" in again.w.banner.text()
+    with qtbot.waitSignal(again.sig_encoding_changed, timeout=20000):
+        again.w.editor.insertPlainText("x")  # an edit: the note has done its job
+    assert again.start_notice is None and not again.w.banner.isVisible()
+
+
+def test_the_guard_threshold_is_above_a_paragraph():
+    assert LONG_RUN > MAX_PARAGRAPH  # the views break long runs before the editor changes mode

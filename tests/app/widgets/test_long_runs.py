@@ -1,0 +1,81 @@
+"""Long stretches with no space: the span views show them broken into paragraphs (display
+only, never inside a grapheme cluster), and an editor wraps them anywhere, so Qt lays them
+out in linear time (issue 30, item 2)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QPlainTextEdit
+
+from app.widgets.span_segments import display_text, long_run_breaks, with_breaks
+from app.widgets.span_text_view import SpanTextView
+from app.widgets.wrap_guard import WrapGuard, has_long_run, set_plain_text
+from tests.app.widgets.shown import shown
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", " ", "\n", "\u0301", "\u200d", "😀", "\ufe0f"]), max_size=300),
+       st.integers(8, 40))
+def test_breaks_cut_only_long_runs_and_never_before_a_mark(chars, most):
+    text = "".join(chars)
+    breaks = long_run_breaks(text, most)
+    assert list(breaks) == sorted(set(breaks.tolist()))
+    for b in breaks.tolist():
+        assert 0 < b < len(text)
+        assert not unicodedata.category(text[b]).startswith("M") and text[b] not in "\u200d\ufe0f"
+        assert text[b - 1] != "\u200d"
+    # with the shown breaks, no paragraph is longer than most + the cluster look-ahead, unless
+    # its stretch could not be broken (a run of marks and joiners)
+    shown_text = with_breaks(display_text(text, most), breaks)
+    for paragraph in shown_text.split("\n"):
+        if len(paragraph) > 2 * most + 32:
+            assert " " not in paragraph[most:]  # display_text breaks at spaces
+            assert all(not ch.isalpha() for ch in paragraph[most:most + 32])
+
+
+def test_a_long_hex_line_gets_a_break_every_paragraph():
+    text = "0123456789abcdef" * 1000
+    breaks = long_run_breaks(text, 3000)
+    assert breaks.tolist() == list(range(3000, len(text), 3000))
+    assert len(long_run_breaks("word " * 4000, 3000)) == 0  # spaces break it already
+    assert len(long_run_breaks("e" + "\u0301" * 10_000, 3000)) == 0  # one cluster: not split
+
+
+def test_has_long_run():
+    assert has_long_run("a" * 50, 50) and not has_long_run("a" * 49 + " " + "a" * 49, 50)
+    assert not has_long_run("a\u2029" * 100, 3)
+
+
+def test_the_editor_wraps_anywhere_only_while_it_holds_a_long_run(qtbot):
+    editor = shown(qtbot, QPlainTextEdit(), 500, 300)
+    WrapGuard(editor, least=100)
+    default = editor.wordWrapMode()
+    assert default != QTextOption.WrapMode.WrapAnywhere
+    editor.insertPlainText("short words " * 5)
+    assert editor.wordWrapMode() == default
+    assert not editor.document().firstBlock().layout().cacheEnabled()
+    editor.insertPlainText("x" * 150)  # a paste: switched before Qt lays it out
+    assert editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    assert editor.document().firstBlock().layout().cacheEnabled()  # no reshaping per cursor blink
+    set_plain_text(editor, "short again")
+    assert editor.wordWrapMode() == default
+    set_plain_text(editor, "y" * 150)
+    assert editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    assert editor.toPlainText() == "y" * 150
+
+
+def test_a_span_view_shows_a_long_line_in_paragraphs_with_the_same_positions(qtbot):
+    view = shown(qtbot, SpanTextView(), 500, 300)
+    text = "ab" * 10_000
+    view.set_content(text, [(i, i + 2) for i in range(0, len(text), 2)])
+    qtbot.waitUntil(lambda: not view.filling)
+    assert view.document().blockCount() >= 6
+    assert len(view._breaks) and np.all(np.diff(view._breaks) > 0)
+    for cp in (0, 2999, 3000, 3001, 12_345, len(text) - 1):
+        block = view.document().findBlock(view._to_qt(cp))
+        assert block.text()[view._to_qt(cp) - block.position()] == text[cp]
