@@ -38,6 +38,7 @@ from core.metrics.per_encoding import _COUNT_FIELDS, EncodingMetrics
 from core.metrics.round_trip_share import RoundTripCount
 from core.metrics.table import CompareTable, CorpusFile, file_cell, load_corpus
 from core.metrics.text_stats import text_stats
+from core.tokenizers import load
 
 STORE_VERSION = 1
 """Bumped whenever a cell's counts change meaning (old stores are then ignored)."""
@@ -205,8 +206,6 @@ _LOADED: dict[str, Any] = {}
 def _tokenizer(path: str) -> Any:
     """The tokenizer of ``path``, loaded once per process."""
     if path not in _LOADED:
-        from core.tokenizers import load  # imported in the worker, where it is used
-
         _LOADED[path] = load(path)
     return _LOADED[path]
 
