@@ -381,7 +381,7 @@ class Tokenizer:
             chunk_maps = None if char_maps is None else (
                 char_maps[0][char_at:char_at + n_chars], char_maps[1][char_at:char_at + n_chars])
             char_at += n_chars
-            got = flat(chunk)
+            got = flat(chunk, should_stop)
             if got is None:
                 pieces = self._tokenize_words(chunk, should_stop)
                 counts = list(map(len, map(_IDS, pieces)))
@@ -403,11 +403,11 @@ class Tokenizer:
         :data:`STOP_CHECK_WORDS` words. O(len(words)) model calls, in chunks."""
         check_stop(should_stop)
         if should_stop is None or len(words) <= STOP_CHECK_WORDS:
-            return self.model.tokenize_words(words)
+            return self.model.tokenize_words(words, should_stop)
         out: list = []
         for i in range(0, len(words), STOP_CHECK_WORDS):
             check_stop(should_stop)
-            out += self.model.tokenize_words(words[i:i + STOP_CHECK_WORDS])
+            out += self.model.tokenize_words(words[i:i + STOP_CHECK_WORDS], should_stop)
         return out
 
     def _post_process(self, tokens, ids, offsets, word_ids, normalized, add_special) -> Encoding:

@@ -26,6 +26,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from core.errors import check_stop
+
 BATCH_WORD = 2048
 """Symbols from which :class:`~core.tokenizers.models.bpe.BPE` merges one word in rounds."""
 BATCH_WORDS = 4096
@@ -98,7 +100,8 @@ class PairTable:
 
 
 def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
-                   min_share: int = MIN_SHARE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   min_share: int = MIN_SHARE, should_stop: Callable[[], bool] | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Merge many words in rounds (see the module docstring).
 
     Parameters
@@ -112,6 +115,8 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     min_share : int
         Rounds stop once one would merge fewer than 1/``min_share`` of the symbols of the
         words still merging.
+    should_stop : callable, optional
+        Asked before every round; True raises :class:`core.errors.Cancelled`.
 
     Returns
     -------
@@ -136,6 +141,7 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     unfinished = np.empty(0, np.int64)
     rank, new = _pair_ranks(sym, seg, pairs)
     while len(sym):
+        check_stop(should_stop)
         flags = np.empty(len(sym), bool)
         flags[0] = True
         np.not_equal(seg[1:], seg[:-1], out=flags[1:])
@@ -165,7 +171,8 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     return out_sym[order], out_seg[order], unfinished
 
 
-def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
+def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE,
+               should_stop: Callable[[], bool] | None = None
                ) -> tuple[np.ndarray, np.ndarray, bool]:
     """:func:`merge_segments` of one word, without the word bookkeeping.
 
@@ -173,8 +180,8 @@ def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
     ----------
     sym : numpy.ndarray of int64, shape (n,)
         The word's symbol ids (below 2**31).
-    pairs, min_share
-        As for :func:`merge_segments`.
+    pairs, min_share, should_stop
+        As for :func:`merge_segments` (``should_stop`` asked before every round).
 
     Returns
     -------
@@ -197,6 +204,7 @@ def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
     rank[:-1], new[:-1] = pairs.ranks(sym[:-1], sym[1:])
     rank[-1], new[-1] = _NO_RANK, -1
     while len(sym) > 1:
+        check_stop(should_stop)
         r = rank.min()
         if r == _NO_RANK:
             return sym, starts, True
