@@ -34,6 +34,7 @@ from core.align.round_trip_causes import Cause, classify
 from core.align.round_trip_segments import aligned, segments
 from core.errors import SubwordScopeError, check_stop
 from core.text.normalize import NormalizedText
+from core.tokenizers.protocol import TokenizerLike
 
 __all__ = ["Cause", "Difference", "RoundTrip", "RoundTripError", "round_trip", "round_trip_of"]
 
@@ -189,7 +190,7 @@ def round_trip(original: str, normalized: NormalizedText, decoded: str, *,
     return RoundTrip(original, normalized.text, decoded, tuple(diffs), share)
 
 
-def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
+def round_trip_of(tokenizer: TokenizerLike, text: str, *, encoding: Any = None,
                   should_stop: Callable[[], bool] | None = None) -> RoundTrip:
     """``round_trip`` of ``tokenizer.decode(tokenizer.encode(text).ids)`` (special tokens
     neither added nor decoded), with the encoding's unknown tokens located; ``encoding`` is

@@ -1,7 +1,8 @@
 """Real tokenizer pipelines with offsets that match the reference libraries.
 
 Public names: :func:`load` (detects the file format), :func:`demo_tokenizer` (the toy
-WordPiece of SPEC §2), :class:`Tokenizer`, :class:`Encoding`, :class:`TokenizerLoadError`,
+WordPiece of SPEC §2), :class:`Tokenizer`, :class:`TokenizerLike` (what callers need of
+one, :mod:`.protocol`), :class:`Encoding`, :class:`TokenizerLoadError`,
 :func:`vocab_audit` (unreachable, never-produced, glitchy… entries: :mod:`.vocab_audit`).
 
 Formats: HF ``tokenizer.json`` (WordPiece, BPE, Unigram, WordLevel), BERT ``vocab.txt``,
@@ -48,12 +49,13 @@ from core.tokenizers.formats.vocab_txt import read_vocab_txt
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers.teaching import Teaching
 from core.tokenizers.pre_tokenizers.separators import bert_pre_tokenizer
+from core.tokenizers.protocol import TokenizerLike
 from core.tokenizers.tokenizer import Tokenizer
 from core.tokenizers.vocab_audit import VocabAudit, vocab_audit
 from resources import read_text as _read_resource
 
-__all__ = ["Encoding", "Tokenizer", "TokenizerLoadError", "VocabAudit", "demo_tokenizer", "load",
-           "vocab_audit"]
+__all__ = ["Encoding", "Tokenizer", "TokenizerLike", "TokenizerLoadError", "VocabAudit",
+           "demo_tokenizer", "load", "vocab_audit"]
 
 
 def load(path: str | PathLike[str], **options: Any) -> Tokenizer:
