@@ -59,6 +59,12 @@ class CachedModel:
         asks it between chunks of words)."""
         return list(map(self._cache.__getitem__, words))
 
+    def tokenize_flat(self, words: list[str],
+                      should_stop: Callable[[], bool] | None = None) -> tuple | None:
+        """None: these models have no path laying many words' tokens end to end (the
+        pipeline then uses :meth:`tokenize_words`; BPE has one)."""
+        return None
+
     def settings(self) -> dict[str, Any]:
         return {}
 
