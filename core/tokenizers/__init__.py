@@ -22,7 +22,9 @@ byte-fallback pieces (``unknown_mask``, ``byte_fallback_mask``, by id, for every
 where each token's own content lies (``derived_offsets``: equal to ``offsets`` except where
 the reference misplaces characters), all computed on first use.
 
-Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.token_rules` (what a
+Layout: :mod:`.tokenizer` (the ``Tokenizer``), :mod:`.pipeline` (the encode stages and the
+``TextSplit`` record they pass on), :mod:`.builder` (post-processing and assembly: the one
+path to an ``Encoding``), :mod:`.batch` (``encode_batch``'s cached stages), :mod:`.encoding`, :mod:`.token_rules` (what a
 tokenizer's tokens stand for), :mod:`.derived` (derived offsets), :mod:`.added_tokens`,
 :mod:`.chars` (the reference's character classes); one package per pipeline stage, each with
 its registry in ``__init__``: :mod:`.normalizers` (``NORMALIZERS``), :mod:`.pre_tokenizers`

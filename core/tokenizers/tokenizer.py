@@ -1,9 +1,13 @@
-"""The tokenizer pipeline: added tokens -> normalizer -> pre-tokenizer -> model -> post-processor.
+"""The ``Tokenizer``: its components, vocabulary, and the encode pipeline run over them:
+added tokens -> normalizer -> pre-tokenizer -> model -> post-processor.
 
-Offsets are tracked all the way through: the normalizer yields a
-:class:`core.text.normalize.NormalizedText` (normalized character -> original span), the
-pre-tokenizer yields words with normalized spans, the model yields word-relative spans, and
-the two maps compose into original code-point spans, as the ``tokenizers`` library reports.
+The stages live in :mod:`core.tokenizers.pipeline` (each passes
+:class:`~core.tokenizers.pipeline.TextSplit` records on), the assembly in
+:mod:`core.tokenizers.builder`. Offsets are tracked all the way through: the normalizer
+yields a :class:`core.text.normalize.NormalizedText` (normalized character -> original span),
+the pre-tokenizer yields words with normalized spans, the model yields word-relative spans,
+and the two maps compose into original code-point spans, as the ``tokenizers`` library
+reports.
 """
 
 from __future__ import annotations
