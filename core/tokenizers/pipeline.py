@@ -31,7 +31,7 @@ Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Callable
@@ -93,8 +93,8 @@ class TextSplit:
         After :func:`pre_tokenize`: the words (the model's alphabet), their normalized
         starts, and for rewritten words the flat ``(lo, hi)`` normalized spans of every
         word character (None when words are slices of the text).
-    runs : list of TokenRun
-        After :func:`tokenize`: the words' tokens, a chunk at a time.
+    runs : list of TokenRun or None
+        After :func:`tokenize`: the words' tokens, a chunk at a time (None: no words).
     """
 
     shift: int
@@ -106,7 +106,7 @@ class TextSplit:
     words: list[str] | None = None
     word_starts: list[int] | None = None
     char_maps: Any = None
-    runs: list[TokenRun] = field(default_factory=list)
+    runs: list[TokenRun] | None = None
 
     @property
     def surface(self) -> str:
@@ -163,9 +163,16 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
         text = nt.text
         if not text:
             continue
-        segments = added.split_normalized(text) if added.has_normalized else [
-            (0, len(text), None)]
         first = bisect.bisect_right(nt.starts, 0) if s.shift == 0 else 0
+        segments = added.split_normalized(text) if added.has_normalized else None
+        if segments is None or segments == [(0, len(text), None)]:
+            # no added token in it: the split itself goes on, with its words
+            if pre is None:
+                s.words, s.word_starts = [text], [0]
+            else:
+                s.words, s.word_starts, s.char_maps = pre.split_mapped(text, first)
+            out.append(s)
+            continue
         opens = True
         for a, b, tok in segments:
             sub = TextSplit(s.shift, nt, a, b, tok, opens)
@@ -202,6 +209,7 @@ def tokenize(model: Any, splits: list[TextSplit],
         flat = len(words) >= STOP_CHECK_WORDS
         size = FLAT_CHUNK if flat else WORD_CHUNK
         char_at = 0
+        runs = s.runs = []
         for i in range(0, len(words), size):
             chunk, starts, maps = words, s.word_starts, s.char_maps
             if len(words) > size:
@@ -216,7 +224,7 @@ def tokenize(model: Any, splits: list[TextSplit],
                 if got is not None:
                     tokens, ids, counts, rel_a, rel_b = got
                     lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
-                    s.runs.append(TokenRun(tokens, ids, counts, lo, hi))
+                    runs.append(TokenRun(tokens, ids, counts, lo, hi))
                     continue
             pieces = _tokenize_words(model, chunk, should_stop)
             counts = list(map(len, map(_IDS, pieces)))
@@ -224,8 +232,8 @@ def tokenize(model: Any, splits: list[TextSplit],
             rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
             rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
             lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
-            s.runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
-                                   list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
+            runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
+                                 list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
     return splits
 
 
