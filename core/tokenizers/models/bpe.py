@@ -38,7 +38,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable
 
-from core.errors import SubwordScopeError, TokenizerLoadError
+from core.errors import SubwordScopeError, TokenizerLoadError, check_stop
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
 import numpy as np
 
@@ -508,6 +508,7 @@ class BPE:
         if ids is None:
             return None
         out, starts, done = merge_word(ids, self._pair_table(), should_stop=should_stop)
+        check_stop(should_stop)
         id_list = out.tolist()
         if len(id_list) == 1:
             return (self._vocab_r[id_list[0]],), tuple(id_list), (0,), (len(word),)
@@ -518,6 +519,7 @@ class BPE:
             else:
                 tokens = heap_merge(list(tokens), self._pair_rank, self._pair_new,
                                     should_stop=should_stop)
+            check_stop(should_stop)
             id_list = list(map(self._vocab.__getitem__, tokens))
             ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
             starts = np.concatenate(([0], ends[:-1]))

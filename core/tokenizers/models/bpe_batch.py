@@ -40,6 +40,10 @@ _NO_RANK = np.int64(NO_RANK)
 NO_PAIR = NO_RANK << 32 | 0xFFFFFFFF
 """The packed :class:`PairTable` entry (``rank << 32 | merged id``) of a pair that does not merge."""
 
+STOP_CHECK_PAIRS = 1 << 16
+"""Pairs ranked at a time when a word's pairs are first looked up (``should_stop`` is
+asked between: a few ms each)."""
+
 PAIRS_KEPT = 1 << 20
 """Pairs a :class:`PairTable` remembers at most (it forgets them all when past it)."""
 
@@ -139,7 +143,7 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     done_sym: list[np.ndarray] = []
     done_seg: list[np.ndarray] = []
     unfinished = np.empty(0, np.int64)
-    rank, new = _pair_ranks(sym, seg, pairs)
+    rank, new = _pair_ranks(sym, seg, pairs, should_stop)
     while len(sym):
         check_stop(should_stop)
         flags = np.empty(len(sym), bool)
@@ -201,7 +205,10 @@ def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE,
     if len(sym) < 2:
         return sym, starts, True
     rank, new = np.empty(len(sym), np.int64), np.empty(len(sym), np.int64)
-    rank[:-1], new[:-1] = pairs.ranks(sym[:-1], sym[1:])
+    for a in range(0, len(sym) - 1, STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        b = min(a + STOP_CHECK_PAIRS, len(sym) - 1)
+        rank[a:b], new[a:b] = pairs.ranks(sym[a:b], sym[a + 1:b + 1])
     rank[-1], new[-1] = _NO_RANK, -1
     while len(sym) > 1:
         check_stop(should_stop)
@@ -230,14 +237,19 @@ def _sorted_unique(a: np.ndarray) -> np.ndarray:
     return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) > 1 else a
 
 
-def _pair_ranks(sym: np.ndarray, seg: np.ndarray, pairs: PairTable
+def _pair_ranks(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
+                should_stop: Callable[[], bool] | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Rank and merged id of the pair starting at each symbol, shape (n,) each; ``NO_RANK``
-    (and -1) for a word's last symbol. O(n log n)."""
+    (and -1) for a word's last symbol. O(n log n); ``should_stop`` asked every
+    :data:`STOP_CHECK_PAIRS` pairs."""
     rank = np.full(len(sym), _NO_RANK)
     new = np.full(len(sym), -1, np.int64)
     inner = np.flatnonzero(seg[1:] == seg[:-1])
-    rank[inner], new[inner] = pairs.ranks(sym[inner], sym[inner + 1])
+    for a in range(0, len(inner), STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        at = inner[a:a + STOP_CHECK_PAIRS]
+        rank[at], new[at] = pairs.ranks(sym[at], sym[at + 1])
     return rank, new
 
 

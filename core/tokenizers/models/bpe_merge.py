@@ -39,8 +39,11 @@ _POSITION = (1 << 32) - 1  # low bits of a heap entry (see heap_merge)
 
 LONG_WORD = 48
 """Symbols from which the heap loop is used (below it the list scan is faster)."""
-STOP_CHECK_MERGES = 8192
+STOP_CHECK_MERGES = 2048
 """:func:`heap_merge` asks ``should_stop`` every this many heap pops (a few ms each)."""
+STOP_CHECK_PAIRS = 1 << 16
+""":func:`heap_merge` ranks a word's pairs this many at a time (``should_stop`` asked
+between)."""
 
 
 def reference_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
@@ -197,9 +200,15 @@ def heap_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
     nxt = list(range(1, n + 1))  # n: no next symbol
     prv = list(range(-1, n - 1))  # -1: no previous symbol
     get, by_pair = ranks.get, pair_new is not None
-    # an entry is one int, rank << 32 | position: int comparisons are cheaper than tuples'
-    keys = zip(parts, parts[1:]) if by_pair else map(str.__add__, parts, parts[1:])
-    heap = [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK))) if r < limit]
+    # an entry is one int, rank << 32 | position: int comparisons are cheaper than tuples';
+    # the pairs are first ranked STOP_CHECK_PAIRS at a time (should_stop asked between)
+    heap: list[int] = []
+    for a in range(0, max(n - 1, 0), STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        cut = parts[a:a + STOP_CHECK_PAIRS + 1]
+        keys = zip(cut, cut[1:]) if by_pair else map(str.__add__, cut, cut[1:])
+        heap += [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK)), a)
+                 if r < limit]
     heapify(heap)
     pop, push = heappop, heappush
     countdown = STOP_CHECK_MERGES if should_stop is not None else -1

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import Cancelled
 from core.tokenizers.models.bpe import BPE
-from core.tokenizers.models.bpe_batch import PairTable, merge_segments, merge_word
+from core.tokenizers.models.bpe_batch import STOP_CHECK_PAIRS, merge_segments, merge_word
 from core.tokenizers.models.bpe_merge import (
     LONG_WORD, heap_merge, merge_all_ranks, merge_by_pairs, merge_by_rank, reference_merge)
 from tests.core.tokenizers.loaded import shared_tokenizer
@@ -172,3 +172,16 @@ def test_a_long_word_is_cancelled_inside_its_merging(data_dir, rel):
     with pytest.raises(Cancelled):
         tok.encode(word, should_stop=_stop_after(2))
     assert tok.model.tokenize_words([word], lambda: False) == [tok.model.tokenize_word(word)]
+
+
+def test_a_long_words_pairs_are_ranked_a_chunk_at_a_time():
+    # no pair merges: all the work is ranking the pairs, and should_stop is asked between
+    n = 3 * STOP_CHECK_PAIRS
+    asked: list[int] = []
+    assert len(heap_merge(["a"] * n, {}, {}, should_stop=lambda: asked.append(1) or False)) == n
+    assert len(asked) >= 3
+    model = BPE({"a": 0}, [])
+    asked.clear()
+    merge_word(np.zeros(n, np.int64), model._pair_table(),
+               should_stop=lambda: asked.append(1) or False)
+    assert len(asked) >= 3
