@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.settings import open_settings
 from app.widgets.qt_messages import quiet_qt_messages
+from core.tokenizers import TokenizerLike
 
 
 class Pane(QWidget):
@@ -32,7 +32,7 @@ class Pane(QWidget):
     def save_state(self) -> None:
         """Write what should survive a restart into :attr:`settings` (default: nothing)."""
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""
 
 

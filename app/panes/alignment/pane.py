@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -37,7 +37,7 @@ from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
 from core.text.graphemes import GraphemeBounds
-from core.tokenizers import demo_tokenizer
+from core.tokenizers import TokenizerLike, demo_tokenizer
 
 DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000
@@ -85,7 +85,7 @@ class AlignmentPane(Pane):
         super().__init__(settings, parent)
         self.state = AlignmentState.from_json(read_state(settings, f"{self.key}/state", None))
         self._demo = demo_tokenizer()
-        self._tokenizer: Any = None
+        self._tokenizer: TokenizerLike | None = None
         self._tokenizer_label = DEMO_LABEL
         self.result: AlignmentView | None = None
         self._prepared: Prepared | None = None  # the shown result's Prepared
@@ -122,7 +122,7 @@ class AlignmentPane(Pane):
             self.w.editor.setPlainText(text)
         self.recompute()
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
         self._tokenizer_label = DEMO_LABEL if tokenizer is None else label
