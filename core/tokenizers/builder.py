@@ -21,7 +21,7 @@ Public names: :class:`EncodingBuilder`, :func:`build_encoding`, :class:`Chunks`,
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -114,12 +114,19 @@ class EncodingBuilder:
         if not split.runs:
             return
         known, maps = self._maps_of
-        if known is not nt:
-            maps = nt.arrays()
-            self._maps_of = (nt, maps)
         for run in split.runs:
             self.tokens += run.tokens
             self.ids += run.ids
+            if type(run.lo) is list:  # a short run: no numpy
+                wid, n_words = self._wid, len(run.counts)
+                self._add_wids(list(chain.from_iterable(
+                    map(repeat, range(wid, wid + n_words), run.counts))))
+                self._wid = wid + n_words
+                self._add_offsets(small_original_spans(nt, run.lo, run.hi, split.shift))
+                continue
+            if known is not nt:
+                known, maps = nt, nt.arrays()
+                self._maps_of = (nt, maps)
             n_words = len(run.counts)
             wids = np.repeat(np.arange(self._wid, self._wid + n_words), run.counts)
             self._wid += n_words
@@ -130,6 +137,18 @@ class EncodingBuilder:
             else:
                 self.offsets.add(starts, ends)
                 self.word_ids.add(wids)
+
+    def _add_wids(self, wids: list[int]) -> None:
+        if type(self.word_ids) is list:
+            self.word_ids += wids
+        else:
+            self.word_ids.add(np.asarray(wids, np.int64))
+
+    def _add_offsets(self, spans: tuple[list[int], list[int]]) -> None:
+        if type(self.offsets) is list:
+            self.offsets += zip(*spans)
+        else:
+            self.offsets.add(np.asarray(spans[0], np.int64), np.asarray(spans[1], np.int64))
 
     def build(self, tokenizer: Any, text: str, normalized: NormalizedText,
               add_special_tokens: bool) -> Encoding:
@@ -224,6 +243,23 @@ def build_encoding(tokenizer: Any, text: str, normalized: NormalizedText, tokens
         seq_offsets, seq_words = spans, word_col
     return Encoding(tokens, ids, seq_offsets, seq_words, mask, normalized, types,
                     tokenizer.is_byte_level, tokenizer.token_rules)
+
+
+def small_original_spans(nt: NormalizedText, lo: list[int], hi: list[int], shift: int
+                         ) -> tuple[list[int], list[int]]:
+    """:func:`original_spans` in lists, for short runs (the same spans). O(T)."""
+    starts, ends = nt.starts, nt.ends
+    out_a: list[int] = []
+    out_b: list[int] = []
+    for a, b in zip(lo, hi):
+        if b <= a:
+            x, _ = nt.to_original(a, a)
+            out_a.append(x + shift)
+            out_b.append(x + shift)
+        else:
+            out_a.append(starts[a] + shift)
+            out_b.append(ends[b - 1] + shift)
+    return out_a, out_b
 
 
 def original_spans(nt: NormalizedText, maps, lo: np.ndarray, hi: np.ndarray, shift: int):

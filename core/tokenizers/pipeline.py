@@ -51,6 +51,9 @@ FLAT_CHUNK = 4096
 """Words per ``model.tokenize_flat`` call (``should_stop`` is asked between)."""
 WORD_CHUNK = 16384
 """Words per ``model.tokenize_words`` result handled at once (bounded C calls)."""
+SMALL_RUN = 256
+"""Runs of fewer tokens keep their spans in lists (:func:`small_spans`): a chat prompt's
+many short pieces between special tokens cost no numpy calls."""
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
 
@@ -61,7 +64,8 @@ class TokenRun:
 
     ``tokens``/``ids``: lists of the T tokens; ``counts``: tokens per word (W words,
     a list or int64 array); ``lo``/``hi``: int64 (T,) normalized spans (code points of
-    the split's normalized text; an empty span sits at its start)."""
+    the split's normalized text; an empty span sits at its start), lists of ints for runs
+    under :data:`SMALL_RUN` tokens."""
 
     tokens: list[str]
     ids: list[int]
@@ -237,6 +241,11 @@ def tokenize(model: Any, splits: list[TextSplit],
             pieces = _tokenize_words(model, chunk, should_stop)
             counts = list(map(len, map(_IDS, pieces)))
             total = sum(counts)
+            if total < SMALL_RUN:  # few tokens: lists (numpy's per-call cost would dominate)
+                lo, hi = small_spans(chunk, starts, maps, pieces)
+                runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
+                                     list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
+                continue
             rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
             rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
             lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
@@ -257,6 +266,43 @@ def _tokenize_words(model: Any, words: list[str],
         check_stop(should_stop)
         out += model.tokenize_words(words[i:i + STOP_CHECK_WORDS], should_stop)
     return out
+
+
+def small_spans(words, starts, char_maps, pieces) -> tuple[list[int], list[int]]:
+    """:func:`spans_in_text` in lists, for runs of few tokens: ``pieces`` are the model's
+    ``(tokens, ids, starts, ends)`` per word. Same spans, element for element.
+    O(T + characters)."""
+    lo: list[int] = []
+    hi: list[int] = []
+    if char_maps is None:
+        for s, piece in zip(starts, pieces):
+            lo += [s + a for a in piece[2]]
+            hi += [s + b for b in piece[3]]
+        return lo, hi
+    lo_map, hi_map = char_maps[0].tolist(), char_maps[1].tolist()
+    tb = 0
+    lt = int.__lt__
+    for w, piece in zip(words, pieces):
+        sa, sb = piece[2], piece[3]
+        if sa and min(sa) >= 0 and max(sb) <= len(w) and all(map(lt, sa, sb)):
+            # every span non-empty and inside the word: no clamping (the common case)
+            lo += map(lo_map.__getitem__, map(tb.__add__, sa))
+            hi += map(hi_map.__getitem__, map((tb - 1).__add__, sb))
+            tb += len(w)
+            continue
+        last = tb + max(len(w) - 1, 0)
+        for a, b in zip(sa, sb):
+            x = lo_map[min(tb + a, last)]
+            if b <= a:  # an empty span sits at its start
+                if tb + a > last:
+                    x = hi_map[last]
+                lo.append(x)
+                hi.append(x)
+            else:
+                lo.append(x)
+                hi.append(hi_map[min(max(tb + b - 1, tb), last)])
+        tb += len(w)
+    return lo, hi
 
 
 def spans_in_text(words, starts, char_maps, counts, rel_a, rel_b):

@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.tokenizers import pipeline as stages
 from core.tokenizers.builder import EncodingBuilder
@@ -71,3 +74,51 @@ def test_no_caller_of_the_pipeline_tests_a_component_type():
              if re.search(r"\.type_name\s*(==|!=|in\b)|hasattr\(|isinstance\(\w+, \w*(Normalizer|"
                           r"PreTokenizer|Model|BPE)\)", line)]
     assert not found
+
+
+@st.composite
+def _words_and_pieces(draw):
+    """Words, their starts, flat character maps (or None) and per-word token spans that
+    tile the word, with now and then an empty span or one past its end."""
+    n = draw(st.integers(1, 6))
+    lens = draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
+    words = ["x" * k for k in lens]
+    starts = [sum(lens[:i]) for i in range(n)]
+    pieces = []
+    for k in lens:
+        cuts = sorted(set(draw(st.lists(st.integers(1, k - 1), max_size=3)) if k > 1 else []))
+        a = [0, *cuts]
+        b = [*cuts, k]
+        if draw(st.booleans()):  # an empty span (at the start, inside or at the end)
+            at = draw(st.integers(0, k))
+            a.append(at)
+            b.append(at)
+        pieces.append((tuple("t" * len(a)), tuple(range(len(a))), tuple(a), tuple(b)))
+    maps = None
+    if draw(st.booleans()):
+        total = sum(lens)
+        lo = np.cumsum(draw(st.lists(st.integers(0, 2), min_size=total, max_size=total)))
+        maps = (lo.astype(np.int64), (lo + draw(st.integers(0, 1))).astype(np.int64))
+    return words, starts, maps, pieces
+
+
+@settings(max_examples=300, deadline=None)
+@given(_words_and_pieces())
+def test_property_small_spans_equal_the_numpy_spans(case):
+    words, starts, maps, pieces = case
+    counts = [len(p[1]) for p in pieces]
+    rel_a = np.asarray([a for p in pieces for a in p[2]], np.int64)
+    rel_b = np.asarray([b for p in pieces for b in p[3]], np.int64)
+    lo, hi = stages.spans_in_text(words, starts, maps, counts, rel_a, rel_b)
+    assert stages.small_spans(words, starts, maps, pieces) == (lo.tolist(), hi.tolist())
+
+
+@pytest.mark.parametrize("name", ["llama-3/tokenizer.json", "bert-base-uncased/tokenizer.json"])
+def test_short_runs_in_lists_build_the_same_encoding(name, data_dir, monkeypatch):
+    tok = shared_tokenizer(data_dir, name)
+    text = "Hi <|eot_id|> there, Wörld! [SEP] café ¯ \u0301x " * 3
+    small = tok.encode(text)
+    monkeypatch.setattr(stages, "SMALL_RUN", 0)  # every run through numpy
+    big = tok.encode(text)
+    assert (small.ids, list(small.offsets), list(small.word_ids)) == (
+        big.ids, list(big.offsets), list(big.word_ids))
