@@ -126,8 +126,9 @@ class BPE:
         self.ignore_merges = bool(ignore_merges)
         self.dropout = dropout
         self._by_rank = False
-        self._merges: list[tuple[str, str]] | None = [
-            tuple(m) if isinstance(m, list) else m for m in merges]
+        self._merges: list[tuple[str, str]] | None = (
+            [tuple(m) if isinstance(m, list) else m for m in merges]
+            if list in set(map(type, merges)) else list(merges))
         self._pair_rank, self._pair_new = merge_tables(
             self._vocab, self._merges, continuing_subword_prefix or "", source)
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
