@@ -35,7 +35,7 @@ from app.settings import drop_invalid, flush_states, get_json, open_settings, re
 from app.workers import TaskRunner, wait_for_workers
 from core.data import ResourceError, builtin_name
 from core.hf_cache import CacheScan, hub_cache_dir, scan_cache
-from core.tokenizers import load
+from core.tokenizers import TokenizerLike, load
 
 # (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+6).
 PANES: tuple[tuple[str, type[Pane]], ...] = (
@@ -401,7 +401,7 @@ class MainWindow(QMainWindow):
     def _on_loader_busy(self, busy: bool) -> None:
         self._progress.setVisible(busy)
 
-    def _on_tokenizer_loaded(self, tokenizer: Any) -> None:
+    def _on_tokenizer_loaded(self, tokenizer: TokenizerLike) -> None:
         path = self._pending_path or ""
         self.settings.setValue("tokenizer/current", path)
         self._remember_recent(path)
@@ -447,7 +447,7 @@ class MainWindow(QMainWindow):
         if alignment is not None:
             set_load_error(alignment, message)
 
-    def _broadcast_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def _broadcast_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None
         shown = TEACHING_LABEL if tokenizer is None else f"{builtin} (built in)" if builtin else label
         self._status_label.setText(f"Tokenizer: {shown}")

@@ -20,6 +20,15 @@ and a second row, without a target, compares with tiktoken (ids only, no offsets
 fresh core tokenizer against a fresh reference object (both word caches empty); warm: both
 reused. Target: <= 1.5 (moonshot <= 1.0). Also the loop of ``encode`` calls it replaces.
 
+Then every shared ``tokenizer.json`` file (BERT, GPT-2, Pegasus and the modern ones:
+Llama 3, Gemma 3, Qwen3, GPT-4o; issue 24), each against ``tokenizers`` on the same file:
+load (``core.tokenizers.load`` against ``Tokenizer.from_file``), encode_batch cold (fresh
+objects) and warm (reused) over the UDHR lines once (not three times), and one long text
+(the UDHR texts joined once, fresh objects), each the ratio of medians of ``--repeat``
+interleaved runs (``--repeat-files`` for this table). Targets (issue 24): load, cold and
+one long text <= 1.5, warm <= 1.0. ``--only files`` prints only this table; ``--files``
+picks some of them (by folder name).
+
 To add a row: append a :class:`Row` to :data:`ROWS` (functions building the core encoder
 and the reference encoder, each ``encode(text) -> object``; and, for the line workload, the
 core and reference batch encoders, each ``encode_batch(texts) -> object``).
@@ -291,22 +300,93 @@ def measure(row: Row, text: str, repeat: int) -> tuple[float, float, float]:
     return statistics.median(cold_t), statistics.median(warm_t), statistics.median(ref_t)
 
 
+FILES = ["bert-base-uncased", "gpt2", "pegasus-unigram", "llama-3", "gemma-3", "qwen3", "gpt-4o"]
+"""Folders of the shared tokenizer.json files of the per-file table."""
+FILE_TARGETS = (1.5, 1.5, 1.0, 1.5)  # load, encode_batch cold, warm, one long text
+
+
+def file_figures(name: str, lines_once: list[str], long_text: str, repeat: int
+                 ) -> tuple[float, ...]:
+    """Median CPU seconds, core then reference: load, encode_batch cold, encode_batch
+    warm, one long text (encode with offsets, fresh objects). Interleaved runs."""
+    import tokenizers
+
+    from core.tokenizers import load
+
+    path = data_dir() / "tokenizers" / name / "tokenizer.json"
+
+    def ref_load(p):
+        tok = tokenizers.Tokenizer.from_file(str(p))
+        tok.no_truncation()
+        tok.no_padding()
+        return tok
+
+    def ref_batch(tok):
+        return lambda texts: [e.offsets for e in tok.encode_batch(texts, add_special_tokens=False)]
+
+    runs: list[list[float]] = [[] for _ in range(8)]
+    for _ in range(repeat):
+        box: dict[str, object] = {}
+        runs[0].append(_timed(lambda p: box.__setitem__("core", load(p)), path))
+        runs[1].append(_timed(lambda p: box.__setitem__("ref", ref_load(p)), path))
+        core, ref = box["core"], box["ref"]
+        runs[2].append(_timed(core.encode_batch, lines_once))  # cold
+        runs[3].append(_timed(ref_batch(ref), lines_once))
+        runs[4].append(_timed(core.encode_batch, lines_once))  # warm
+        runs[5].append(_timed(ref_batch(ref), lines_once))
+        core, ref = load(path), ref_load(path)  # fresh for the long text
+        runs[6].append(_timed(core.encode, long_text))
+        runs[7].append(_timed(lambda t: ref.encode(t).offsets, long_text))
+    return tuple(statistics.median(r) for r in runs)
+
+
+def files_table(repeat: int, names: list[str]) -> None:
+    """The per-file table: load, encode_batch cold/warm and one long text against
+    ``tokenizers`` for every shared tokenizer.json file."""
+    text_once = "\n".join(f.read_text(encoding="utf-8") for f in udhr_files())
+    lines_once = text_once.split("\n")
+    print(f"\nshared tokenizer.json files against tokenizers (single-threaded): UDHR lines "
+          f"once ({len(lines_once):,} lines), one long text of {len(text_once):,} code points; "
+          f"median of {repeat} interleaved runs, CPU seconds; targets load/cold/long <= "
+          f"{FILE_TARGETS[0]}, warm <= {FILE_TARGETS[2]}")
+    print(f"{'file':18} {'load':>6} {'ref':>6} {'ratio':>6} | {'cold':>6} {'ref':>6} {'ratio':>6} | "
+          f"{'warm':>6} {'ref':>6} {'ratio':>6} | {'long':>6} {'ref':>6} {'ratio':>6}")
+    for name in names:
+        if not (data_dir() / "tokenizers" / name / "tokenizer.json").exists():
+            print(f"{name:18} (absent)")
+            continue
+        t = file_figures(name, lines_once, text_once, repeat)
+        ratios = [t[k] / t[k + 1] for k in range(0, 8, 2)]
+        missed = [label for label, r, target in zip(("load", "cold", "warm", "long"), ratios,
+                                                   FILE_TARGETS) if r > target]
+        cells = " | ".join(f"{t[k]:6.3f} {t[k + 1]:6.3f} {t[k] / t[k + 1]:6.2f}"
+                           for k in range(0, 8, 2))
+        print(f"{name:18} {cells}  " + ("targets met" if not missed
+                                        else "MISSED: " + ", ".join(missed)), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-gui", action="store_true", help="skip the keystroke and memory figures")
     ap.add_argument("--no-load", action="store_true", help="skip the load time and memory figures")
-    ap.add_argument("--only", choices=["text", "lines"],
-                    help="only the one-text table or only the line workload")
+    ap.add_argument("--only", choices=["text", "lines", "files"],
+                    help="only the one-text table, the line workload or the per-file table")
+    ap.add_argument("--files", nargs="+", choices=FILES, default=FILES,
+                    help="the shared tokenizer.json files of the per-file table")
+    ap.add_argument("--repeat-files", type=int, default=3,
+                    help="interleaved runs of the per-file table (Gemma 3 is slow)")
     args = ap.parse_args(argv)
     text = corpus()
     if not text:
         print(f"no UDHR texts under {data_dir()}")
         return 1
-    if args.only != "lines":
+    if args.only in (None, "text"):
         one_text_figures(text, args.repeat)
-    if args.only != "text":
+    if args.only in (None, "lines"):
         batch_figures(args.repeat)
+    if args.only in (None, "files"):
+        files_table(args.repeat_files, args.files)
     if args.only is not None:
         return 0
     if not args.no_load:

@@ -19,6 +19,7 @@ from core.align.view import audit_spans
 from core.errors import SubwordScopeError
 from core.metrics import CorpusFile, EncodingMetrics, text_stats
 from core.metrics.table import file_cell
+from core.tokenizers import TokenizerLike
 
 from app.cli.common import load_tokenizer
 from app.cli.corpus import Chunk, read_chunk
@@ -41,7 +42,7 @@ def init_worker(specs: Sequence[str]) -> None:
     tokenizers(specs)
 
 
-def encodings(tokenizer: Any, lines: list[str]) -> list[Any]:
+def encodings(tokenizer: TokenizerLike, lines: list[str]) -> list[Any]:
     """``tokenizer.encode`` of every line (no special tokens), through ``encode_batch`` when
     the tokenizer has it."""
     if hasattr(tokenizer, "encode_batch"):

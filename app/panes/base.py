@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
@@ -11,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.panes.stored import StoredState
 from app.settings import open_settings, read_state, write_state
 from app.widgets.qt_messages import quiet_qt_messages
+from core.tokenizers import TokenizerLike
 
 
 class Pane(QWidget):
@@ -50,7 +50,7 @@ class Pane(QWidget):
     def save_state(self) -> None:
         """Write what should survive a restart (default: nothing)."""
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""
 
 

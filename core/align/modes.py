@@ -26,6 +26,7 @@ from core.errors import SubwordScopeError
 from core.text.columns import SpanArray
 from core.text.normalize import NormalizedText, normalize
 from core.tokenizers.normalizers import Teaching
+from core.tokenizers.protocol import TokenizerLike
 
 MODES = {
     "tokenize": "Tokenize",
@@ -89,7 +90,7 @@ def parse_list(raw: str, what: str) -> list[str]:
     return items
 
 
-def tokenize(tokenizer: Any, text: str, options: dict, is_demo: bool,
+def tokenize(tokenizer: TokenizerLike, text: str, options: dict, is_demo: bool,
              should_stop: Callable[[], bool] | None = None) -> dict:
     """Encode ``text`` (without special tokens); the demo honours the normalizer options.
     ``should_stop`` is handed to the tokenizer's ``encode`` (it raises ``Cancelled``)."""
@@ -205,7 +206,7 @@ def label_entities(text: str, tokens: list[str], spans: list, labels_text: str, 
     return {"labels": labels, "entities": found}
 
 
-def _with_teaching(tokenizer: Any, options: dict) -> Any:
+def _with_teaching(tokenizer: TokenizerLike, options: dict) -> Any:
     """A copy of the demo tokenizer with its teaching normalizer's steps set from ``options``."""
     tokenizer = copy.copy(tokenizer)
     tokenizer.normalizer = Teaching(**options)

@@ -40,6 +40,7 @@ from core.align.round_trip_causes import Cause, classify
 from core.align.round_trip_segments import aligned, segments
 from core.errors import SubwordScopeError, check_stop
 from core.text.normalize import NormalizedText
+from core.tokenizers.protocol import TokenizerLike
 
 __all__ = ["Cause", "Difference", "RoundTrip", "RoundTripError", "decode_kept", "round_trip",
            "round_trip_of"]
@@ -201,7 +202,7 @@ def round_trip(original: str, normalized: NormalizedText, decoded: str, *,
     return RoundTrip(original, normalized.text, decoded, tuple(diffs), share)
 
 
-def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
+def round_trip_of(tokenizer: TokenizerLike, text: str, *, encoding: Any = None,
                   should_stop: Callable[[], bool] | None = None) -> RoundTrip:
     """``round_trip`` of ``tokenizer.decode`` of ``tokenizer.encode(text).ids`` as
     :func:`decode_kept` decodes them (the text's own special tokens kept, the others
@@ -234,7 +235,7 @@ def round_trip_of(tokenizer: Any, text: str, *, encoding: Any = None,
     return replace(rt, special_tokens_kept=kept)
 
 
-def decode_kept(tokenizer: Any, text: str, ids: Sequence[int],
+def decode_kept(tokenizer: TokenizerLike, text: str, ids: Sequence[int],
                 spans: Sequence[tuple[int, int] | None]) -> tuple[str, int]:
     """``ids`` (the encoding of ``text``, ``spans`` its token spans in code points) decoded
     with ``skip_special_tokens=False`` after leaving out the special tokens that do not

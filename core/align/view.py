@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain, islice
 from operator import itemgetter
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from core.text.columns import SpanArray, int_array
 from core.text.graphemes import GraphemeBounds
 from core.text.normalize import NormalizedText
 from core.text.offsets import int_table, offset_arrays
+from core.tokenizers.protocol import TokenizerLike
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
 
 def alignment_view(
     text: str,
-    tokenizer: Any = None,
+    tokenizer: TokenizerLike | None = None,
     *,
     mode: str = "tokenize",
     tokens_text: str = "",

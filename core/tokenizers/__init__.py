@@ -1,7 +1,8 @@
 """Real tokenizer pipelines with offsets that match the reference libraries.
 
 Public names: :func:`load` (detects the file format), :func:`demo_tokenizer` (the toy
-WordPiece of SPEC §2), :class:`Tokenizer`, :class:`Encoding`, :class:`TokenizerLoadError`,
+WordPiece of SPEC §2), :class:`Tokenizer`, :class:`TokenizerLike` (what callers need of
+one, :mod:`.protocol`), :class:`Encoding`, :class:`TokenizerLoadError`,
 :func:`vocab_audit` (unreachable, never-produced, glitchy… entries: :mod:`.vocab_audit`).
 
 Formats: HF ``tokenizer.json`` (WordPiece, BPE, Unigram, WordLevel), BERT ``vocab.txt``,
@@ -21,7 +22,9 @@ byte-fallback pieces (``unknown_mask``, ``byte_fallback_mask``, by id, for every
 where each token's own content lies (``derived_offsets``: equal to ``offsets`` except where
 the reference misplaces characters), all computed on first use.
 
-Layout: :mod:`.tokenizer` (the pipeline), :mod:`.encoding`, :mod:`.token_rules` (what a
+Layout: :mod:`.tokenizer` (the ``Tokenizer``), :mod:`.pipeline` (the encode stages and the
+``TextSplit`` record they pass on), :mod:`.builder` (post-processing and assembly: the one
+path to an ``Encoding``), :mod:`.batch` (``encode_batch``'s cached stages), :mod:`.encoding`, :mod:`.token_rules` (what a
 tokenizer's tokens stand for), :mod:`.derived` (derived offsets), :mod:`.added_tokens`,
 :mod:`.chars` (the reference's character classes); one package per pipeline stage, each with
 its registry in ``__init__``: :mod:`.normalizers` (``NORMALIZERS``), :mod:`.pre_tokenizers`
@@ -48,12 +51,13 @@ from core.tokenizers.formats.vocab_txt import read_vocab_txt
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers.teaching import Teaching
 from core.tokenizers.pre_tokenizers.separators import bert_pre_tokenizer
+from core.tokenizers.protocol import TokenizerLike
 from core.tokenizers.tokenizer import Tokenizer
 from core.tokenizers.vocab_audit import VocabAudit, vocab_audit
 from resources import read_text as _read_resource
 
-__all__ = ["Encoding", "Tokenizer", "TokenizerLoadError", "VocabAudit", "demo_tokenizer", "load",
-           "vocab_audit"]
+__all__ = ["Encoding", "Tokenizer", "TokenizerLike", "TokenizerLoadError", "VocabAudit",
+           "demo_tokenizer", "load", "vocab_audit"]
 
 
 def load(path: str | PathLike[str], **options: Any) -> Tokenizer:

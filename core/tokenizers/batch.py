@@ -38,7 +38,7 @@ from core.errors import check_stop
 from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
 from core.tokenizers.batch_bulk import ALL, CHUNK, FIRST, encode_chunk
-from core.tokenizers.normalizers.base import CharMapNormalizer
+from core.tokenizers.builder import build_encoding
 
 __all__ = ["BatchEncoder", "SMALL_TEXT"]
 
@@ -59,7 +59,8 @@ class BatchEncoder:
     ----------
     tokenizer : core.tokenizers.tokenizer.Tokenizer
         Its model, normalizer, pre-tokenizer, added tokens and post-processor are read;
-        ``tokenizer._post_process`` assembles the Encoding as ``encode`` does.
+        :func:`core.tokenizers.builder.build_encoding` assembles the Encoding, as for
+        ``encode``.
     """
 
     small_text = SMALL_TEXT  # read by batch_bulk (which this module imports)
@@ -68,14 +69,14 @@ class BatchEncoder:
         self.tok = tokenizer
         self.model = tokenizer.model
         norm = tokenizer.normalizer
-        self._translate = norm.translate if isinstance(norm, CharMapNormalizer) else None
-        self._plan = _plan(tokenizer.pre_tokenizer)
-        byte_level = self._plan in (_byte_level, _then_bytes)
+        self._translate = norm.translate if norm is not None and norm.per_character else None
+        self.plan = _plan(tokenizer.pre_tokenizer)
+        byte_level = self.plan in (_byte_level, _then_bytes)
         # rewritten words by whether their first character was prepended (0/1)
-        self._rewrites = (_Rewrites(self.model, byte_level, 0),
+        self.rewrites = (_Rewrites(self.model, byte_level, 0),
                           _Rewrites(self.model, byte_level, 1))
         # the cache of the words of texts encoded together (None: a text at a time)
-        self._bulk_cache = _bulk_cache(self)
+        self.bulk_cache = _bulk_cache(self)
 
     # -- many texts -------------------------------------------------------------------------
 
@@ -87,7 +88,7 @@ class BatchEncoder:
         others a text at a time (:meth:`encode`). ``should_stop`` is asked before every
         text (raises :class:`core.errors.Cancelled`). O(total code points + tokens) plus
         one model call per word never seen before."""
-        if self._bulk_cache is not None:
+        if self.bulk_cache is not None:
             out: list[Any] = []
             for k in range(0, len(texts), CHUNK):
                 out += encode_chunk(self, texts[k:k + CHUNK], add_special_tokens, should_stop)
@@ -105,10 +106,10 @@ class BatchEncoder:
         caller then uses ``encode``). O(n) for n code points plus one model call per word
         never seen before."""
         tok = self.tok
-        if self._plan is None or len(text) >= SMALL_TEXT:
+        if self.plan is None or len(text) >= SMALL_TEXT:
             return None
         if not tok.added.has_raw:
-            return self.encode_whole(text, *self._normalize(text), add_special_tokens)
+            return self.encode_whole(text, *self.normalize(text), add_special_tokens)
         tokens: list[str] = []
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
@@ -116,14 +117,13 @@ class BatchEncoder:
         normalized = self._encode_segments(text, tokens, ids, offsets, word_ids)
         if normalized is None:
             return None
-        if tok.post_processor is not None:
-            tok.post_processor.adjust(text, tokens, offsets)
-        return tok._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
+        return build_encoding(tok, text, normalized, tokens, ids, offsets, word_ids,
+                              add_special_tokens)
 
     def encode_whole(self, text: str, normalized: NormalizedText, identity: bool,
                      add_special_tokens: bool) -> Any:
         """:meth:`encode` of a short text in which no added token is matched before
-        normalization (one piece), given its :meth:`_normalize` result."""
+        normalization (one piece), given its :meth:`normalize` result."""
         tok = self.tok
         tokens: list[str] = []
         ids: list[int] = []
@@ -131,9 +131,8 @@ class BatchEncoder:
         word_ids: list[int | None] = []
         if not self._encode_piece(normalized, identity, 0, tokens, ids, offsets, word_ids):
             return None
-        if tok.post_processor is not None:
-            tok.post_processor.adjust(text, tokens, offsets)
-        return tok._post_process(tokens, ids, offsets, word_ids, normalized, add_special_tokens)
+        return build_encoding(tok, text, normalized, tokens, ids, offsets, word_ids,
+                              add_special_tokens)
 
     def _encode_segments(self, text, tokens, ids, offsets, word_ids):
         """The pieces between added tokens matched in the original text (as
@@ -144,7 +143,7 @@ class BatchEncoder:
                 _emit_added(added, text[a:b], (a, b), tokens, ids, offsets, word_ids)
                 parts.append((a, NormalizedText.identity(text[a:b])))
                 continue
-            nt, identity = self._normalize(text if (a, b) == (0, len(text)) else text[a:b])
+            nt, identity = self.normalize(text if (a, b) == (0, len(text)) else text[a:b])
             if not self._encode_piece(nt, identity, a, tokens, ids, offsets, word_ids):
                 return None
             parts.append((a, nt))
@@ -152,7 +151,7 @@ class BatchEncoder:
             return parts[0][1]
         return NormalizedText.concat(text, parts)
 
-    def _normalize(self, piece: str) -> tuple[NormalizedText, bool]:
+    def normalize(self, piece: str) -> tuple[NormalizedText, bool]:
         """The piece's NormalizedText and whether its map is the identity (a normalizer
         that changes nothing returns the NormalizedText it was given)."""
         n = len(piece)
@@ -168,7 +167,7 @@ class BatchEncoder:
         return NormalizedText(piece, new, source, [i + 1 for i in source]), False
 
     def _encode_piece(self, nt, identity, shift, tokens, ids, offsets, word_ids) -> bool:
-        """Append the tokens of one normalized piece (as ``Tokenizer._encode_piece``);
+        """Append the tokens of one normalized piece (as the stages of ``Tokenizer.encode``);
         False when the fast path cannot split it. O(tokens) list work."""
         added = self.tok.added
         text = nt.text
@@ -176,7 +175,7 @@ class BatchEncoder:
             return True
         first = bisect.bisect_right(nt.starts, 0) if shift == 0 else 0
         if not added.has_normalized:
-            split = self._plan(self, text, first)
+            split = self.plan(self, text, first)
             if split is None:
                 return False
             if split[0]:
@@ -191,7 +190,7 @@ class BatchEncoder:
                             word_ids, wid)
                 wid += 1
                 continue
-            split = self._plan(self, text[a:b] if (a, b) != (0, len(text)) else text,
+            split = self.plan(self, text[a:b] if (a, b) != (0, len(text)) else text,
                                max(first - a, 0))
             if split is None:
                 return False
@@ -209,14 +208,14 @@ class BatchEncoder:
         """Tokens, ids, word ids and original spans of the words' cached pieces.
         O(tokens), in C-level chains."""
         keys, starts, shifted = split
-        if self._plan is _plain:
+        if self.plan is _plain:
             pieces = self.model.tokenize_words(keys)
         elif shifted == ALL:
-            pieces = list(map(self._rewrites[1].__getitem__, keys))
+            pieces = list(map(self.rewrites[1].__getitem__, keys))
         else:
-            pieces = list(map(self._rewrites[0].__getitem__, keys))
+            pieces = list(map(self.rewrites[0].__getitem__, keys))
             if shifted:
-                pieces[0] = self._rewrites[1][keys[0]]
+                pieces[0] = self.rewrites[1][keys[0]]
         toks, tids, rel_lo, rel_hi = zip(*pieces)
         counts = list(map(len, tids))
         tokens += chain.from_iterable(toks)
@@ -273,7 +272,7 @@ class _Rewrites(dict):
         hi_map = [max(k + 1 - shifted, 1) for k in char_of]
         last = len(model_word) - 1
         lo, hi = [], []
-        for a, b in zip(starts, ends):  # tokenizer._normalized_spans, for one word
+        for a, b in zip(starts, ends):  # pipeline.spans_in_text, for one word
             x = lo_map[min(a, last)]
             if b <= a:
                 x = hi_map[last] if a > last else x
@@ -309,7 +308,7 @@ _UTF8_LENGTH = _Utf8Length()
 
 def _mapped_spans(nt, lo, hi, shift):
     """``(start, end)`` original code points of normalized spans ``[lo, hi)`` through the
-    piece's offset map (as ``tokenizer._piece_offsets``: an empty span sits at its start),
+    piece's offset map (as ``builder.original_spans``: an empty span sits at its start),
     as an iterable. O(tokens), in C-level maps when no span is empty."""
     starts, ends = nt.starts, nt.ends
     lo, hi = list(lo), list(hi)
@@ -418,29 +417,19 @@ def _bulk_cache(enc: BatchEncoder) -> _Rewrites | None:
     (:func:`~core.tokenizers.batch_bulk.encode_chunk`): the shifted one when the plan
     prepends to every word, else the unshifted one; None when the plan's words are not
     rewritten words (texts then go one at a time)."""
-    plan = enc._plan
+    plan = enc.plan
     if plan is _then_meta and enc.tok.pre_tokenizer.pre_tokenizers[-1].prepend_scheme == "always":
-        return enc._rewrites[1]
+        return enc.rewrites[1]
     if plan in (_byte_level, _metaspace, _then_meta, _then_bytes):
-        return enc._rewrites[0]
+        return enc.rewrites[0]
     return None
+
+
+_PLANS = {"plain": _plain, "byte_level": _byte_level, "metaspace": _metaspace,
+          "then_meta": _then_meta, "then_bytes": _then_bytes}
 
 
 def _plan(pre: Any):
-    """The split function for this pre-tokenizer, None when the fast path does not know it."""
-    if pre is None or not pre.transforms:
-        return _plain
-    kind = pre.type_name
-    if kind == "ByteLevel" and hasattr(pre, "source_pieces"):
-        return _byte_level
-    if kind == "Metaspace" and hasattr(pre, "source_pieces"):
-        return _metaspace
-    if kind == "Sequence":
-        *plain, last = pre.pre_tokenizers
-        if any(p.transforms for p in plain):
-            return None
-        if last.type_name == "Metaspace" and hasattr(last, "split_many"):
-            return _then_meta
-        if last.type_name == "ByteLevel" and not last.use_regex and not last.add_prefix_space:
-            return _then_bytes
-    return None
+    """The split function for this pre-tokenizer (what its ``batch_split`` says it
+    allows), None when the fast path does not cover it."""
+    return _plain if pre is None else _PLANS.get(pre.batch_split)

@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from core.errors import check_stop
+from core.tokenizers.builder import build_encoding
 
 __all__ = ["encode_chunk", "ALL", "CHUNK", "FIRST"]
 
@@ -47,7 +48,7 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     Parameters
     ----------
     enc : core.tokenizers.batch.BatchEncoder
-        Of a tokenizer whose plan splits into rewritten words (its ``_bulk_cache`` is
+        Of a tokenizer whose plan splits into rewritten words (its ``bulk_cache`` is
         not None: the cache every word is looked up in).
     texts : list of str
     add_special_tokens : bool
@@ -64,8 +65,8 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     call per word never seen before, O(tokens) flat list and numpy work.
     """
     tok = enc.tok
-    added, plan = tok.added, enc._plan
-    all_shifted = enc._bulk_cache is enc._rewrites[1]
+    added, plan = tok.added, enc.plan
+    all_shifted = enc.bulk_cache is enc.rewrites[1]
     out: list[Any] = [None] * len(texts)
     small = enc.small_text
     todo: list[tuple[int, str, Any]] = []  # (index, text, NormalizedText)
@@ -80,7 +81,7 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         if added.has_raw and text and added.split_original(text) != [(0, len(text), None)]:
             out[k] = enc.encode(text, add_special_tokens)
             continue
-        nt, identity = enc._normalize(text)
+        nt, identity = enc.normalize(text)
         if not identity or (added.has_normalized and nt.text and added.split_normalized(
                 nt.text) != [(0, len(nt.text), None)]):
             out[k] = enc.encode_whole(text, nt, identity, add_special_tokens)
@@ -102,12 +103,9 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     if not todo:
         return out
     tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts)
-    post, assemble = tok.post_processor, tok._post_process
     for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
-        t, o = tokens[a:b], offsets[a:b]
-        if post is not None:
-            post.adjust(text, t, o)
-        out[k] = assemble(t, ids[a:b], o, word_ids[a:b], nt, add_special_tokens)
+        out[k] = build_encoding(tok, text, nt, tokens[a:b], ids[a:b], offsets[a:b],
+                                word_ids[a:b], add_special_tokens)
     return out
 
 
@@ -116,8 +114,8 @@ def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
     """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
     bounds of each text (``len(n_words) + 1`` of them); the words at ``firsts`` are
     looked up as shifted (a character prepended). O(tokens)."""
-    pieces = list(map(enc._bulk_cache.__getitem__, keys))
-    shifted = enc._rewrites[1]
+    pieces = list(map(enc.bulk_cache.__getitem__, keys))
+    shifted = enc.rewrites[1]
     for i in firsts:
         pieces[i] = shifted[keys[i]]
     if not pieces:

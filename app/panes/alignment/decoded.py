@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor
@@ -44,6 +44,7 @@ from core.errors import check_stop
 from core.text.graphemes import grapheme_bounds
 from core.text.normalize import NormalizedText
 from core.text.offsets import utf16_table
+from core.tokenizers import TokenizerLike
 
 AUTO_CHARS = 20_000  # longer texts are compared on request (Compute), not after every edit
 DELAY_MS = 250  # the pane's result must stay this long before the comparison starts
@@ -60,7 +61,7 @@ class Decoded:
     decoded_utf16: Sequence[int]
 
 
-def unavailable(view: AlignmentView | None, tokenizer: Any) -> str | None:
+def unavailable(view: AlignmentView | None, tokenizer: TokenizerLike) -> str | None:
     """Why no round trip can be shown for ``view`` (a sentence), or None when it can."""
     if view is None:
         return "Waiting for the tokens…"
@@ -73,7 +74,7 @@ def unavailable(view: AlignmentView | None, tokenizer: Any) -> str | None:
     return None
 
 
-def decode_view(tokenizer: Any, view: AlignmentView, should_stop: Callable[[], bool] | None = None) -> Decoded:
+def decode_view(tokenizer: TokenizerLike, view: AlignmentView, should_stop: Callable[[], bool] | None = None) -> Decoded:
     """Decode the view's ids and compare with its text (a worker runs this; O(n) plus the
     round trip's cost).
 
@@ -153,7 +154,7 @@ class DecodedView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._tokenizer: Any = None
+        self._tokenizer: TokenizerLike | None = None
         self._view: AlignmentView | None = None
         self._stale = True  # the drawn result is not of self._view
         self.result: Decoded | None = None
@@ -214,7 +215,7 @@ class DecodedView(QWidget):
         lay.addWidget(self.body, 1)
 
     # -- the pane's API --------------------------------------------------------------------------
-    def set_tokenizer(self, tokenizer: Any) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike) -> None:
         """The pane's tokenizer changed: the shown view's ids belong to the old one."""
         self._tokenizer = tokenizer
         self._view = None

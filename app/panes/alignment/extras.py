@@ -30,13 +30,13 @@ from app.widgets.text_markers import TextMarkers
 from app.workers import TaskRunner
 from core.hf_cache import hub_cache_dir
 from core.text.invisibles import zero_width_name
-from core.tokenizers import demo_tokenizer
+from core.tokenizers import TokenizerLike, demo_tokenizer
 from core.tokenizers.special import encoding_specials, limits_line
 
 TEACHING_SHOWN = TEACHING_ENTRY[0].lower() + TEACHING_ENTRY[1:]
 
 
-def encode_with_specials(tokenizer: Any, text: str, should_stop=None) -> tuple[list[int], list[tuple[int, str]]]:
+def encode_with_specials(tokenizer: TokenizerLike, text: str, should_stop=None) -> tuple[list[int], list[tuple[int, str]]]:
     """Ids with the post-processor's special tokens, and ``(code point, token)`` of each
     special token (a worker runs this: one encode of the whole text, O(n)).
 
@@ -63,7 +63,7 @@ class Extras:
     def __init__(self, pane: Any):
         self.pane = pane
         w = pane.w
-        self._tokenizer: Any = None
+        self._tokenizer: TokenizerLike | None = None
         self._demo = demo_tokenizer()
         self._label = TEACHING_SHOWN
         self.picker = TokenizerPicker()
@@ -123,7 +123,7 @@ class Extras:
         self.picker.sig_more_requested.connect(self._on_more_requested)
 
     # -- the pane's events -------------------------------------------------------------------
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The pane's tokenizer changed (None: the demo vocabulary)."""
         self._tokenizer, self._label = tokenizer, label
         shown = TEACHING_SHOWN if tokenizer is None else getattr(tokenizer, "name", label)

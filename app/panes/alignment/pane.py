@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -38,7 +38,7 @@ from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
 from core.text.graphemes import GraphemeBounds
-from core.tokenizers import demo_tokenizer
+from core.tokenizers import TokenizerLike, demo_tokenizer
 
 DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000  # code points of the text saved; a longer text keeps this prefix
@@ -99,7 +99,7 @@ class AlignmentPane(Pane):
         self.state = self.state_class.from_dict(saved)
         self.start_notice = cut_notice(saved, len(self.state.text))  # shown until the text changes
         self._demo = demo_tokenizer()
-        self._tokenizer: Any = None
+        self._tokenizer: TokenizerLike | None = None
         self._tokenizer_label = DEMO_LABEL
         self.result: AlignmentView | None = None
         self._prepared: Prepared | None = None  # the shown result's Prepared
@@ -135,7 +135,7 @@ class AlignmentPane(Pane):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
         self.recompute()
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
         self._tokenizer_label = DEMO_LABEL if tokenizer is None else label

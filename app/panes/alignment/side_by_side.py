@@ -24,7 +24,7 @@ from app.widgets.span_line_view import SpanLine, SpanLineView
 from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle
 from app.workers import TaskRunner
 from core.align.side_by_side import SideBySide, TokenizerRow, side_by_side
-from core.tokenizers import load
+from core.tokenizers import TokenizerLike, load
 
 MAX_ROWS = 4  # the current tokenizer and up to three more
 MAX_CHARS = 600  # code points compared (a row is one unwrapped line)
@@ -141,12 +141,12 @@ class SideBySidePanel(QWidget):
             self._text = head
             self._schedule()
 
-    def set_primary(self, name: str, tokenizer: Any) -> None:
+    def set_primary(self, name: str, tokenizer: TokenizerLike) -> None:
         """The pane's current tokenizer (always the first row)."""
         self._primary = (name, tokenizer)
         self._schedule()
 
-    def add_tokenizer(self, name: str, tokenizer: Any) -> None:
+    def add_tokenizer(self, name: str, tokenizer: TokenizerLike) -> None:
         """Add a row (the oldest added row goes when there would be more than :data:`MAX_ROWS`)."""
         self._extra = ([e for e in self._extra if e[0] != name] + [(name, tokenizer)])[-(MAX_ROWS - 1):]
         self.recompute()
@@ -196,7 +196,7 @@ class SideBySidePanel(QWidget):
         if path:
             self.add_path(str(path), self.add.itemText(index).strip())
 
-    def _on_loaded(self, tokenizer: Any) -> None:
+    def _on_loaded(self, tokenizer: TokenizerLike) -> None:
         self.note.setText("")
         self.add_tokenizer(self._pending_name, tokenizer)
 

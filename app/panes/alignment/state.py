@@ -19,6 +19,7 @@ from core.align.view import AlignmentView, alignment_view
 from core.errors import check_stop
 from core.text.graphemes import GraphemeBounds
 from core.text.offsets import utf16_table
+from core.tokenizers import TokenizerLike
 
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
@@ -77,7 +78,7 @@ class Request:
     """
 
     state: AlignmentState
-    tokenizer: Any
+    tokenizer: TokenizerLike
     tokenizer_is_demo: bool = True
     graphemes: GraphemeBounds = field(default_factory=GraphemeBounds, compare=False)
 

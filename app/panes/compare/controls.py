@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QSettings, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
@@ -32,6 +31,7 @@ from core.metrics.measures import TOOLTIPS
 from core.collection import COLLECTION
 from core.text.scripts import SCRIPTS, script_label
 from core.text.scripts import language_name
+from core.tokenizers import TokenizerLike
 
 SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
                      "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
@@ -108,7 +108,7 @@ def unique_label(label: str, entries: list[TokenizerEntry]) -> str:
     return out
 
 
-def add_loaded(entries: list[TokenizerEntry], tokenizer: Any, label: str) -> None:
+def add_loaded(entries: list[TokenizerEntry], tokenizer: TokenizerLike, label: str) -> None:
     """Add an already loaded tokenizer to ``entries``, or give it to the entry with the same
     path or label; ``label`` is usually its path. A built-in tokenizer (a file
     :func:`core.data.builtin_tokenizer` unpacked) whose name an entry already has is not

@@ -29,6 +29,7 @@ from app.widgets.span_segments import SegmentStyle
 from app.widgets.text_format import plural
 from core.align.span_diff import boundaries, differing_boundaries
 from core.metrics.per_encoding import content_tokens, coverage
+from core.tokenizers import TokenizerLike
 
 SHADES = ("#dbe9f6", "#fde7c7")
 SHARED, OUTSIDE, DIFF, SAME = "#ffb74d", "#e5e7eb", "#d62728", "#9e9e9e"
@@ -48,7 +49,7 @@ class DrillRow:
     unknown: tuple[bool, ...] = ()
 
 
-def unknown_mask(encoding: Any, tokenizer: Any) -> list[bool]:
+def unknown_mask(encoding: Any, tokenizer: TokenizerLike) -> list[bool]:
     """One bool per token of ``encoding`` (special tokens included): the encoding's own
     ``unknown_mask`` / ``byte_fallback_mask`` when it has them, else ``id == unk id``
     (no ids or no unknown token: all False). O(tokens)."""

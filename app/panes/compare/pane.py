@@ -47,7 +47,7 @@ from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
 from core.data import data_dir
-from core.tokenizers import demo_tokenizer
+from core.tokenizers import TokenizerLike, demo_tokenizer
 
 
 class ComparePane(Pane):
@@ -195,12 +195,12 @@ class ComparePane(Pane):
         self._unverified.add(path)  # refused when the worker cannot load it
         self._on_entries_changed()
 
-    def add_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def add_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Add (or refresh) an already loaded tokenizer; ``label`` is usually its path."""
         add_loaded(self.state.entries, tokenizer, label)
         self._on_entries_changed()
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The main window's tokenizer joins the comparison (``None`` = the demo vocabulary)."""
         if tokenizer is None:
             try:

@@ -15,7 +15,7 @@ from core.collection import COLLECTION, filter_languages
 from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
 from core.metrics.atlas import atlas_table, collection_corpus, collection_languages
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
-from core.tokenizers import load
+from core.tokenizers import TokenizerLike, load
 
 
 @dataclass
@@ -24,7 +24,7 @@ class TokenizerEntry:
 
     label: str
     path: str | None = None
-    tokenizer: Any = None
+    tokenizer: TokenizerLike | None = None
 
     def key(self) -> str:
         """Cache key: the file and its modification time, or the object's identity."""

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QProgressBar, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.workers import TaskRunner
-from core.tokenizers import VocabAudit, vocab_audit
+from core.tokenizers import TokenizerLike, VocabAudit, vocab_audit
 
 HINT = "Pick a tokenizer and press Audit: which entries can never be produced, and which look broken."
 
@@ -179,7 +179,7 @@ class VocabTab(QWidget):
             self.message.setText("This example has no text of its own to show (a byte or a partial character).")
 
 
-def _run_audit(tokenizer: Any, label: str, corpus: Sequence[str | Sequence[str]], *, progress=None,
+def _run_audit(tokenizer: TokenizerLike, label: str, corpus: Sequence[str | Sequence[str]], *, progress=None,
                should_stop=None):
     """The worker's call: ``(label, audit)``; a language given as lines is joined here."""
     texts = [t if isinstance(t, str) else "\n".join(t) for t in corpus]

@@ -41,6 +41,7 @@ from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
+from core.tokenizers import TokenizerLike
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
 SYNC_MAX_STEPS = 200  # larger corpora: runs of more merges than this go to the worker
@@ -284,7 +285,7 @@ class MergesPane(Pane):
         self.replay_view.set_loading(os.path.basename(source.rstrip("/")) or source)
         self.runner.submit(fn, arg)
 
-    def set_tokenizer(self, tokenizer: Any, label: str) -> None:
+    def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use a broadcast byte-level BPE tokenizer for replay as it is: its merge table is
         built in the worker, only once the replay tab is shown, and a newer broadcast cancels
         a build still running. Other tokenizers are ignored here (a short note says so) and

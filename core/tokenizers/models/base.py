@@ -52,9 +52,18 @@ class CachedModel:
         """Tokens, ids, word-relative starts and ends of one pre-tokenized word."""
         return self._cache[word]
 
-    def tokenize_words(self, words: list[str]) -> list[Piece]:
-        """:meth:`tokenize_word` for many words."""
+    def tokenize_words(self, words: list[str],
+                       should_stop: Callable[[], bool] | None = None) -> list[Piece]:
+        """:meth:`tokenize_word` for many words. ``should_stop`` is accepted as BPE's is
+        and not asked: these models' per-word work has no long merge loop (the pipeline
+        asks it between chunks of words)."""
         return list(map(self._cache.__getitem__, words))
+
+    def tokenize_flat(self, words: list[str],
+                      should_stop: Callable[[], bool] | None = None) -> tuple | None:
+        """None: these models have no path laying many words' tokens end to end (the
+        pipeline then uses :meth:`tokenize_words`; BPE has one)."""
+        return None
 
     def settings(self) -> dict[str, Any]:
         return {}

@@ -38,7 +38,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable
 
-from core.errors import SubwordScopeError, TokenizerLoadError
+from core.errors import SubwordScopeError, TokenizerLoadError, check_stop
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
 import numpy as np
 
@@ -47,7 +47,7 @@ from core.tokenizers.models.bpe_batch import (
 from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
 from core.tokenizers.models.bpe_merge import (
     LONG_WORD, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs, merge_by_rank,
-    merge_widths, merges_from_ranks, reference_spans)
+    merges_from_ranks, reference_spans)
 
 __all__ = ["BPE"]
 
@@ -126,8 +126,9 @@ class BPE:
         self.ignore_merges = bool(ignore_merges)
         self.dropout = dropout
         self._by_rank = False
-        self._merges: list[tuple[str, str]] | None = [
-            tuple(m) if isinstance(m, list) else m for m in merges]
+        self._merges: list[tuple[str, str]] | None = (
+            [tuple(m) if isinstance(m, list) else m for m in merges]
+            if list in set(map(type, merges)) else list(merges))
         self._pair_rank, self._pair_new = merge_tables(
             self._vocab, self._merges, continuing_subword_prefix or "", source)
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
@@ -213,13 +214,20 @@ class BPE:
         """:meth:`tokenize` transposed: ``(tokens, ids, starts, ends)`` tuples (pipeline form)."""
         return self._pieces[word]
 
-    def tokenize_words(self, words: list[str]) -> list[tuple[tuple, tuple, tuple, tuple]]:
+    def tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None = None
+                       ) -> list[tuple[tuple, tuple, tuple, tuple]]:
         """:meth:`tokenize_word` for many words (one dict lookup per known word).
 
         When the words not cached hold :data:`BATCH_WORDS` symbols or more they are merged
         together in numpy rounds (:meth:`_merge_many`). O(Σ n log n) over the new words.
+        ``should_stop`` is asked inside the merging of every word of :data:`LONG_WORD`
+        symbols or more (each numpy round, every few thousand heap merges); True raises
+        :class:`core.errors.Cancelled`.
         """
         pieces = self._pieces
+        if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
+            return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD else pieces[w]
+                    for w in words]  # long words are never cached
         if len(words) < 64:
             return list(map(pieces.__getitem__, words))
         new = [w for w in dict.fromkeys(words) if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
@@ -234,7 +242,8 @@ class BPE:
             pieces.update(fresh)
         return out
 
-    def tokenize_flat(self, words: list[str]) -> tuple | None:
+    def tokenize_flat(self, words: list[str], should_stop: Callable[[], bool] | None = None
+                      ) -> tuple | None:
         """:meth:`tokenize_words` laid end to end, for many words most of which are not
         cached: each distinct word merged once, all together in numpy rounds
         (:func:`merge_segments`); the new words are then cached (:meth:`_keep_flat`).
@@ -247,6 +256,12 @@ class BPE:
             inside each word (code points), as :meth:`tokenize_word` gives them. None when
             the words are few, mostly cached, hold under :data:`BATCH_WORDS` new symbols or
             :meth:`_symbol_ids` does not apply (then use :meth:`tokenize_words`).
+
+        Raises
+        ------
+        core.errors.Cancelled
+            When ``should_stop()`` (asked before every numpy round and inside the words
+            the rounds leave unfinished) returns True.
 
         Notes
         -----
@@ -277,10 +292,11 @@ class BPE:
                 chars[first[whole]] = list(map(self._vocab.__getitem__,
                                                np.asarray(distinct, object)[whole]))
                 chars, seg = chars[keep], seg[keep]
-        sym, seg, unfinished = merge_segments(chars, seg, self._pair_table())
+        sym, seg, unfinished = merge_segments(chars, seg, self._pair_table(),
+                                              should_stop=should_stop)
         back = self._vocab_r.__getitem__
         if len(unfinished):
-            sym, seg = self._finish_words(sym, seg, unfinished)
+            sym, seg = self._finish_words(sym, seg, unfinished, should_stop)
         id_list = sym.tolist()
         tok_list = list(map(back, id_list))
         widths = np.fromiter(map(len, tok_list), np.int64, len(tok_list))
@@ -322,7 +338,8 @@ class BPE:
         pieces.update(zip(words, zip(*(map(tuple, map(column.__getitem__, cuts))
                                        for column in (tok_list, id_list, starts, ends)))))
 
-    def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray
+    def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray,
+                      should_stop: Callable[[], bool] | None = None
                       ) -> tuple[np.ndarray, np.ndarray]:
         """``sym``/``seg`` with the ``unfinished`` words merged to the end by
         :func:`heap_merge`. O(W) Python for W words plus O(n log n) per unfinished word."""
@@ -331,8 +348,9 @@ class BPE:
         back, vocab = self._vocab_r.__getitem__, self._vocab
         for k in np.searchsorted(seg[np.concatenate(([0], bounds))], unfinished).tolist():
             toks = list(map(back, parts[k].tolist()))
-            toks = (heap_merge(toks, vocab) if self._by_rank
-                    else heap_merge(toks, self._pair_rank, self._pair_new))
+            toks = (heap_merge(toks, vocab, should_stop=should_stop) if self._by_rank
+                    else heap_merge(toks, self._pair_rank, self._pair_new,
+                                    should_stop=should_stop))
             parts[k] = np.fromiter(map(vocab.__getitem__, toks), np.int64, len(toks))
             words[k] = np.full(len(toks), words[k][0], np.int64)
         return np.concatenate(parts), np.concatenate(words)
@@ -393,15 +411,16 @@ class BPE:
         pairs = self._pairs = PairTable.from_many(many)
         return pairs
 
-    def _piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple]:
+    def _piece(self, word: str, should_stop: Callable[[], bool] | None = None
+               ) -> tuple[tuple, tuple, tuple, tuple]:
         if len(word) >= BATCH_WORD and not (self.ignore_merges and word in self._vocab):
-            piece = self._long_piece(word)
+            piece = self._long_piece(word, should_stop)
             if piece is not None:
                 return piece
         parts = self._plain_parts(word) if len(word) < BATCH_WORD else None
         if parts is not None:
             return self._piece_from_parts(parts)
-        toks = self._compute(word)
+        toks = self._compute(word, should_stop)
         return tuple(zip(*toks)) if toks else ((), (), (), ())  # type: ignore[return-value]
 
     def _rank_piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple]:
@@ -444,18 +463,22 @@ class BPE:
         ends = tuple(accumulate(map(len, parts)))
         return tuple(parts), ids, (0, *ends[:-1]), ends
 
-    def _compute(self, word: str) -> tuple[tuple[str, int, int, int], ...]:
+    def _compute(self, word: str, should_stop: Callable[[], bool] | None = None
+                 ) -> tuple[tuple[str, int, int, int], ...]:
         if not word:
             return ()
         if self.ignore_merges and word in self._vocab:
             return ((word, self._vocab[word], 0, len(word)),)
         if len(word) >= BATCH_WORD:
-            piece = self._long_piece(word)
+            piece = self._long_piece(word, should_stop)
             if piece is not None:
                 return tuple(zip(*piece))
         if self._by_rank:
+            if len(word) >= LONG_WORD:
+                return self._tokens_from_parts(heap_merge(list(word), self._vocab,
+                                                          should_stop=should_stop))
             return self._tokens_from_parts(merge_by_rank(list(word), self._vocab))
-        return self._merge_word(word)
+        return self._merge_word(word, should_stop)
 
     def _symbol_ids(self, word: str) -> np.ndarray | None:
         """Each character's id (int64, shape (n,)) when every character is a token, ids are
@@ -476,23 +499,28 @@ class BPE:
         ids = table[cps]
         return ids if (ids >= 0).all() else None
 
-    def _long_piece(self, word: str) -> tuple[tuple, tuple, tuple, tuple] | None:
+    def _long_piece(self, word: str, should_stop: Callable[[], bool] | None = None
+                    ) -> tuple[tuple, tuple, tuple, tuple] | None:
         """:meth:`tokenize_word` of a long word: rounds of :func:`merge_word` (numpy),
         finished by :func:`heap_merge` when the rounds stop early; None when
-        :meth:`_symbol_ids` does not apply. O(n log n) for n characters."""
+        :meth:`_symbol_ids` does not apply. O(n log n) for n characters; ``should_stop``
+        asked before every round and every few thousand heap merges."""
         ids = self._symbol_ids(word)
         if ids is None:
             return None
-        out, starts, done = merge_word(ids, self._pair_table())
+        out, starts, done = merge_word(ids, self._pair_table(), should_stop=should_stop)
+        check_stop(should_stop)
         id_list = out.tolist()
         if len(id_list) == 1:
             return (self._vocab_r[id_list[0]],), tuple(id_list), (0,), (len(word),)
         tokens = itemgetter(*id_list)(self._vocab_r)
         if not done:
             if self._by_rank:
-                tokens = heap_merge(list(tokens), self._vocab)
+                tokens = heap_merge(list(tokens), self._vocab, should_stop=should_stop)
             else:
-                tokens = heap_merge(list(tokens), self._pair_rank, self._pair_new)
+                tokens = heap_merge(list(tokens), self._pair_rank, self._pair_new,
+                                    should_stop=should_stop)
+            check_stop(should_stop)
             id_list = list(map(self._vocab.__getitem__, tokens))
             ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
             starts = np.concatenate(([0], ends[:-1]))
@@ -523,14 +551,24 @@ class BPE:
                 "to_byte_level() first") from None
         return tuple(out)
 
-    def _merge_word(self, word: str) -> tuple[tuple[str, int, int, int], ...]:
+    def _merge_word(self, word: str, should_stop: Callable[[], bool] | None = None
+                    ) -> tuple[tuple[str, int, int, int], ...]:
+        """Tokens of a merge-list word with the reference's spans: the plain case by
+        :func:`merge_by_pairs`, words with a prefix, a suffix or characters missing from
+        the vocabulary through :func:`initial_symbols` and :func:`heap_merge` (widths
+        added up). O(n log n) for n symbols (O(n²) list scan below :data:`LONG_WORD`)."""
         prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
         if not prefix and not suffix and all(map(self._vocab.__contains__, word)):
-            parts = merge_by_pairs(list(word), self._pair_rank, self._pair_new)
+            if len(word) >= LONG_WORD:
+                parts = heap_merge(list(word), self._pair_rank, self._pair_new,
+                                   should_stop=should_stop)
+            else:
+                parts = merge_by_pairs(list(word), self._pair_rank, self._pair_new)
             return self._tokens_from_parts(parts)
         parts, widths = initial_symbols(word, self._vocab, prefix, suffix, self.unk_token,
                                         self.fuse_unk, self.byte_fallback)
-        merge_widths(parts, widths, self._pair_rank, self._pair_new)
+        parts = heap_merge(parts, self._pair_rank, self._pair_new, widths,
+                           should_stop=should_stop)
         return tuple(reference_spans(word, parts, widths, self._vocab))
 
     # Vocabulary -------------------------------------------------------------------------

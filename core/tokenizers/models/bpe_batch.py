@@ -26,6 +26,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from core.errors import check_stop
+
 BATCH_WORD = 2048
 """Symbols from which :class:`~core.tokenizers.models.bpe.BPE` merges one word in rounds."""
 BATCH_WORDS = 4096
@@ -37,6 +39,10 @@ NO_RANK = (1 << 31) - 1
 _NO_RANK = np.int64(NO_RANK)
 NO_PAIR = NO_RANK << 32 | 0xFFFFFFFF
 """The packed :class:`PairTable` entry (``rank << 32 | merged id``) of a pair that does not merge."""
+
+STOP_CHECK_PAIRS = 1 << 16
+"""Pairs ranked at a time when a word's pairs are first looked up (``should_stop`` is
+asked between: a few ms each)."""
 
 PAIRS_KEPT = 1 << 20
 """Pairs a :class:`PairTable` remembers at most (it forgets them all when past it)."""
@@ -98,7 +104,8 @@ class PairTable:
 
 
 def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
-                   min_share: int = MIN_SHARE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   min_share: int = MIN_SHARE, should_stop: Callable[[], bool] | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Merge many words in rounds (see the module docstring).
 
     Parameters
@@ -112,6 +119,8 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     min_share : int
         Rounds stop once one would merge fewer than 1/``min_share`` of the symbols of the
         words still merging.
+    should_stop : callable, optional
+        Asked before every round; True raises :class:`core.errors.Cancelled`.
 
     Returns
     -------
@@ -134,8 +143,9 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     done_sym: list[np.ndarray] = []
     done_seg: list[np.ndarray] = []
     unfinished = np.empty(0, np.int64)
-    rank, new = _pair_ranks(sym, seg, pairs)
+    rank, new = _pair_ranks(sym, seg, pairs, should_stop)
     while len(sym):
+        check_stop(should_stop)
         flags = np.empty(len(sym), bool)
         flags[0] = True
         np.not_equal(seg[1:], seg[:-1], out=flags[1:])
@@ -165,7 +175,8 @@ def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
     return out_sym[order], out_seg[order], unfinished
 
 
-def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
+def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE,
+               should_stop: Callable[[], bool] | None = None
                ) -> tuple[np.ndarray, np.ndarray, bool]:
     """:func:`merge_segments` of one word, without the word bookkeeping.
 
@@ -173,8 +184,8 @@ def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
     ----------
     sym : numpy.ndarray of int64, shape (n,)
         The word's symbol ids (below 2**31).
-    pairs, min_share
-        As for :func:`merge_segments`.
+    pairs, min_share, should_stop
+        As for :func:`merge_segments` (``should_stop`` asked before every round).
 
     Returns
     -------
@@ -194,9 +205,13 @@ def merge_word(sym: np.ndarray, pairs: PairTable, min_share: int = MIN_SHARE
     if len(sym) < 2:
         return sym, starts, True
     rank, new = np.empty(len(sym), np.int64), np.empty(len(sym), np.int64)
-    rank[:-1], new[:-1] = pairs.ranks(sym[:-1], sym[1:])
+    for a in range(0, len(sym) - 1, STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        b = min(a + STOP_CHECK_PAIRS, len(sym) - 1)
+        rank[a:b], new[a:b] = pairs.ranks(sym[a:b], sym[a + 1:b + 1])
     rank[-1], new[-1] = _NO_RANK, -1
     while len(sym) > 1:
+        check_stop(should_stop)
         r = rank.min()
         if r == _NO_RANK:
             return sym, starts, True
@@ -222,14 +237,19 @@ def _sorted_unique(a: np.ndarray) -> np.ndarray:
     return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) > 1 else a
 
 
-def _pair_ranks(sym: np.ndarray, seg: np.ndarray, pairs: PairTable
+def _pair_ranks(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,
+                should_stop: Callable[[], bool] | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Rank and merged id of the pair starting at each symbol, shape (n,) each; ``NO_RANK``
-    (and -1) for a word's last symbol. O(n log n)."""
+    (and -1) for a word's last symbol. O(n log n); ``should_stop`` asked every
+    :data:`STOP_CHECK_PAIRS` pairs."""
     rank = np.full(len(sym), _NO_RANK)
     new = np.full(len(sym), -1, np.int64)
     inner = np.flatnonzero(seg[1:] == seg[:-1])
-    rank[inner], new[inner] = pairs.ranks(sym[inner], sym[inner + 1])
+    for a in range(0, len(inner), STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        at = inner[a:a + STOP_CHECK_PAIRS]
+        rank[at], new[at] = pairs.ranks(sym[at], sym[at + 1])
     return rank, new
 
 

@@ -8,6 +8,8 @@ Public names: :class:`MergeError`, :func:`check_vocab`, :func:`merge_tables`,
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 from core.errors import TokenizerLoadError
@@ -33,6 +35,9 @@ def check_vocab(vocab: Any, source: str | None) -> dict[str, int]:
         raise TokenizerLoadError(
             f"the vocabulary must be an object mapping token to id, not a {type(vocab).__name__}",
             source)
+    if not (set(map(type, vocab)) - {str} or set(map(type, vocab.values())) - {int}
+            or (vocab and min(vocab.values()) < 0)):
+        return dict(vocab)  # every entry right (checked in C-level passes)
     for token, i in vocab.items():
         if not isinstance(token, str) or type(i) is not int or i < 0:
             raise TokenizerLoadError(
@@ -52,9 +57,12 @@ def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: s
     MergeError
         If a merge is not two strings, or a token it names or forms is not in ``vocab``.
     """
+    cut = len(prefix)
+    fast = _fast_tables(vocab, merges, cut)
+    if fast is not None:
+        return fast
     pair_rank: dict[tuple[str, str], int] = {}
     pair_new: dict[tuple[str, str], str] = {}
-    cut = len(prefix)
     for rank, pair in enumerate(merges):
         if type(pair) is not tuple or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
             raise MergeError(f"merge {rank + 1} is not a pair of tokens: {pair!r}", rank, source)
@@ -68,6 +76,25 @@ def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: s
         pair_rank[pair] = rank
         pair_new[pair] = new
     return pair_rank, pair_new
+
+
+def _fast_tables(vocab: dict[str, int], merges: list, cut: int) -> tuple[dict, dict] | None:
+    """:func:`merge_tables` in C-level ``map`` chains when every merge is right; None when
+    one is not (the loop then names it). O(merges)."""
+    if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
+        return None
+    firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
+    if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
+        return None
+    new = list(map(str.__add__, firsts, seconds if not cut else [b[cut:] for b in seconds]))
+    has = vocab.__contains__
+    if not (all(map(has, firsts)) and all(map(has, seconds)) and all(map(has, new))):
+        return None
+    # (a pair listed twice keeps its last rank and merged token: later values overwrite)
+    return dict(zip(merges, range(len(merges)))), dict(zip(merges, new))
+
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 # tokenizer.json ---------------------------------------------------------------------------
@@ -126,5 +153,24 @@ def bpe_options_from_json(model: Any, source: str | None = None
     options: dict[str, Any] = {k: _option(model, k, (str,), source) for k in _STR_OPTIONS}
     options.update({k: bool(_option(model, k, (bool,), source)) for k in _BOOL_OPTIONS})
     options["dropout"] = _option(model, "dropout", (int, float), source)
-    merges = [parse_merge_entry(e, i, source) for i, e in enumerate(model["merges"])]
+    entries = model["merges"]
+    merges = _fast_merges(entries)
+    if merges is None:
+        merges = [parse_merge_entry(e, i, source) for i, e in enumerate(entries)]
     return model["vocab"], merges, options
+
+
+def _fast_merges(entries: list) -> list[tuple[str, str]] | None:
+    """:func:`parse_merge_entry` of every entry in C-level ``map`` chains when all are
+    right and of one form (``"a b"`` strings or ``["a", "b"]`` lists); None otherwise (the
+    loop then names the bad one). O(merges)."""
+    kinds = set(map(type, entries))
+    if kinds == {str}:
+        pairs = list(map(tuple, map(str.split, entries, repeat(" "))))
+    elif kinds == {list}:
+        pairs = list(map(tuple, entries))
+    else:
+        return None
+    if set(map(len, pairs)) - {2} or set(map(type, chain.from_iterable(pairs))) - {str}:
+        return None
+    return pairs

@@ -6,11 +6,16 @@ until none applies — by merge-list rank (Sennrich et al., 2016; ``tokenizers``
 ``merges.txt``) or by token rank (tiktoken). Both give the same result as ``tokenizers``'
 priority-queue loop, which also pops the lowest (rank, position) pair still present.
 
-Public names: :func:`merge_by_pairs`, :func:`merge_widths`, :func:`merge_by_rank` (each
-O(n log n) for n symbols), :func:`merge_all_ranks` (the unlimited rank scan for short words),
-:func:`heap_merge` (their loop for long words), :data:`LONG_WORD`, :func:`merges_from_ranks`,
-:func:`initial_symbols`, :func:`reference_spans`. Symbol widths and positions are UTF-8
-bytes; spans handed back are code points of the word.
+:func:`reference_merge` is that rule written plainly (O(n²) for n symbols): the definition
+every faster loop is property-tested equal to (tests/core/tokenizers/models/
+test_merge_reference.py), never used to encode. The faster loops: :func:`merge_by_pairs`
+and :func:`merge_by_rank` (a list scan for short words, :func:`heap_merge` from
+:data:`LONG_WORD` symbols on; O(n log n)), :func:`merge_all_ranks` (the rank list scan),
+:func:`heap_merge` (the loop of long words, widths and a rank limit included), and the
+numpy rounds of :mod:`core.tokenizers.models.bpe_batch`.
+
+Also :func:`merges_from_ranks`, :func:`initial_symbols`, :func:`reference_spans`. Symbol
+widths and positions are UTF-8 bytes; spans handed back are code points of the word.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from heapq import heapify, heappop, heappush
 from itertools import repeat
 from typing import Callable
 
-from core.errors import Cancelled
+from core.errors import Cancelled, check_stop
 from core.text.byte_alphabet import byte_span_to_char_span, byte_to_char_index, utf8_len
 
 _NO_RANK = 1 << 62  # "this pair does not merge"; larger than any real rank
@@ -34,6 +39,58 @@ _POSITION = (1 << 32) - 1  # low bits of a heap entry (see heap_merge)
 
 LONG_WORD = 48
 """Symbols from which the heap loop is used (below it the list scan is faster)."""
+STOP_CHECK_MERGES = 2048
+""":func:`heap_merge` asks ``should_stop`` every this many heap pops (a few ms each)."""
+STOP_CHECK_PAIRS = 1 << 16
+""":func:`heap_merge` ranks a word's pairs this many at a time (``should_stop`` asked
+between)."""
+
+
+def reference_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
+                    widths: list[int] | None = None, limit: int = _NO_RANK) -> list[str]:
+    """The BPE merge rule written plainly: the definition the faster loops must equal.
+
+    Scan every adjacent pair, merge the one of lowest rank (the leftmost among equal
+    ranks), repeat until no pair merges. O(n²) for n symbols (up to n - 1 merges, each
+    rescanning up to n pairs); never used to encode, only to test the loops that are.
+
+    Parameters
+    ----------
+    parts : list of str
+        The symbols (not modified).
+    ranks : dict
+        With ``pair_new``: ``(a, b) → rank`` of a merge list; without: ``token → rank``,
+        and ``a`` and ``b`` merge into ``a + b`` when that is a token (tiktoken's rule).
+    pair_new : dict, optional
+        ``(a, b) → merged symbol``.
+    widths : list of int, optional
+        Each symbol's width; replaced in place by the merged symbols' summed widths.
+    limit : int
+        Only ranks below it merge.
+
+    Returns
+    -------
+    list of str
+        The symbols after merging.
+    """
+    parts = list(parts)
+    width = list(widths) if widths is not None else [0] * len(parts)
+    while True:
+        best = None  # (rank, position) of the pair to merge
+        for i in range(len(parts) - 1):
+            a, b = parts[i], parts[i + 1]
+            rank = ranks.get((a, b)) if pair_new is not None else ranks.get(a + b)
+            if rank is not None and rank < limit and (best is None or rank < best[0]):
+                best = (rank, i)
+        if best is None:
+            break
+        i = best[1]
+        a, b = parts[i], parts[i + 1]
+        parts[i:i + 2] = [pair_new[(a, b)] if pair_new is not None else a + b]
+        width[i:i + 2] = [width[i] + width[i + 1]]
+    if widths is not None:
+        widths[:] = width
+    return parts
 
 
 def merge_by_pairs(parts: list[str], pair_rank: dict, pair_new: dict) -> list[str]:
@@ -62,58 +119,14 @@ def merge_by_pairs(parts: list[str], pair_rank: dict, pair_new: dict) -> list[st
     return parts
 
 
-def merge_widths(parts: list[str], widths: list[int], pair_rank: dict, pair_new: dict) -> None:
-    """:func:`merge_by_pairs` that also adds up the merged symbols' widths, in place.
-
-    O(n²) list scan below :data:`LONG_WORD` symbols, else O(n log n) (:func:`heap_merge`).
-    """
-    get = pair_rank.get
+def merge_by_rank(parts: list[str], vocab: dict[str, int]) -> list[str]:
+    """Merge adjacent parts whose concatenation is a token, lowest rank first (tiktoken),
+    in place; returns ``parts``. O(n²) list scan (:func:`merge_all_ranks`) below
+    :data:`LONG_WORD` parts, else O(n log n) (:func:`heap_merge`)."""
     if len(parts) >= LONG_WORD:
-        parts[:] = heap_merge(parts, pair_rank, pair_new, widths)
-        return
-    ranks = [get(p, _NO_RANK) for p in zip(parts, parts[1:])]
-    while ranks:
-        m = min(ranks)
-        if m == _NO_RANK:
-            break
-        i = ranks.index(m)
-        parts[i] = pair_new[(parts[i], parts[i + 1])]
-        del parts[i + 1], ranks[i]
-        widths[i] += widths.pop(i + 1)
-        if i < len(ranks):
-            ranks[i] = get((parts[i], parts[i + 1]), _NO_RANK)
-        if i:
-            ranks[i - 1] = get((parts[i - 1], parts[i]), _NO_RANK)
-
-
-def merge_by_rank(parts: list[str], vocab: dict[str, int], limit: int = _NO_RANK) -> list[str]:
-    """Merge adjacent parts whose concatenation is a token, lowest rank first (tiktoken).
-
-    Only tokens of rank ``< limit`` may be formed. Returns ``parts`` (merged in place).
-    O(n²) list scan below :data:`LONG_WORD` parts, else O(n log n) (:func:`heap_merge`).
-    """
-    get = vocab.get
-    if len(parts) >= LONG_WORD:
-        parts[:] = heap_merge(parts, vocab, limit=limit)
+        parts[:] = heap_merge(parts, vocab)
         return parts
-    if limit == _NO_RANK:
-        return merge_all_ranks(parts, get)
-    ranks = [get(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
-    ranks = [r if r < limit else _NO_RANK for r in ranks]
-    while ranks:
-        m = min(ranks)
-        if m == _NO_RANK:
-            break
-        i = ranks.index(m)
-        parts[i] += parts[i + 1]
-        del parts[i + 1], ranks[i]
-        if i < len(ranks):
-            r = get(parts[i] + parts[i + 1], _NO_RANK)
-            ranks[i] = r if r < limit else _NO_RANK
-        if i:
-            r = get(parts[i - 1] + parts[i], _NO_RANK)
-            ranks[i - 1] = r if r < limit else _NO_RANK
-    return parts
+    return merge_all_ranks(parts, vocab.get)
 
 
 def merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
@@ -145,7 +158,8 @@ def merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
 
 
 def heap_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
-               widths: list[int] | None = None, limit: int = _NO_RANK) -> list[str]:
+               widths: list[int] | None = None, limit: int = _NO_RANK,
+               should_stop: Callable[[], bool] | None = None) -> list[str]:
     """Merge the lowest-ranked adjacent pair (leftmost on ties) until none merges.
 
     A heap of ``(rank, position)`` entries over a doubly linked list of the symbols; an
@@ -167,23 +181,42 @@ def heap_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
         Each symbol's width; merged in place (the widths of merged symbols are added up).
     limit : int
         Only ranks below it merge.
+    should_stop : callable, optional
+        Asked every :data:`STOP_CHECK_MERGES` heap pops (a long word is cancelled within
+        milliseconds).
 
     Returns
     -------
     list of str
         The symbols after merging.
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
     """
     n = len(parts)
     parts = list(parts)
     nxt = list(range(1, n + 1))  # n: no next symbol
     prv = list(range(-1, n - 1))  # -1: no previous symbol
     get, by_pair = ranks.get, pair_new is not None
-    # an entry is one int, rank << 32 | position: int comparisons are cheaper than tuples'
-    keys = zip(parts, parts[1:]) if by_pair else map(str.__add__, parts, parts[1:])
-    heap = [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK))) if r < limit]
+    # an entry is one int, rank << 32 | position: int comparisons are cheaper than tuples';
+    # the pairs are first ranked STOP_CHECK_PAIRS at a time (should_stop asked between)
+    heap: list[int] = []
+    for a in range(0, max(n - 1, 0), STOP_CHECK_PAIRS):
+        check_stop(should_stop)
+        cut = parts[a:a + STOP_CHECK_PAIRS + 1]
+        keys = zip(cut, cut[1:]) if by_pair else map(str.__add__, cut, cut[1:])
+        heap += [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK)), a)
+                 if r < limit]
     heapify(heap)
     pop, push = heappop, heappush
+    countdown = STOP_CHECK_MERGES if should_stop is not None else -1
     while heap:
+        countdown -= 1
+        if not countdown:
+            check_stop(should_stop)
+            countdown = STOP_CHECK_MERGES
         entry = pop(heap)
         i = entry & _POSITION
         a, j = parts[i], nxt[i]
@@ -236,7 +269,7 @@ def merges_from_ranks(vocab: dict[str, int], should_stop: Callable[[], bool] | N
         if len(token) == 2:  # two single symbols: they are the merge
             out.append((token[0], token[1]))
             continue
-        parts = merge_by_rank(list(token), vocab, rank)
+        parts = heap_merge(list(token), vocab, limit=rank)
         if len(parts) == 2:
             out.append((parts[0], parts[1]))
     return out

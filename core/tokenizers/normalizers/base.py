@@ -15,9 +15,16 @@ from core.text.normalize import NormalizedText
 
 
 class Normalizer:
-    """Base class: ``normalize(nt) -> NormalizedText`` and a ``describe()`` dict."""
+    """Base class: ``normalize(nt) -> NormalizedText`` and a ``describe()`` dict.
+
+    What a normalizer can do, for the pipeline to ask instead of testing its type:
+    ``byte_level`` (it spells text in GPT-2's byte alphabet, or a member of it does) and
+    ``per_character`` (a :class:`CharMapNormalizer`: ``translate`` applies it to a whole
+    string with one table)."""
 
     type_name = "Normalizer"
+    byte_level = False
+    per_character = False
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:  # pragma: no cover
         raise NotImplementedError
@@ -36,6 +43,8 @@ class CharMapNormalizer(Normalizer):
     ``char_map(c)`` returns the replacement of one code point (possibly ``""`` or several
     code points, all of which keep ``c``'s span); results are memoized per character.
     """
+
+    per_character = True
 
     def __init__(self) -> None:
         self._cache: dict[str, str] = {}

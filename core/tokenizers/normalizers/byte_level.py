@@ -12,6 +12,7 @@ class ByteLevelNormalizer(CharMapNormalizer):
     keep the character's span)."""
 
     type_name = "ByteLevel"
+    byte_level = True
 
     def char_map(self, c: str) -> str:
         return to_byte_level(c)

@@ -17,6 +17,7 @@ class Sequence(Normalizer):
     def __init__(self, normalizers: list[Normalizer]):
         self.normalizers = list(normalizers)
         self._steps = _fuse(self.normalizers)
+        self.byte_level = any(n.byte_level for n in self.normalizers)
 
     def describe(self) -> dict[str, Any]:
         return {"type": "Sequence", "normalizers": [n.describe() for n in self.normalizers]}

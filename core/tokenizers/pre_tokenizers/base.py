@@ -22,10 +22,24 @@ BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Con
 
 
 class PreTokenizer:
-    """Base class of pre-tokenizers."""
+    """Base class of pre-tokenizers.
+
+    What a pre-tokenizer can do, for the pipeline to ask instead of testing its type:
+    ``transforms`` (it rewrites its words), ``byte_level`` (into GPT-2's byte alphabet,
+    itself or a member) and ``batch_split``: how the batch path
+    (:mod:`core.tokenizers.batch`) may cut a text into cacheable source words —
+    ``"plain"`` (the words themselves), ``"byte_level"`` / ``"metaspace"`` (source pieces
+    rewritten word by word), ``"then_meta"`` / ``"then_bytes"`` (a Sequence of plain
+    splitters ending in such a step), or None (texts go through ``Tokenizer.encode``).
+    """
 
     type_name = "PreTokenizer"
     transforms = False
+    byte_level = False
+
+    @property
+    def batch_split(self) -> str | None:
+        return "plain" if not self.transforms else None
 
     def split(self, text: str) -> Words:  # pragma: no cover
         raise NotImplementedError

@@ -56,6 +56,13 @@ class ByteLevel(PreTokenizer):
 
     type_name = "ByteLevel"
     transforms = True
+    byte_level = True
+    batch_split = "byte_level"  # type: ignore[assignment]
+
+    @property
+    def rewrites_only(self) -> bool:
+        """It only spells each word in the byte alphabet (no regex split, no prefix space)."""
+        return not self.use_regex and not self.add_prefix_space
 
     def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
                  use_regex: bool = True, pattern: str = GPT2_PATTERN):

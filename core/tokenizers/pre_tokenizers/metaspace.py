@@ -42,6 +42,7 @@ class Metaspace(PreTokenizer):
 
     type_name = "Metaspace"
     transforms = True
+    batch_split = "metaspace"  # type: ignore[assignment]
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
                  split: bool = True):

@@ -27,7 +27,24 @@ class Sequence(PreTokenizer):
     def __init__(self, pre_tokenizers: list[PreTokenizer]):
         self.pre_tokenizers = list(pre_tokenizers)
         self.transforms = any(p.transforms for p in self.pre_tokenizers)
+        self.byte_level = any(p.byte_level for p in self.pre_tokenizers)
         self._caches: list[dict] = [{} for _ in self.pre_tokenizers]
+
+    @property
+    def batch_split(self) -> str | None:
+        """``"plain"`` when no member rewrites; ``"then_meta"``/``"then_bytes"`` when
+        plain members end in a Metaspace step or a ByteLevel step that only rewrites;
+        else None (see :class:`PreTokenizer`)."""
+        if not self.transforms:
+            return "plain"
+        *plain, last = self.pre_tokenizers
+        if any(p.transforms for p in plain):
+            return None
+        if last.batch_split == "metaspace":
+            return "then_meta"
+        if last.batch_split == "byte_level" and last.rewrites_only:
+            return "then_bytes"
+        return None
 
     def describe(self) -> dict[str, Any]:
         return {"type": "Sequence", "pretokenizers": [p.describe() for p in self.pre_tokenizers]}

@@ -14,7 +14,8 @@ import pytest
 from core.text.normalize import _translate
 from core.text.columns import OptionalIntArray, SpanArray
 from core.tokenizers import chars
-from core.tokenizers import tokenizer as tokenizer_module
+from core.tokenizers import builder as builder_module
+from core.tokenizers import pipeline as pipeline_module
 from core.tokenizers.derived import _is_space
 from core.tokenizers.encoding import COMPACT_TOKENS
 from core.tokenizers.pre_tokenizers import separators
@@ -40,10 +41,10 @@ def fields(enc):
 def test_column_path_equals_list_path(rel, special, data_dir, udhr_texts, monkeypatch):
     tok = shared_tokenizer(data_dir, rel)
     for text in (mixed_text(udhr_texts, 6000), "", " a", "  hello  world  ", "<|endoftext|>"):
-        monkeypatch.setattr(tokenizer_module, "COLUMN_CHARS", 1 << 40)
+        monkeypatch.setattr(builder_module, "COLUMN_CHARS", 1 << 40)
         lists = tok.encode(text, add_special_tokens=special)
-        monkeypatch.setattr(tokenizer_module, "COLUMN_CHARS", 0)
-        monkeypatch.setattr(tokenizer_module, "WORD_CHUNK", 7)  # many chunks, char maps cut
+        monkeypatch.setattr(builder_module, "COLUMN_CHARS", 0)
+        monkeypatch.setattr(pipeline_module, "WORD_CHUNK", 7)  # many chunks, char maps cut
         cols = tok.encode(text, add_special_tokens=special)
         assert fields(cols) == fields(lists)
         assert cols == lists
@@ -55,7 +56,7 @@ def test_column_path_equals_list_path(rel, special, data_dir, udhr_texts, monkey
 
 def test_column_path_compacts_long_encodings(data_dir, udhr_texts, monkeypatch):
     tok = shared_tokenizer(data_dir, RELS[0])
-    monkeypatch.setattr(tokenizer_module, "COLUMN_CHARS", 0)
+    monkeypatch.setattr(builder_module, "COLUMN_CHARS", 0)
     enc = tok.encode(mixed_text(udhr_texts, 40000), add_special_tokens=True)
     assert len(enc) >= COMPACT_TOKENS
     assert isinstance(enc.offsets, SpanArray) and isinstance(enc.word_ids, OptionalIntArray)

@@ -40,7 +40,7 @@ def word_by_word(tok, text, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(bpe_module, "BATCH_WORD", 1 << 40)
         m.setattr(bpe_module, "BATCH_WORDS", 1 << 40)
-        m.setattr(tok.model, "tokenize_flat", lambda words: None)
+        m.setattr(tok.model, "tokenize_flat", lambda words, should_stop=None: None)
         tok.model._pieces.clear()
         tok.model._cache.clear()
         out = tok.encode(text)
@@ -58,9 +58,9 @@ def test_long_text_paths_equal_word_by_word(rel, name, data_dir, monkeypatch):
     used = []
     monkeypatch.setattr(bpe_module, "BATCH_WORDS", 64)  # short texts take the rounds too
     real = bpe_module.merge_segments
-    monkeypatch.setattr(bpe_module, "merge_segments", lambda *a: used.append(1) or real(*a))
+    monkeypatch.setattr(bpe_module, "merge_segments", lambda *a, **k: used.append(1) or real(*a, **k))
     real_word = bpe_module.merge_word
-    monkeypatch.setattr(bpe_module, "merge_word", lambda *a: used.append(2) or real_word(*a))
+    monkeypatch.setattr(bpe_module, "merge_word", lambda *a, **k: used.append(2) or real_word(*a, **k))
     assert fields(tok.encode(text)) == want
     assert used  # one of the numpy paths ran
     assert fields(tok.encode(text)) == want  # again, with whatever got cached
@@ -121,7 +121,7 @@ def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, mon
     want = fields(word_by_word(tok, text, monkeypatch))
     used = []
     real = bpe_module.merge_segments
-    monkeypatch.setattr(bpe_module, "merge_segments", lambda *a: used.append(1) or real(*a))
+    monkeypatch.setattr(bpe_module, "merge_segments", lambda *a, **k: used.append(1) or real(*a, **k))
     assert fields(tok.encode(text)) == want
     assert used
     cached = dict(tok.model._pieces)

@@ -12,7 +12,8 @@ from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.normalizers import BertNormalizer, Lowercase, Sequence, StripAccents, Decompose
 from core.tokenizers.pre_tokenizers import PreTokenizer, whitespace_split
-from core.tokenizers.tokenizer import STOP_CHECK_WORDS, Tokenizer
+from core.tokenizers.pipeline import STOP_CHECK_WORDS
+from core.tokenizers.tokenizer import Tokenizer
 
 
 class MarkWords(PreTokenizer):

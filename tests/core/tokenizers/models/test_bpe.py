@@ -260,3 +260,18 @@ def test_trained_bpe_options_match_reference(udhr_texts, tmp_path_factory, optio
     ours = load(path)
     for lang in ("eng", "fra", "jpn", "hin", "amh"):
         assert_same(ours, ref, udhr[lang][:3000], False)
+
+
+@pytest.mark.parametrize("prefix", ["", "##"])
+def test_merge_tables_read_in_bulk_equal_the_merge_by_merge_loop(prefix, monkeypatch):
+    from core.tokenizers.models import bpe_build
+    vocab = {t: i for i, t in enumerate(["a", "b", "l", "ab", "la", "lab", "##b", "##a"])}
+    if prefix:
+        vocab.update({"a##b": 8, "l##a": 9})  # in the vocabulary, but not what merges form
+    merges = [("a", "b"), ("l", "a"), ("a", "b"), ("la", "b")] if not prefix else [
+        ("a", "##b"), ("l", "##a"), ("a", "##b")]
+    fast = bpe_build.merge_tables(vocab, merges, prefix, None)
+    monkeypatch.setattr(bpe_build, "_fast_tables", lambda *a: None)
+    slow = bpe_build.merge_tables(vocab, merges, prefix, None)
+    assert fast == slow and list(fast[0].items()) == list(slow[0].items())
+    assert fast[0][merges[0]] == 2  # a pair listed twice keeps its last rank

@@ -1,5 +1,5 @@
 """The unlimited rank loop (``bpe_merge.merge_all_ranks``, what encoding uses) equals the
-rank loop with a limit and the heap loop; a BPE model's pieces built straight from the merged
+reference loop with a limit and the heap loop; a BPE model's pieces built straight from the merged
 symbols (``BPE._piece_from_parts``) equal the per-token form of ``BPE._compute``, for rank
 and merge-list models, words in and out of the vocabulary included."""
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import SubwordScopeError
 from core.tokenizers.models.bpe import BPE
-from core.tokenizers.models.bpe_merge import LONG_WORD, heap_merge, merge_all_ranks, merge_by_rank
+from core.tokenizers.models.bpe_merge import (
+    LONG_WORD, heap_merge, merge_all_ranks, merge_by_rank, reference_merge)
 from tests.core.tokenizers.models.merge_lists import rank_vocabs
 
 _WORD = st.text("abc", max_size=LONG_WORD - 1)
@@ -19,7 +20,7 @@ _WORD = st.text("abc", max_size=LONG_WORD - 1)
 @settings(max_examples=400, deadline=None)
 @given(vocab=rank_vocabs(), word=_WORD)
 def test_unlimited_rank_loop_equals_the_limited_one_and_the_heap(vocab, word):
-    limited = merge_by_rank(list(word), vocab, (1 << 62) - 1)  # the loop that checks limits
+    limited = reference_merge(list(word), vocab, limit=(1 << 62) - 1)  # the rule with a limit
     assert merge_all_ranks(list(word), vocab.get) == limited
     assert heap_merge(list(word), vocab) == limited
     assert merge_by_rank(list(word), vocab) == limited  # dispatches to the unlimited loop

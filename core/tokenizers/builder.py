@@ -1,0 +1,279 @@
+"""The last stage of the encode pipeline: splits in, one ``Encoding`` out.
+
+:class:`EncodingBuilder` takes the :class:`~core.tokenizers.pipeline.TextSplit` records of
+a text in order (:meth:`~EncodingBuilder.add`), maps their tokens' normalized spans back to
+the original text and numbers their words; :func:`build_encoding` applies the
+post-processor (its offset edits, then its template of special tokens) and assembles the
+``Encoding``. It is the one post-process path: ``Tokenizer.encode`` and the batch paths
+(:mod:`core.tokenizers.batch`, :mod:`core.tokenizers.batch_bulk`) all end in it.
+
+Representation: offsets and word ids are gathered as lists for short texts and as numpy
+chunks (:class:`Chunks`) from :data:`COLUMN_CHARS` code points on (about 24 bytes a token
+instead of ~160, no per-token objects); the Encoding then gets compact columns (lists
+below :data:`~core.tokenizers.encoding.COMPACT_TOKENS` tokens). Either way the Encoding is
+the same, field for field.
+
+Spans are code points of the original text.
+
+Public names: :class:`EncodingBuilder`, :func:`build_encoding`, :class:`Chunks`,
+:data:`COLUMN_CHARS`.
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from typing import Any
+
+import numpy as np
+
+from core.text.columns import OptionalIntArray, SpanArray
+from core.text.normalize import NormalizedText
+from core.tokenizers.encoding import COMPACT_TOKENS, Encoding
+from core.tokenizers.pipeline import TextSplit
+
+__all__ = ["COLUMN_CHARS", "Chunks", "EncodingBuilder", "build_encoding"]
+
+COLUMN_CHARS = 32768
+"""Texts of at least this many code points gather offsets and word ids as :class:`Chunks`."""
+
+
+class Chunks:
+    """Rows of ``k`` int64 columns gathered as numpy chunks (offsets: ``k = 2``; word ids:
+    ``k = 1``). ``len`` and ``[-1]`` (the last row: an int, or a tuple of ints) read like
+    the list it replaces; :meth:`append` adds one row, :meth:`add` a chunk of columns,
+    :meth:`columns` concatenates them (O(rows))."""
+
+    __slots__ = ("parts", "n")
+
+    def __init__(self):
+        self.parts: list[tuple[np.ndarray, ...]] = []
+        self.n = 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def add(self, *cols: np.ndarray) -> None:
+        if len(cols[0]):
+            self.parts.append(cols)
+            self.n += len(cols[0])
+
+    def append(self, row) -> None:
+        row = row if isinstance(row, tuple) else (row,)
+        self.add(*(np.array([v], np.int64) for v in row))
+
+    def __getitem__(self, i: int):
+        if i != -1 or not self.n:
+            raise IndexError("only the last row of a Chunks can be read")
+        last = tuple(int(c[-1]) for c in self.parts[-1])
+        return last[0] if len(last) == 1 else last
+
+    def columns(self, k: int) -> tuple[np.ndarray, ...]:
+        """The ``k`` columns, each one ``(rows,) int64`` array (fresh, writable)."""
+        if not self.parts:
+            return tuple(np.zeros(0, np.int64) for _ in range(k))
+        return tuple(np.concatenate([np.asarray(p[c], np.int64) for p in self.parts])
+                     for c in range(k))
+
+
+class EncodingBuilder:
+    """Tokens, ids, original offsets and word ids of a text's splits, in order.
+
+    Parameters
+    ----------
+    n_chars : int
+        The text's length in code points (picks lists or :class:`Chunks`).
+    """
+
+    __slots__ = ("tokens", "ids", "offsets", "word_ids", "_wid", "_maps_of")
+
+    def __init__(self, n_chars: int = 0):
+        self.tokens: list[str] = []
+        self.ids: list[int] = []
+        columns = n_chars >= COLUMN_CHARS
+        self.offsets: Any = Chunks() if columns else []
+        self.word_ids: Any = Chunks() if columns else []
+        self._wid = 0
+        self._maps_of: tuple[Any, Any] = (None, None)  # (NormalizedText, its arrays)
+
+    def add(self, split: TextSplit) -> None:
+        """Append a split's tokens: an added token as matched (its string the matched
+        text, with the whitespace ``lstrip``/``rstrip`` absorbed, as the reference
+        reports it), or its words' tokens. Word ids restart at the last token's + 1 where
+        a piece of the original text opens. O(tokens)."""
+        if split.opens_piece:
+            self._wid = self.word_ids[-1] + 1 if len(self.word_ids) else 0
+        nt = split.normalized
+        if split.token is not None:
+            a, b = nt.to_original(split.start, split.end)
+            self.tokens.append(split.surface)
+            self.ids.append(split.token.id)
+            self.offsets.append((a + split.shift, b + split.shift))
+            self.word_ids.append(self._wid)
+            self._wid += 1
+            return
+        if not split.runs:
+            return
+        known, maps = self._maps_of
+        for run in split.runs:
+            self.tokens += run.tokens
+            self.ids += run.ids
+            if type(run.lo) is list:  # a short run: no numpy
+                wid, n_words = self._wid, len(run.counts)
+                self._add_wids(list(chain.from_iterable(
+                    map(repeat, range(wid, wid + n_words), run.counts))))
+                self._wid = wid + n_words
+                self._add_offsets(small_original_spans(nt, run.lo, run.hi, split.shift))
+                continue
+            if known is not nt:
+                known, maps = nt, nt.arrays()
+                self._maps_of = (nt, maps)
+            n_words = len(run.counts)
+            wids = np.repeat(np.arange(self._wid, self._wid + n_words), run.counts)
+            self._wid += n_words
+            starts, ends = original_spans(nt, maps, run.lo, run.hi, split.shift)
+            if type(self.offsets) is list:
+                self.offsets += zip(starts.tolist(), ends.tolist())
+                self.word_ids += wids.tolist()
+            else:
+                self.offsets.add(starts, ends)
+                self.word_ids.add(wids)
+
+    def _add_wids(self, wids: list[int]) -> None:
+        if type(self.word_ids) is list:
+            self.word_ids += wids
+        else:
+            self.word_ids.add(np.asarray(wids, np.int64))
+
+    def _add_offsets(self, spans: tuple[list[int], list[int]]) -> None:
+        if type(self.offsets) is list:
+            self.offsets += zip(*spans)
+        else:
+            self.offsets.add(np.asarray(spans[0], np.int64), np.asarray(spans[1], np.int64))
+
+    def build(self, tokenizer: Any, text: str, normalized: NormalizedText,
+              add_special_tokens: bool) -> Encoding:
+        """The Encoding (:func:`build_encoding`)."""
+        return build_encoding(tokenizer, text, normalized, self.tokens, self.ids, self.offsets,
+                              self.word_ids, add_special_tokens)
+
+
+def build_encoding(tokenizer: Any, text: str, normalized: NormalizedText, tokens: list[str],
+                   ids: list[int], offsets: Any, word_ids: Any,
+                   add_special_tokens: bool) -> Encoding:
+    """The post-processor applied and the Encoding assembled: the one path every encode
+    ends in.
+
+    Parameters
+    ----------
+    tokenizer
+        Read: ``post_processor``, ``is_byte_level``, ``token_rules``.
+    text : str
+        The original text (the post-processor's offset edits read it).
+    normalized : NormalizedText
+        The whole normalized text.
+    tokens, ids : list
+        The sequence's tokens and ids (used, and extended, in place).
+    offsets, word_ids : list or Chunks
+        The sequence's original code-point spans and word ids.
+    add_special_tokens : bool
+        Apply the post-processor's template (special tokens get offsets ``(0, 0)``, word
+        id None, special-tokens-mask 1).
+
+    Returns
+    -------
+    Encoding
+        O(tokens).
+    """
+    post = tokenizer.post_processor
+    columns = type(offsets) is Chunks
+    if columns:
+        starts, ends = offsets.columns(2)
+        (wids,) = word_ids.columns(1)
+        if post is not None:
+            post.adjust_arrays(text, tokens, starts, ends)
+        seq_offsets: Any = (starts, ends)
+        seq_words: Any = wids
+    else:
+        if post is not None:
+            post.adjust(text, tokens, offsets)
+        seq_offsets, seq_words = offsets, word_ids
+    n = len(ids)
+    missing = 0
+    if not add_special_tokens or post is None:
+        mask, types = [0] * n, [0] * n
+    else:
+        all_tokens: list[str] = []
+        all_ids: list[int] = []
+        mask, types = [], []
+        offset_parts: list[Any] = []
+        word_parts: list[Any] = []
+        for item in post.single_template():
+            if item[0] == "sequence":
+                part_tokens, part_ids, special, type_id = tokens, ids, 0, item[1]
+                offset_parts.append(seq_offsets)
+                word_parts.append(seq_words)
+            else:
+                _, part_tokens, part_ids, type_id = item
+                special = 1
+                k = len(part_ids)
+                missing += k
+                if columns:
+                    offset_parts.append((np.zeros(k, np.int64), np.zeros(k, np.int64)))
+                    word_parts.append(np.full(k, -1, np.int64))
+                else:
+                    offset_parts.append([(0, 0)] * k)
+                    word_parts.append([None] * k)
+            all_tokens += part_tokens
+            all_ids += part_ids
+            mask += [special] * len(part_ids)
+            types += [type_id] * len(part_ids)
+        tokens, ids = all_tokens, all_ids
+        if columns:
+            seq_offsets = (np.concatenate([p[0] for p in offset_parts]),
+                           np.concatenate([p[1] for p in offset_parts]))
+            seq_words = np.concatenate(word_parts)
+        else:
+            seq_offsets = list(chain.from_iterable(offset_parts))
+            seq_words = list(chain.from_iterable(word_parts))
+    if columns:
+        spans: Any = SpanArray(seq_offsets[0], seq_offsets[1], 0)
+        word_col: Any = OptionalIntArray(seq_words, missing)
+        if len(ids) < COMPACT_TOKENS:  # as short encodings are: lists
+            spans, word_col = list(spans), list(word_col)
+        seq_offsets, seq_words = spans, word_col
+    return Encoding(tokens, ids, seq_offsets, seq_words, mask, normalized, types,
+                    tokenizer.is_byte_level, tokenizer.token_rules)
+
+
+def small_original_spans(nt: NormalizedText, lo: list[int], hi: list[int], shift: int
+                         ) -> tuple[list[int], list[int]]:
+    """:func:`original_spans` in lists, for short runs (the same spans). O(T)."""
+    starts, ends = nt.starts, nt.ends
+    out_a: list[int] = []
+    out_b: list[int] = []
+    for a, b in zip(lo, hi):
+        if b <= a:
+            x, _ = nt.to_original(a, a)
+            out_a.append(x + shift)
+            out_b.append(x + shift)
+        else:
+            out_a.append(starts[a] + shift)
+            out_b.append(ends[b - 1] + shift)
+    return out_a, out_b
+
+
+def original_spans(nt: NormalizedText, maps, lo: np.ndarray, hi: np.ndarray, shift: int):
+    """``(starts, ends)`` (two ``(T,) int64`` arrays) in the original text of normalized
+    token spans ``[lo, hi)`` of ``nt`` (``maps``: ``nt.arrays()``) plus ``shift``; an
+    empty span sits at its start. O(T)."""
+    n = len(nt.text)
+    empty = hi <= lo
+    safe_lo = np.minimum(lo, max(n - 1, 0))
+    out_a = maps[0][safe_lo] if n else np.zeros_like(lo)
+    out_b = maps[1][np.maximum(hi - 1, 0)] if n else np.zeros_like(lo)
+    if empty.any():
+        for k in np.flatnonzero(empty):
+            out_a[k], out_b[k] = nt.to_original(int(lo[k]), int(lo[k]))
+    if shift:
+        out_a, out_b = out_a + shift, out_b + shift
+    return out_a, out_b

@@ -1,0 +1,349 @@
+"""The encode pipeline's stages and the record passed between them, in the shape of the
+``tokenizers`` library's own (``PreTokenizedString`` of ``Split`` records).
+
+A text goes through five stages, each reading and writing :class:`TextSplit` records:
+
+1. :func:`split_added` — added tokens matched in the ORIGINAL text cut it into splits; a
+   matched token is a split of its own (``token`` set), the rest text splits;
+2. :func:`normalize` — each text split's piece is normalized, keeping its offset map
+   (:class:`core.text.normalize.NormalizedText`: normalized character -> original span);
+3. :func:`pre_tokenize` — added tokens matched in the NORMALIZED text cut each text split
+   again, and the pre-tokenizer cuts what is left into words (``words``, their normalized
+   ``word_starts``, and for rewriting pre-tokenizers the flat ``char_maps``);
+4. :func:`tokenize` — the model turns the words into tokens with normalized spans
+   (``runs``: :class:`TokenRun`, a chunk of words at a time);
+5. post-processing and assembly — :class:`core.tokenizers.builder.EncodingBuilder` maps
+   the spans back to the original text and builds the ``Encoding`` (one path).
+
+``Tokenizer.encode`` runs them on one text; ``Tokenizer.encode_batch`` runs the same
+stages on many texts (its fast path, :mod:`core.tokenizers.batch`, replaces stages 2–4
+with per-word caches for short texts and hands its lists to the same builder).
+
+Spans: ``TextSplit.shift`` is the original code point where the split's normalized piece
+starts; ``start``/``end`` and ``word_starts`` are normalized code points inside
+``normalized.text``; :class:`TokenRun` spans are normalized code points of that text.
+
+Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
+:func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :data:`STOP_CHECK_WORDS`,
+:data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
+from typing import Any, Callable
+
+import numpy as np
+
+from core.errors import check_stop
+from core.text.normalize import NormalizedText
+from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
+
+__all__ = ["FLAT_CHUNK", "STOP_CHECK_WORDS", "TextSplit", "TokenRun", "WORD_CHUNK", "normalize",
+           "pre_tokenize", "split_added", "tokenize"]
+
+STOP_CHECK_WORDS = 512
+"""``should_stop`` is asked before every this many words the model tokenizes."""
+FLAT_CHUNK = 4096
+"""Words per ``model.tokenize_flat`` call (``should_stop`` is asked between)."""
+WORD_CHUNK = 16384
+"""Words per ``model.tokenize_words`` result handled at once (bounded C calls)."""
+SMALL_RUN = 256
+"""Runs of fewer tokens keep their spans in lists (:func:`small_spans`): a chat prompt's
+many short pieces between special tokens cost no numpy calls."""
+
+_TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
+
+
+@dataclass(slots=True, eq=False)
+class TokenRun:
+    """The tokens of a run of consecutive words of a split.
+
+    ``tokens``/``ids``: lists of the T tokens; ``counts``: tokens per word (W words,
+    a list or int64 array); ``lo``/``hi``: int64 (T,) normalized spans (code points of
+    the split's normalized text; an empty span sits at its start), lists of ints for runs
+    under :data:`SMALL_RUN` tokens."""
+
+    tokens: list[str]
+    ids: list[int]
+    counts: Any
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+@dataclass(slots=True, eq=False)
+class TextSplit:
+    """One split of the text as it goes from stage to stage.
+
+    Attributes
+    ----------
+    shift : int
+        Original code point where the piece of ``normalized`` starts.
+    normalized : NormalizedText
+        The normalized piece with its offset map (spans relative to ``shift``); for an
+        added token matched in the original text, its own text (identity map). Splits
+        cut from one piece after normalization share it.
+    start, end : int
+        This split's normalized code points inside ``normalized.text``.
+    token : AddedToken or None
+        The added token this split is (no words then).
+    opens_piece : bool
+        The first split of a piece of the original text (word ids restart there from
+        the last token's word id + 1, as the reference numbers them).
+    words, word_starts, char_maps
+        After :func:`pre_tokenize`: the words (the model's alphabet), their normalized
+        starts, and for rewritten words the flat ``(lo, hi)`` normalized spans of every
+        word character (None when words are slices of the text).
+    runs : list of TokenRun or None
+        After :func:`tokenize`: the words' tokens, a chunk at a time (None: no words).
+    """
+
+    shift: int
+    normalized: NormalizedText
+    start: int
+    end: int
+    token: AddedToken | None = None
+    opens_piece: bool = True
+    words: list[str] | None = None
+    word_starts: list[int] | None = None
+    char_maps: Any = None
+    runs: list[TokenRun] | None = None
+
+    @property
+    def surface(self) -> str:
+        """The split's normalized text (an added token's matched text)."""
+        text = self.normalized.text
+        return text if (self.start, self.end) == (0, len(text)) else text[self.start:self.end]
+
+
+def split_added(added: AddedVocabulary, text: str,
+                should_stop: Callable[[], bool] | None = None,
+                parse_special: bool = True) -> list[TextSplit]:
+    """Stage 1: ``text`` cut at the added tokens matched in it before normalization
+    (special ones only when ``parse_special``; ``should_stop`` asked every few thousand
+    code points). O(n) for n code points, one pass of the matcher."""
+    if not text:
+        return []
+    segments = (added.split_original(text, should_stop=should_stop, parse_special=parse_special)
+                if added.has_raw else [(0, len(text), None)])
+    out = []
+    for a, b, tok in segments:
+        piece = text if (a, b) == (0, len(text)) else text[a:b]
+        out.append(TextSplit(a, NormalizedText.identity(piece), 0, b - a, tok))
+    return out
+
+
+def normalize(normalizer: Any, splits: list[TextSplit],
+              should_stop: Callable[[], bool] | None = None) -> list[TextSplit]:
+    """Stage 2: every text split's piece normalized (added tokens are kept verbatim), in
+    place; ``should_stop`` asked before each. Returns ``splits``. O(n) plus the
+    normalizer's cost."""
+    if normalizer is None:
+        return splits
+    for s in splits:
+        if s.token is None:
+            check_stop(should_stop)
+            s.normalized = normalizer.normalize(s.normalized)
+            s.end = len(s.normalized.text)
+    return splits
+
+
+def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
+                 should_stop: Callable[[], bool] | None = None,
+                 parse_special: bool = True) -> list[TextSplit]:
+    """Stage 3: each text split cut at the added tokens matched in its normalized text
+    (special ones only when ``parse_special``), the rest into words by the pre-tokenizer
+    (``pre`` None: the whole piece is one word).
+
+    A split counts as the start of the original text when its *original* offset is 0, as
+    in the reference: the bound given to the pre-tokenizer (Metaspace's
+    ``prepend_scheme="first"``) is how many leading normalized characters come from
+    offset 0 (e.g. "¯" normalizes to " \\u0304" and the split "\\u0304" still starts
+    it). Returns the new list of splits; O(n) plus the pre-tokenizer's cost."""
+    out: list[TextSplit] = []
+    for s in splits:
+        if s.token is not None:
+            out.append(s)
+            continue
+        check_stop(should_stop)
+        nt = s.normalized
+        text = nt.text
+        if not text:
+            continue
+        first = bisect.bisect_right(nt.starts, 0) if s.shift == 0 else 0
+        segments = (added.split_normalized(text, should_stop=should_stop,
+                                           parse_special=parse_special)
+                    if added.has_normalized else None)
+        if segments is None or segments == [(0, len(text), None)]:
+            # no added token in it: the split itself goes on, with its words
+            if pre is None:
+                s.words, s.word_starts = [text], [0]
+            else:
+                s.words, s.word_starts, s.char_maps = pre.split_mapped(text, first)
+            out.append(s)
+            continue
+        opens = True
+        for a, b, tok in segments:
+            sub = TextSplit(s.shift, nt, a, b, tok, opens)
+            opens = False
+            if tok is None:
+                if pre is None:
+                    sub.words, sub.word_starts = [text[a:b]], [a]
+                elif (a, b) == (0, len(text)):
+                    sub.words, sub.word_starts, sub.char_maps = pre.split_mapped(text, first)
+                else:
+                    words, starts, maps = pre.split_mapped(text[a:b], max(first - a, 0))
+                    if maps is not None:
+                        maps = (maps[0] + a, maps[1] + a)
+                    sub.words, sub.word_starts = words, [x + a for x in starts]
+                    sub.char_maps = maps
+            out.append(sub)
+    return out
+
+
+def tokenize(model: Any, splits: list[TextSplit],
+             should_stop: Callable[[], bool] | None = None) -> list[TextSplit]:
+    """Stage 4: the model's tokens of every split's words, as :class:`TokenRun` chunks.
+
+    From :data:`STOP_CHECK_WORDS` words on, words go :data:`FLAT_CHUNK` at a time to the
+    model's ``tokenize_flat`` (many new words merged together; it answers None where it
+    does not apply, then ``tokenize_words`` does it); else :data:`WORD_CHUNK` at a time to
+    ``tokenize_words``. ``should_stop`` is asked before every :data:`STOP_CHECK_WORDS`
+    words (every :data:`FLAT_CHUNK` on the flat path) and inside long words' merging.
+    Returns ``splits``. O(total characters + tokens) besides the model's own work."""
+    for s in splits:
+        words = s.words
+        if not words:
+            continue
+        flat = len(words) >= STOP_CHECK_WORDS
+        size = FLAT_CHUNK if flat else WORD_CHUNK
+        char_at = 0
+        runs = s.runs = []
+        for i in range(0, len(words), size):
+            chunk, starts, maps = words, s.word_starts, s.char_maps
+            if len(words) > size:
+                chunk, starts = words[i:i + size], starts[i:i + size]
+                if maps is not None:
+                    n_chars = sum(map(len, chunk))
+                    maps = (maps[0][char_at:char_at + n_chars], maps[1][char_at:char_at + n_chars])
+                    char_at += n_chars
+            if flat:
+                check_stop(should_stop)
+                got = model.tokenize_flat(chunk, should_stop)
+                if got is not None:
+                    tokens, ids, counts, rel_a, rel_b = got
+                    lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
+                    runs.append(TokenRun(tokens, ids, counts, lo, hi))
+                    continue
+            pieces = _tokenize_words(model, chunk, should_stop)
+            counts = list(map(len, map(_IDS, pieces)))
+            total = sum(counts)
+            if total < SMALL_RUN:  # few tokens: lists (numpy's per-call cost would dominate)
+                lo, hi = small_spans(chunk, starts, maps, pieces)
+                runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
+                                     list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
+                continue
+            rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
+            rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
+            lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
+            runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
+                                 list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
+    return splits
+
+
+def _tokenize_words(model: Any, words: list[str],
+                    should_stop: Callable[[], bool] | None) -> list:
+    """The model's pieces of ``words``, asking ``should_stop`` before every
+    :data:`STOP_CHECK_WORDS` words. O(len(words)) model calls, in chunks."""
+    check_stop(should_stop)
+    if should_stop is None or len(words) <= STOP_CHECK_WORDS:
+        return model.tokenize_words(words, should_stop)
+    out: list = []
+    for i in range(0, len(words), STOP_CHECK_WORDS):
+        check_stop(should_stop)
+        out += model.tokenize_words(words[i:i + STOP_CHECK_WORDS], should_stop)
+    return out
+
+
+def small_spans(words, starts, char_maps, pieces) -> tuple[list[int], list[int]]:
+    """:func:`spans_in_text` in lists, for runs of few tokens: ``pieces`` are the model's
+    ``(tokens, ids, starts, ends)`` per word. Same spans, element for element.
+    O(T + characters)."""
+    lo: list[int] = []
+    hi: list[int] = []
+    if char_maps is None:
+        for s, piece in zip(starts, pieces):
+            lo += [s + a for a in piece[2]]
+            hi += [s + b for b in piece[3]]
+        return lo, hi
+    lo_map, hi_map = char_maps[0].tolist(), char_maps[1].tolist()
+    tb = 0
+    lt = int.__lt__
+    for w, piece in zip(words, pieces):
+        sa, sb = piece[2], piece[3]
+        if sa and min(sa) >= 0 and max(sb) <= len(w) and all(map(lt, sa, sb)):
+            # every span non-empty and inside the word: no clamping (the common case)
+            lo += map(lo_map.__getitem__, map(tb.__add__, sa))
+            hi += map(hi_map.__getitem__, map((tb - 1).__add__, sb))
+            tb += len(w)
+            continue
+        last = tb + max(len(w) - 1, 0)
+        for a, b in zip(sa, sb):
+            x = lo_map[min(tb + a, last)]
+            if b <= a:  # an empty span sits at its start
+                if tb + a > last:
+                    x = hi_map[last]
+                lo.append(x)
+                hi.append(x)
+            else:
+                lo.append(x)
+                hi.append(hi_map[min(max(tb + b - 1, tb), last)])
+        tb += len(w)
+    return lo, hi
+
+
+def spans_in_text(words, starts, char_maps, counts, rel_a, rel_b):
+    """Normalized ``(lo, hi)`` (int64 (T,) each) of tokens given by their spans inside
+    their words (``rel_a``/``rel_b``, int64 (T,)) and the tokens per word (``counts``):
+    word starts added, or for rewritten words a token span ``[a, b)`` read through the
+    flat character maps as ``(lo[a], hi[b-1])``. O(T + characters)."""
+    if char_maps is None:
+        base = np.repeat(np.asarray(starts, dtype=np.int64), counts)
+        return base + rel_a, base + rel_b
+    lo_map, hi_map = char_maps
+    lens = np.fromiter(map(len, words), np.int64, len(words))
+    tb = np.repeat(np.cumsum(lens) - lens, counts)
+    last = tb + np.maximum(np.repeat(lens, counts) - 1, 0)
+    lo = lo_map[np.minimum(tb + rel_a, last)]
+    hi = hi_map[np.clip(tb + rel_b - 1, tb, last)]
+    empty = rel_b <= rel_a
+    if empty.any():
+        past = empty & (tb + rel_a > last)
+        lo[past] = hi_map[last[past]]
+        hi[empty] = lo[empty]
+    return lo, hi
+
+
+def word_spans(split: TextSplit) -> list[tuple[str, int, int]]:
+    """``(word, normalized start, normalized end)`` of each word of a pre-tokenized
+    split. O(words + characters)."""
+    words, starts, maps = split.words or [], split.word_starts or [], split.char_maps
+    if maps is None:
+        return [(w, s, s + len(w)) for w, s in zip(words, starts)]
+    out, k = [], 0
+    for w in words:
+        n = len(w)
+        out.append((w, int(maps[0][k]), int(maps[1][k + n - 1])) if n else (w, 0, 0))
+        k += n
+    return out
+
+
+def joined_normalized(text: str, splits: list[TextSplit]) -> NormalizedText:
+    """The whole text's NormalizedText: the pieces of the stage-2 splits joined (an added
+    token matched before normalization kept verbatim). O(n)."""
+    if len(splits) == 1 and splits[0].shift == 0:
+        return splits[0].normalized
+    return NormalizedText.concat(text, [(s.shift, s.normalized) for s in splits])
