@@ -236,13 +236,15 @@ def round_trip_of(tokenizer: TokenizerLike, text: str, *, encoding: Any = None,
 
 
 def decode_kept(tokenizer: TokenizerLike, text: str, ids: Sequence[int],
-                spans: Sequence[tuple[int, int] | None]) -> tuple[str, int]:
+                spans: Sequence[tuple[int, int] | None],
+                should_stop: Callable[[], bool] | None = None) -> tuple[str, int]:
     """``ids`` (the encoding of ``text``, ``spans`` its token spans in code points) decoded
     with ``skip_special_tokens=False`` after leaving out the special tokens that do not
     spell themselves in the text (added by the post-processor with an empty span, or
     standing for other text like BERT's ``[UNK]``): what ``skip_special_tokens=True``
     gives, but with the text's own special tokens kept. Returns the decoded text and the
-    number of special tokens kept. O(n) plus decoding.
+    number of special tokens kept. O(n) plus decoding; ``should_stop`` is handed to the
+    decoder (``core.errors.Cancelled`` when it turns True).
     """
     special = {i for t in getattr(tokenizer, "special_tokens", ()) or ()
                if (i := tokenizer.token_to_id(t)) is not None}
@@ -255,7 +257,9 @@ def decode_kept(tokenizer: TokenizerLike, text: str, ids: Sequence[int],
                 continue
             kept += 1
         keep.append(i)
-    return tokenizer.decode(keep, skip_special_tokens=False), kept
+    if should_stop is None:
+        return tokenizer.decode(keep, skip_special_tokens=False), kept
+    return tokenizer.decode(keep, skip_special_tokens=False, should_stop=should_stop), kept
 
 
 # -- checks -------------------------------------------------------------------------------

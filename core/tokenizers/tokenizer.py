@@ -106,15 +106,20 @@ class Tokenizer:
     #: (:mod:`core.tokenizers.surrogates`; set by the loader): "refuse", "replace" or "pass".
     lone_surrogates: str = PASS
 
-    def decode(self, ids, *, skip_special_tokens: bool = True) -> str:
+    def decode(self, ids, *, skip_special_tokens: bool = True,
+               should_stop: Callable[[], bool] | None = None) -> str:
         """The text ``ids`` stand for, as the format's reference library decodes them
-        (:func:`core.tokenizers.decoding.decode`; raises ``UnknownIdError`` there)."""
-        return decode(self, ids, skip_special_tokens=skip_special_tokens)
+        (:func:`core.tokenizers.decoding.decode`; raises ``UnknownIdError`` there, and
+        ``Cancelled`` when ``should_stop()`` turns True between the decoder's steps)."""
+        return decode(self, ids, skip_special_tokens=skip_special_tokens, should_stop=should_stop)
 
-    def decode_pieces(self, ids, *, skip_special_tokens: bool = True) -> list[DecodedPiece]:
+    def decode_pieces(self, ids, *, skip_special_tokens: bool = True,
+                      should_stop: Callable[[], bool] | None = None) -> list[DecodedPiece]:
         """Per id, its share of :meth:`decode`'s text and the bytes of characters it holds
-        only partly (:func:`core.tokenizers.decoding.decode_pieces`)."""
-        return decode_pieces(self, ids, skip_special_tokens=skip_special_tokens)
+        only partly (:func:`core.tokenizers.decoding.decode_pieces`; ``should_stop`` as in
+        :meth:`decode`)."""
+        return decode_pieces(self, ids, skip_special_tokens=skip_special_tokens,
+                             should_stop=should_stop)
 
     # -- vocabulary ---------------------------------------------------------------------
 

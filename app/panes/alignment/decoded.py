@@ -88,7 +88,7 @@ def decode_view(tokenizer: TokenizerLike, view: AlignmentView, should_stop: Call
     check_stop(should_stop)
     # the text's own special tokens (a chat prompt's <|im_start|>) are decoded back, so a
     # lossless tokenizer reads 100 % unchanged; those the post-processor added are not
-    decoded, kept = decode_kept(tokenizer, view.text, view.ids, view.spans)
+    decoded, kept = decode_kept(tokenizer, view.text, view.ids, view.spans, should_stop)
     unknown = [sp for sp, unk in zip(view.spans, view.unknown) if unk and sp is not None]
     unk = getattr(tokenizer, "unk_token", None)
     normalized = view.normalized if view.normalized is not None else NormalizedText.identity(view.text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.align.round_trip import decode_kept
 from core.errors import Cancelled
 from core.tokenizers import load
 from core.tokenizers.decoding import decode, decode_pieces
@@ -50,3 +51,16 @@ def test_decode_stops_before_the_decoder(llama_like):
         decode(llama_like, ids, should_stop=stop)
     never, _ = _flips_after(10**9)
     assert decode(llama_like, ids, should_stop=never) == decode(llama_like, ids)
+
+
+def test_the_tokenizer_and_the_round_trip_hand_should_stop_to_the_decoder(llama_like):
+    text = "ab a b " * 200
+    enc = llama_like.encode(text)
+    for call in (lambda stop: llama_like.decode(enc.ids, should_stop=stop),
+                 lambda stop: llama_like.decode_pieces(enc.ids, should_stop=stop),
+                 lambda stop: decode_kept(llama_like, text, enc.ids, enc.offsets, stop)):
+        stop, calls = _flips_after(1)
+        with pytest.raises(Cancelled):
+            call(stop)
+        assert len(calls) == 2
+    assert decode_kept(llama_like, text, enc.ids, enc.offsets)[0] == llama_like.decode(enc.ids)
