@@ -29,6 +29,7 @@ from core.text.scripts import language_name
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 FIXED = ("Language", "Script")  # the columns before the tokenizers'
+MARKED_RGBA = (242, 196, 196, 255)  # a cell over the unknown limit: its value is not comparable
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
@@ -77,7 +78,8 @@ class AtlasData:
 def _colours(values: np.ndarray, marked: np.ndarray) -> np.ndarray:
     """``(rows, cols, 4)`` uint8 RGBA of ``values`` on the sequential colour map, clipped to
     the 5th–95th percentile of the finite unmarked cells (log scale when they span more than
-    a factor of 10 and are positive); white where undefined. O(cells)."""
+    a factor of 10 and are positive); pale red where ``marked``, white where undefined.
+    O(cells)."""
     finite = np.isfinite(values) & ~marked
     out = np.full(values.shape + (4,), 255, dtype=np.uint8)
     if not finite.any():
@@ -87,8 +89,9 @@ def _colours(values: np.ndarray, marked: np.ndarray) -> np.ndarray:
     v = np.log10(np.where(values > 0, values, np.nan)) if log else values
     lo, hi = np.percentile(v[finite], (5.0, 95.0))
     t = np.clip((v - lo) / (hi - lo), 0.0, 1.0) if hi > lo else np.full(v.shape, 0.5)
-    ok = np.isfinite(v)
+    ok = np.isfinite(v) & ~marked
     out[ok] = pg.colormap.get(SEQUENTIAL).map(t[ok], mode="byte")
+    out[marked] = MARKED_RGBA
     return out
 
 
@@ -265,6 +268,9 @@ class AtlasTable(QTableView):
         self.atlas.set_data(data, metric)
         self.setColumnWidth(0, 190)
         self.setColumnWidth(1, 90)
+        metrics = self.horizontalHeader().fontMetrics()
+        for j, name in enumerate(data.table.tokenizers):
+            self.setColumnWidth(len(FIXED) + j, max(80, metrics.horizontalAdvance(name) + 28))
         self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 
     def select_language(self, table_row: int) -> None:
@@ -290,10 +296,12 @@ class PremiumCurves(PlotFrame):
         self.data_: AtlasData | None = None
         self.orders: list[np.ndarray] = []  # per tokenizer: table rows, cheapest first
         self.curves: list[pg.PlotDataItem] = []
-        for level in (1.0, 2.0, 4.0):
-            self.plot.addItem(pg.InfiniteLine(level, angle=0, pen=pg.mkPen("#888888", style=Qt.PenStyle.DashLine)),
-                              ignoreBounds=True)
-        self.set_labels("languages, sorted by premium (cheapest first)", "premium (× reference)")
+        self.points: list[tuple[np.ndarray, np.ndarray]] = []  # per tokenizer: (rank, premium)
+        self.plot.setLogMode(x=False, y=True)
+        for level in (1.0, 2.0, 4.0):  # a log axis: lines at log10 of the level
+            self.plot.addItem(pg.InfiniteLine(np.log10(level), angle=0,
+                                              pen=pg.mkPen("#888888", style=Qt.PenStyle.DashLine)), ignoreBounds=True)
+        self.set_labels("languages, sorted by premium (cheapest first)", "premium (× reference, log scale)")
         self.plot.setMouseEnabled(x=False, y=False)
 
     def show_data(self, data: AtlasData) -> None:
@@ -303,38 +311,42 @@ class PremiumCurves(PlotFrame):
         for item in self.curves:
             self.plot.removeItem(item)
         self.legend.clear()
-        self.curves, self.orders = [], []
+        self.curves, self.orders, self.points = [], [], []
         premiums = data.premiums()
         for j, name in enumerate(data.table.tokenizers):
             rows = np.flatnonzero(np.isfinite(premiums[:, j]))
             rows = rows[np.argsort(premiums[rows, j], kind="stable")]
             self.orders.append(rows)
-            curve = self.plot.plot(np.arange(len(rows)), premiums[rows, j], name=name,
+            self.points.append((np.arange(len(rows)), premiums[rows, j]))
+            curve = self.plot.plot(*self.points[-1], name=f"{name} ({len(rows)} languages)",
                                    pen=pg.mkPen(PALETTE[j % len(PALETTE)], width=2))
             self.curves.append(curve)
         self.set_placeholder("" if data.table.tokenizers else "No tokenizer to draw.")
         ref = data.table.reference
-        self.set_title(f"Premiums vs {language_name(ref)}, sorted — one line per tokenizer")
+        self.set_title(f"Premiums vs {language_name(ref)}, sorted — one line per tokenizer (cells over 1 % "
+                       "unknown left out); dashed: 1×, 2×, 4×")
         self.plot.enableAutoRange()
 
     def curve_points(self, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(x, y)`` of tokenizer ``j``'s curve."""
-        x, y = self.curves[j].getData()
-        return np.asarray(x), np.asarray(y)
+        """``(x, y)`` of tokenizer ``j``'s curve: rank, premium."""
+        return self.points[j]
 
     def readout_at(self, x: float, y: float) -> str:
+        """The language at rank ``round(x)`` on the curve nearest ``y`` (log10 of a premium,
+        the axis being logarithmic). O(tokenizers)."""
         if self.data_ is None or not self.curves:
             return ""
         i = int(round(x))
         best = None
         for j, rows in enumerate(self.orders):
             if 0 <= i < len(rows):
-                v = self.curves[j].getData()[1][i]
-                if best is None or abs(v - y) < abs(best[2] - y):
-                    best = (j, int(rows[i]), float(v))
+                v = float(self.points[j][1][i])
+                d = abs(np.log10(v) - y) if v > 0 else np.inf
+                if best is None or d < best[3]:
+                    best = (j, int(rows[i]), v, d)
         if best is None:
             return ""
-        j, r, v = best
+        j, r, v, _ = best
         return f"{self.data_.table.tokenizers[j]}: {self.data_.name(r)} — premium {v:.3g}× (#{i + 1} cheapest)"
 
 
@@ -366,13 +378,17 @@ class PremiumMap(PlotFrame):
         self.scatter = pg.ScatterPlotItem(size=9, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
         self.plot.addItem(self.scatter)
         self.plot.setAspectLocked(True)
-        self.plot.setLimits(xMin=-200, xMax=200, yMin=-100, yMax=100)
         self.set_labels("longitude (°)", "latitude (°)")
         self.colormap = pg.colormap.get(SEQUENTIAL)
         self.colorbar = pg.ColorBarItem(values=(0.5, 4.0), colorMap=self.colormap, interactive=False,
                                         width=14, label="premium (× reference)")
         self.graphics.addItem(self.colorbar, row=0, col=1)
         self.graphics.scene().sigMouseClicked.connect(self._on_clicked)
+        self.plot.getViewBox().sigResized.connect(self._fit)
+
+    def _fit(self, *_args) -> None:
+        """Show the inhabited world, -180°–180° × -60°–80° (the locked aspect widens one)."""
+        self.plot.setRange(xRange=(-180, 180), yRange=(-60, 80), padding=0.02)
 
     def show_data(self, data: AtlasData, column: int) -> None:
         """Dots for tokenizer ``column``'s premiums (grey: no premium or over the unknown
@@ -402,7 +418,7 @@ class PremiumMap(PlotFrame):
         self.set_note(f"{missing} language(s) without a location are not drawn." if missing else "")
         self.set_title(f"Premium with {data.table.tokenizers[column]} — each dot a language at its "
                        "latitude/longitude (grey: over 1 % unknown or no premium)")
-        self.plot.setRange(xRange=(-180, 180), yRange=(-60, 80), padding=0.02)
+        self._fit()
 
     def nearest(self, x: float, y: float, radius_px: float = 8.0) -> int | None:
         """The table row of the dot nearest view point ``(x, y)`` within ``radius_px``
