@@ -20,6 +20,8 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
 from app.panes.base import Pane
+from app.panes.compare.atlas_tab import AtlasTab
+from app.panes.compare.atlas_views import AtlasData
 from app.panes.compare.controls import (
     DEMO_LABEL,
     CompareControls,
@@ -56,7 +58,9 @@ class ComparePane(Pane):
     Signals
     -------
     sig_result_changed() : a new comparison result is shown.
-    sig_text_requested(str) : a Vocabulary example was activated; its text.
+    sig_text_requested(str) : a Vocabulary example or an Atlas cell was activated; its text.
+    sig_tokenizer_requested(str, str) : an Atlas cell was double-clicked; its tokenizer's file
+        (``""`` for a tokenizer without a file) and label, emitted just before its text.
     """
 
     title = "Compare"
@@ -64,6 +68,7 @@ class ComparePane(Pane):
 
     sig_result_changed = Signal()
     sig_text_requested = Signal(str)  # a vocabulary example's text, for the Alignment pane
+    sig_tokenizer_requested = Signal(str, str)  # an atlas cell's tokenizer file and label
 
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
@@ -133,6 +138,10 @@ class ComparePane(Pane):
         self.table_tab.sig_status_requested.connect(self.sig_status_requested)
         self.heatmap, self.bars = self.table_tab.heatmap, self.table_tab.bars
         self.bar_mode, self.bar_item = self.table_tab.bar_mode, self.table_tab.bar_item
+        self.atlas_tab = AtlasTab()
+        self.atlas_tab.sig_language_picked.connect(self._on_language_picked)
+        self.atlas_tab.sig_cell_opened.connect(self._on_cell_opened)
+        self.atlas_tab.sig_status_requested.connect(self.sig_status_requested)
         self.drill_tab = DrillTab()
         self.drill_language, self.drill_line, self.drill_view = self.drill_tab.language, self.drill_tab.line, self.drill_tab.view
         self.normalization = NormalizationView()
@@ -145,6 +154,7 @@ class ComparePane(Pane):
         self.sampling.plot.sig_status_requested.connect(self.sig_status_requested)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.table_tab, "Table")
+        self.tabs.addTab(self.atlas_tab, "Atlas")
         self.tabs.addTab(self.drill_tab, "Drill-down")
         self.tabs.addTab(self.normalization, "Normalization")
         self.tabs.addTab(self.sampling, "Sampling")
@@ -376,6 +386,7 @@ class ComparePane(Pane):
     def _render_table(self) -> None:
         if self.result is not None:
             self.table_tab.show_table(self.result.table, self.state.metric, self.state.sort_by)
+            self.atlas_tab.show_data(AtlasData.of(self.result.table, self.result.languages), self.state.metric)
 
     def _render_damage(self) -> None:
         if self.result is not None:
@@ -401,6 +412,21 @@ class ComparePane(Pane):
 
     def _on_language_picked(self, code: str) -> None:
         self.drill_tab.select(code)
+
+    def _on_cell_opened(self, code: str, column: int) -> None:
+        """An atlas cell was double-clicked: ask for its tokenizer, then its language's text
+        (the main window puts it in Alignment)."""
+        if self.result is None or not 0 <= column < len(self.result.table.tokenizers):
+            return
+        label = self.result.table.tokenizers[column]
+        entry = next((e for e in self.state.entries if e.label == label), None)
+        path = (entry.path if entry is not None else None) or getattr(self.result.tokenizers[column], "path", None)
+        text = next((f for f in self.result.corpus if f.code == code), None)
+        if text is None:
+            return
+        self.sig_tokenizer_requested.emit(str(path or ""), label)
+        self.sig_text_requested.emit("\n".join(text.lines))
+        self.sig_status_requested.emit(f"Opening {code} with {label} in Alignment")
 
     def _on_damage_changed(self, *_args) -> None:
         self.state.damage_form = self.normalization.form()

@@ -11,9 +11,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from core.collection import COLLECTION, filter_languages
+from core.collection import COLLECTION, Language, filter_languages
 from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
 from core.metrics.atlas import atlas_table, collection_corpus, collection_languages
+from core.errors import SubwordScopeError
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
 from core.tokenizers import TokenizerLike, load
 
@@ -58,6 +59,7 @@ class CompareResult:
     damage: dict[tuple[str, str], DamageReport]  # (language code, form) -> report
     failures: tuple[str, ...]  # "label: reason" of tokenizers that could not be loaded
     failed: tuple[tuple[str, str], ...] = ()  # (label, reason) of the same tokenizers
+    languages: tuple[Language, ...] = ()  # metadata and script of each corpus file, in corpus order
 
 
 def load_entry(entry: TokenizerEntry, loaded: dict[str, Any]) -> Any:
@@ -109,7 +111,17 @@ def run_comparison(
                 cache[dk] = normalization_damage("\n".join(f.lines), form, max_examples=40)
             damage[(f.code, form)] = cache[dk]
     failures = tuple(f"{label}: {reason}" for label, reason in failed)
-    return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed))
+    return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed),
+                         _languages_of(corpus))
+
+
+def _languages_of(corpus: list[CorpusFile]) -> tuple[Language, ...]:
+    """The collection's metadata of a folder's files (matched by code) with their scripts;
+    none when the collection cannot be read. O(files · SCRIPT_SAMPLE) the first time."""
+    try:
+        return tuple(collection_languages(corpus))
+    except (SubwordScopeError, OSError):
+        return ()
 
 
 def _run_collection(entries, reference, loaded, filters, progress, should_stop) -> CompareResult:
@@ -134,7 +146,8 @@ def _run_collection(entries, reference, loaded, filters, progress, should_stop) 
         table = compare_table(toks, corpus, reference=reference, names=names, progress=progress,
                               should_stop=should_stop)
     failures = tuple(f"{label}: {reason}" for label, reason in failed)
-    return CompareResult(table, tuple(corpus), tuple(toks), {}, failures, tuple(failed))
+    langs = tuple(lang for lang in langs if lang.code in keep)
+    return CompareResult(table, tuple(corpus), tuple(toks), {}, failures, tuple(failed), langs)
 
 
 ATLAS_JOBS = max(1, min(2, os.cpu_count() or 1))

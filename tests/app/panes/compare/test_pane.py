@@ -122,7 +122,7 @@ def test_drill_down_marks_the_boundaries_core_says_differ(qtbot, make_pane, corp
     gpt2 = reference_tokenizer(data_dir, "gpt2")
     wait_result(qtbot, pane)
     wait_result(qtbot, pane, lambda: pane.add_tokenizer(gpt2, "gpt2"))
-    pane.tabs.setCurrentIndex(1)
+    pane.tabs.setCurrentWidget(pane.drill_tab)
     pane.drill_language.setCurrentIndex(pane.drill_language.findData("hin"))
     pane.drill_line.setValue(3)
     line = load_corpus(corpus)[sorted(LANGS).index("hin")].lines[2]
