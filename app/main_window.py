@@ -90,7 +90,9 @@ class MainWindow(QMainWindow):
         picker = self.panes["alignment"].extras.picker  # the Alignment toolbar's tokenizer picker
         picker.sig_path_chosen.connect(self.load_tokenizer)
         picker.sig_open_requested.connect(self._on_open_tokenizer_requested)
-        self.panes["compare"].sig_text_requested.connect(self.show_text_in_alignment)
+        compare = self.panes["compare"]  # a double-clicked atlas cell: its tokenizer, then its text
+        compare.sig_tokenizer_requested.connect(lambda path, _label: path and self.load_tokenizer(path))
+        compare.sig_text_requested.connect(self.show_text_in_alignment)
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)

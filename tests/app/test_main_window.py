@@ -238,3 +238,18 @@ def test_a_bad_file_later_keeps_the_shown_tokenizer_and_says_so(qtbot, tmp_path)
         window.set_text("still the teaching vocabulary")
     assert "Could not load tokenizer" in _banner(window)
     assert not window._loader.busy  # no fallback once something was chosen
+
+
+def test_a_double_clicked_atlas_cell_opens_its_tokenizer_and_text_in_alignment(qtbot, data_dir):
+    path = str(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    loads = []
+    window.load_tokenizer = lambda p, **kw: loads.append(p)  # the connection reads it at emit time
+    compare = window.panes["compare"]
+    compare.sig_tokenizer_requested.emit(path, "gpt2")
+    compare.sig_tokenizer_requested.emit("", "")  # a tokenizer with no file (built in): nothing
+    compare.sig_text_requested.emit("नमस्ते दुनिया")
+    assert loads == [path]
+    assert window.tabs.currentWidget() is window.panes["alignment"]
+    assert window.panes["alignment"].state.text == "नमस्ते दुनिया"
