@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from operator import mul
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from core.training.records import (  # re-exported: callers import them from here
     MAX_TIES,
@@ -213,19 +213,7 @@ class BpeTrainer(PairIndex):
         TrainingError
             ``n`` is not a whole number >= 0.
         """
-        n = check_whole("the number of merges", n)
-        steps = []
-        with collector_paused():
-            for i in range(n):
-                if should_stop is not None and should_stop():
-                    break
-                step = self.step()
-                if step is None:
-                    break
-                steps.append(step)
-                if progress is not None and (i % 50 == 49 or i == n - 1):
-                    progress((i + 1) / n)
-        return steps
+        return run_steps(self.step, n, progress, should_stop)
 
     def run_to(self, n: int) -> None:
         """Step or undo until exactly ``n`` merges are done (or no pair is left).
@@ -333,3 +321,29 @@ def train_bpe(word_counts: Mapping[str, int], n_merges: int, *, tie_break: str =
     trainer = BpeTrainer(word_counts, tie_break=tie_break, marker=marker)
     trainer.run(n_merges, progress=progress, should_stop=should_stop)
     return trainer
+
+
+def run_steps(step: Callable[[], Any], n: int, progress: Callable[[float], None] | None = None,
+              should_stop: Callable[[], bool] | None = None) -> list:
+    """Call ``step()`` up to ``n`` times (a trainer's :meth:`run`): stops early when it
+    returns None (no pair left) or ``should_stop()`` is True; ``progress(share)`` every 50
+    steps and at the end. Returns the steps taken. O(n) calls.
+
+    Raises
+    ------
+    TrainingError
+        ``n`` is not a whole number >= 0.
+    """
+    n = check_whole("the number of merges", n)
+    steps = []
+    with collector_paused():
+        for i in range(n):
+            if should_stop is not None and should_stop():
+                break
+            taken = step()
+            if taken is None:
+                break
+            steps.append(taken)
+            if progress is not None and (i % 50 == 49 or i == n - 1):
+                progress((i + 1) / n)
+    return steps

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from core.collector import collector_paused
-from core.training.bpe import BpeTrainer
+from core.training.bpe import BpeTrainer, run_steps
 from core.training.merging import replay_in_rank_order
 from core.training.symbols import (
     END_OF_WORD,
@@ -267,19 +267,7 @@ class MultilingualBpeTrainer:
         """Perform up to ``n`` more merges (fewer when pairs run out or ``should_stop()``).
 
         Raises :class:`TrainingError` when ``n`` is not a whole number >= 0."""
-        n = check_whole("the number of merges", n)
-        steps = []
-        with collector_paused():
-            for i in range(n):
-                if should_stop is not None and should_stop():
-                    break
-                step = self.step()
-                if step is None:
-                    break
-                steps.append(step)
-                if progress is not None and (i % 50 == 49 or i == n - 1):
-                    progress((i + 1) / n)
-        return steps
+        return run_steps(self.step, n, progress, should_stop)
 
     def run_to(self, n: int, *, progress: Callable[[float], None] | None = None,
                should_stop: Callable[[], bool] | None = None) -> None:
