@@ -92,15 +92,8 @@ def run_comparison(
     if folder == COLLECTION and not os.path.isdir(folder):
         return _run_collection(entries, reference, loaded, filters or {}, progress, should_stop)
     corpus = load_corpus(folder)
-    toks, keys, names, failed = [], [], [], []
-    for entry in entries:
-        try:
-            toks.append(load_entry(entry, loaded))
-        except (ValueError, OSError, ImportError) as exc:
-            failed.append((entry.label, str(exc)))
-            continue
-        keys.append(entry.key())
-        names.append(entry.label)
+    toks, loaded_entries, failed = _load_entries(entries, loaded)
+    keys, names = [e.key() for e in loaded_entries], [e.label for e in loaded_entries]
     table = compare_table(toks, corpus, reference=reference, names=names, keys=keys,
                           cache=cache, progress=progress, should_stop=should_stop)
     damage = {}
@@ -124,20 +117,28 @@ def _languages_of(corpus: list[CorpusFile]) -> tuple[Language, ...]:
         return ()
 
 
-def _run_collection(entries, reference, loaded, filters, progress, should_stop) -> CompareResult:
-    corpus = collection_corpus()
-    langs = collection_languages(corpus)
-    keep = {lang.code for lang in filter_languages(langs, **filters)} | {reference}
-    corpus = [f for f in corpus if f.code in keep]
-    toks, names, paths, failed = [], [], [], []
+def _load_entries(entries, loaded) -> tuple[list, list, list[tuple[str, str]]]:
+    """The tokenizers of ``entries`` that load, their entries, and ``(label, reason)`` of
+    those that do not (O(entries) loads, each cached in ``loaded``)."""
+    toks, kept, failed = [], [], []
     for entry in entries:
         try:
             toks.append(load_entry(entry, loaded))
         except (ValueError, OSError, ImportError) as exc:
             failed.append((entry.label, str(exc)))
             continue
-        names.append(entry.label)
-        paths.append(entry.path or getattr(toks[-1], "path", None))
+        kept.append(entry)
+    return toks, kept, failed
+
+
+def _run_collection(entries, reference, loaded, filters, progress, should_stop) -> CompareResult:
+    corpus = collection_corpus()
+    langs = collection_languages(corpus)
+    keep = {lang.code for lang in filter_languages(langs, **filters)} | {reference}
+    corpus = [f for f in corpus if f.code in keep]
+    toks, loaded_entries, failed = _load_entries(entries, loaded)
+    names = [e.label for e in loaded_entries]
+    paths = [e.path or getattr(tok, "path", None) for e, tok in zip(loaded_entries, toks)]
     report = None if progress is None else (lambda done, total: progress(done / max(total, 1)))
     if all(p and os.path.isfile(p) for p in paths):
         table = atlas_table(paths, corpus, names=names, reference=reference, jobs=ATLAS_JOBS,
