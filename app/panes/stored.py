@@ -75,8 +75,13 @@ def _typed(default: Any, value: Any) -> tuple[bool, Any]:
     if isinstance(default, bool):
         return isinstance(value, bool), value
     if isinstance(default, float):
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        return ok, float(value) if ok else value
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return False, value
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond a float's range (JSON allows 10**400): as infinite
+            return False, value
+        return math.isfinite(number), number if math.isfinite(number) else value
     return isinstance(value, type(default)) and not isinstance(value, bool), value
 
 

@@ -18,7 +18,7 @@ from app.panes.stored import MAX_TEXT_CHARS, StoredState
 from app.settings import STATE_FILE, open_settings, set_json
 
 STATE_CLASSES = [cls.state_class for _, cls in PANES if cls.state_class] + [UnigramInputs]
-EXTREMES = {"zero": 0, "negative": -(2**31) - 1, "2^31": 2**31, "10^20": 10**20, "-10^20": -(10**20),
+EXTREMES = {"zero": 0, "negative": -(2**31) - 1, "2^31": 2**31, "10^20": 10**20, "10^400": 10**400, "-10^20": -(10**20),
             "1e300": 1e300, "nan": math.nan, "inf": math.inf, "-inf": -math.inf, "wrong type": [[{}]],
             "huge string": "9" * 100_001, "true": True}
 

@@ -79,3 +79,19 @@ def test_a_span_view_shows_a_long_line_in_paragraphs_with_the_same_positions(qtb
     for cp in (0, 2999, 3000, 3001, 12_345, len(text) - 1):
         block = view.document().findBlock(view._to_qt(cp))
         assert block.text()[view._to_qt(cp) - block.position()] == text[cp]
+
+
+def test_replacing_a_long_line_never_lays_it_out_in_the_default_mode(qtbot):
+    # issue 30 re-attack: set_plain_text("hello") after a 1,000,000-character line set the
+    # default (word) wrap mode while the editor still held the long line, so Qt laid that
+    # line out again in the quadratic mode before replacing it (28 s of CPU for 1M "a")
+    editor = shown(qtbot, QPlainTextEdit(), 500, 300)
+    WrapGuard(editor, least=100)
+    default = editor.wordWrapMode()
+    set_plain_text(editor, "x" * 150)
+    held = []  # the editor's text length each time its wrap mode is set
+    set_mode = editor.setWordWrapMode
+    editor.setWordWrapMode = lambda mode: (held.append((mode, len(editor.toPlainText()))), set_mode(mode))
+    set_plain_text(editor, "short again")
+    assert editor.wordWrapMode() == default and editor.toPlainText() == "short again"
+    assert held and all(length < 100 for mode, length in held if mode != QTextOption.WrapMode.WrapAnywhere)
