@@ -19,6 +19,7 @@ import numpy as np
 
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
+from core.tokenizers import TokenizerLike
 
 from app.cli.common import (OK, CliError, RowStream, add_format, bad_input, check_text, load_tokenizer,
                             tokenizer_labels)
@@ -76,7 +77,7 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def special_ids(tokenizer: Any) -> dict[int, str]:
+def special_ids(tokenizer: TokenizerLike) -> dict[int, str]:
     """Id → content of the tokenizer's added tokens marked special (``<|begin_of_text|>``)."""
     out = {}
     for content in getattr(tokenizer, "special_tokens", ()):
@@ -86,7 +87,7 @@ def special_ids(tokenizer: Any) -> dict[int, str]:
     return out
 
 
-def template_rows(tokenizer: Any) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+def template_rows(tokenizer: TokenizerLike) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """The special tokens the tokenizer's template puts before and after a text
     (``(token, id)`` pairs), read off the encoding of a one-letter text. O(template)."""
     enc = tokenizer.encode("a", add_special_tokens=True)
@@ -228,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
         return bad_input(f"encode: {'--file' if args.file else 'stdin'}", exc)
 
 
-def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Any,
+def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: TokenizerLike,
             args: argparse.Namespace) -> int:
     """Encode and write piece by piece. O(n) time; memory: one piece and its rows."""
     keep_text = args.format == "json"

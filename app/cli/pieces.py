@@ -29,7 +29,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
+
+from core.tokenizers import TokenizerLike
 
 PIECE_CHARS = 1 << 16
 """Code points a piece aims at (a boundary is looked for in its second half)."""
@@ -58,7 +60,7 @@ class Piece:
     exact: bool = True
 
 
-def pieces(blocks: Iterable[str], tokenizer: Any, piece_chars: int | None = None,
+def pieces(blocks: Iterable[str], tokenizer: TokenizerLike, piece_chars: int | None = None,
            forced_chars: int | None = None) -> Iterator[Piece]:
     """Cut the text given as ``blocks`` (consecutive parts of it) into pieces whose
     concatenation is the text. The first piece holds a non-whitespace character unless the
@@ -93,7 +95,7 @@ def pieces(blocks: Iterable[str], tokenizer: Any, piece_chars: int | None = None
         yield Piece(buf, start, exact)
 
 
-def _cut(buf: str, tokenizer: Any, piece_chars: int, reach: int,
+def _cut(buf: str, tokenizer: TokenizerLike, piece_chars: int, reach: int,
          force: bool) -> tuple[int, bool] | None:
     """``(p, True)``: a piece boundary in ``(piece_chars // 2, reach]``, the latest one up
     to ``piece_chars`` first; ``(p, False)``: when ``force`` and none passed, the last
@@ -136,7 +138,7 @@ def _starts_cluster(c: str) -> bool:
     return not c.isspace() and unicodedata.category(c)[0] != "M" and unicodedata.category(c) != "Cf"
 
 
-def _agrees(tokenizer: Any, buf: str, p: int) -> bool:
+def _agrees(tokenizer: TokenizerLike, buf: str, p: int) -> bool:
     """Whether the tokenizer pre-tokenizes and encodes ``buf`` around ``p`` as its two sides
     apart: the same words with the same spans, and the same ids, offsets and derived offsets
     (a start-of-text rule can move a derived span while the words stay)."""
