@@ -138,6 +138,7 @@ class GetEncoderDialog(QDialog):
         self.table.selectRow(0)
         self.table.resizeColumnsToContents()
         self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.hide()
@@ -154,7 +155,7 @@ class GetEncoderDialog(QDialog):
         layout = QVBoxLayout(self)
         for w in (intro, self.table, self.progress, self.message, buttons):
             layout.addWidget(w)
-        self.resize(820, 320)
+        self.resize(1100, 300)
         self._runner = TaskRunner(self)
         self._runner.sig_progress.connect(lambda f: self.progress.setValue(int(1000 * f)))
         self._runner.sig_returned.connect(self._on_done)

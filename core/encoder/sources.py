@@ -39,9 +39,14 @@ class FoundEncoder:
     source: str
 
     @property
+    def short_name(self) -> str:
+        """The name without the organization: ``all-MiniLM-L6-v2``."""
+        return self.name.rsplit("/", 1)[-1]
+
+    @property
     def label(self) -> str:
         """``"all-MiniLM-L6-v2 — Hugging Face cache"``: the model's short name and its source."""
-        return f"{self.name.rsplit('/', 1)[-1]} — {self.source}"
+        return f"{self.short_name} — {self.source}"
 
 
 def is_encoder_folder(folder) -> bool:

@@ -149,7 +149,7 @@ class PoolingPane(Pane):
 
     def _show_model_label(self, loading: bool = False) -> None:
         d = self.state.model_dir
-        text = STANDIN_LABEL if not d else f"Model: {os.path.basename(d.rstrip(os.sep))}"
+        text = STANDIN_LABEL if not d else f"Model: {finder().describe(d).short_name}"
         self.model_label.setText(text + (" — loading…" if loading else ""))
         self.model_label.setToolTip(d or "No model folder chosen: the synthetic stand-in is used")
         self.source_label.setText(source_text(d or None))

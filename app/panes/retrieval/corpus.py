@@ -55,7 +55,7 @@ class Tokens:
 def model_name(model_dir: str) -> str:
     """The model's short name: the folder's, or the repository's for a Hugging Face cache
     snapshot (whose folder is named by a commit hash)."""
-    return describe(model_dir).name.rsplit("/", 1)[-1]
+    return describe(model_dir).short_name
 
 
 def open_encoder(model_dir: str | None):

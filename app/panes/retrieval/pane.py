@@ -200,7 +200,7 @@ class RetrievalPane(Pane):
 
     def _show_model_label(self, loading: bool = False) -> None:
         folder = model_folder(self.state, self._found_model())
-        text = "Stand-in encoder (no model)" if folder is None else f"Model: {os.path.basename(folder.rstrip(os.sep))}"
+        text = "Stand-in encoder (no model)" if folder is None else f"Model: {finder().describe(folder).short_name}"
         self.panel.model_label.setText(text + (" — loading…" if loading else ""))
         self.panel.model_label.setToolTip(folder or "No model: a fixed random vector per word")
         self.panel.shared_model_button.setEnabled(shared_model_dir() is not None)
