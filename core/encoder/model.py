@@ -16,8 +16,6 @@ A cancelled run raises :class:`core.errors.Cancelled`.
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
@@ -47,51 +45,11 @@ from core.errors import Cancelled, SubwordScopeError
 from core.pooling import chunk_windows, mean_pool, window_spans
 from core.tokenizers import load as load_tokenizer
 
-THREADS = 2
-"""Threads that share the elementwise work (GELU, LayerNorm) and the per-sequence attention:
-numpy releases the interpreter lock inside those loops, and on its own it runs them on one
-core while BLAS uses them all."""
-
-SPLIT_ROWS = 256
-"""Fewest rows (B·T) for which the elementwise work is split across :data:`THREADS`."""
-
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _threads() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="encoder")
-        return _pool
-
-
-def _in_parts(fn, n: int) -> None:
-    """Run ``fn(start, stop, part)`` over ``range(n)`` cut into :data:`THREADS` contiguous
-    parts (``part`` = 0, 1, …), on the pool's threads (part 0 on the calling thread);
-    re-raises the first error."""
-    bounds = [n * i // THREADS for i in range(THREADS + 1)]
-    futures = [_threads().submit(fn, bounds[i], bounds[i + 1], i) for i in range(1, THREADS)]
-    fn(bounds[0], bounds[1], 0)
-    for f in futures:
-        f.result()
-
-
-def _rows(fn, x: np.ndarray, *args) -> None:
-    """``fn(x[a:b], *args)`` (an in-place op on rows) over row parts of ``x`` in parallel
-    when ``x`` has at least :data:`SPLIT_ROWS` rows, else on all of ``x`` at once."""
-    if x.shape[0] < SPLIT_ROWS or THREADS < 2:
-        fn(x, *args)
-    else:
-        _in_parts(lambda a, b, _: fn(x[a:b], *args), x.shape[0])
-
-
 class _Workspace:
     """The float32 buffers one forward pass reuses across its layers (allocated per call, so
     concurrent calls never share them): fused QKV ``(B·T, 3d)``, context and attention
-    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, and per attention thread one sequence's
-    scores ``(H, T, T)`` and their row maxima / sums ``(H, T, 1)``."""
+    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, one sequence's scores ``(H, T, T)`` and
+    their row maxima / sums ``(H, T, 1)``."""
 
     def __init__(self, B: int, T: int, cfg: EncoderConfig):
         d, f, H = cfg.hidden_size, cfg.intermediate_size, cfg.num_attention_heads
@@ -100,9 +58,8 @@ class _Workspace:
         self.ctx = np.empty((B * T, d), dtype=np.float32)
         self.y = np.empty((B * T, d), dtype=np.float32)
         self.h = np.empty((B * T, f), dtype=np.float32)
-        parts = min(B, THREADS)
-        self.scores = np.empty((parts, H, T, T), dtype=np.float32)
-        self.row = np.empty((parts, H, T, 1), dtype=np.float32)
+        self.scores = np.empty((H, T, T), dtype=np.float32)
+        self.row = np.empty((H, T, 1), dtype=np.float32)
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -185,9 +142,7 @@ class Encoder:
 
         Every product writes into a buffer of ``work`` (``out=``); the attention runs one
         sequence at a time so that its (H, T, T) scores stay in cache, and reads q, k, v
-        as strided views of the fused QKV product (no transposed copies). The sequences'
-        attention and the rows' LayerNorm and GELU are split across :data:`THREADS` threads
-        (numpy's loops release the interpreter lock; BLAS already uses every core)."""
+        as strided views of the fused QKV product (no transposed copies)."""
         cfg = self.config
         B, T = work.B, work.T
         H, dh = cfg.num_attention_heads, cfg.hidden_size // cfg.num_attention_heads
@@ -195,36 +150,28 @@ class Encoder:
         qkv += layer.qkv_b
         qkv5 = qkv.reshape(B, T, 3, H, dh)
         ctx = work.ctx.reshape(B, T, H, dh)
-
-        def attend(first: int, stop: int, part: int) -> None:  # sequences first..stop-1
-            s, peak = work.scores[part], work.row[part]
-            for b in range(first, stop):
-                np.matmul(qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0), out=s)
-                if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
-                    s += bias[b]
-                np.max(s, axis=-1, keepdims=True, out=peak)
-                s -= peak
-                np.exp(s, out=s)
-                np.sum(s, axis=-1, keepdims=True, out=peak)
-                np.reciprocal(peak, out=peak)
-                s *= peak
-                np.matmul(s, qkv5[b, :, 2].transpose(1, 0, 2), out=ctx[b].transpose(1, 0, 2))
-
-        if B >= THREADS > 1:
-            _in_parts(attend, B)
-        else:
-            attend(0, B, 0)
+        s, peak = work.scores, work.row
+        for b in range(B):
+            np.matmul(qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0), out=s)
+            if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
+                s += bias[b]
+            np.max(s, axis=-1, keepdims=True, out=peak)
+            s -= peak
+            np.exp(s, out=s)
+            np.sum(s, axis=-1, keepdims=True, out=peak)
+            np.reciprocal(peak, out=peak)
+            s *= peak
+            np.matmul(s, qkv5[b, :, 2].transpose(1, 0, 2), out=ctx[b].transpose(1, 0, 2))
         eps = cfg.layer_norm_eps
         y = np.matmul(work.ctx, layer.out_w, out=work.y)
         y += layer.out_b
         y += x
-        _rows(layer_norm_, y, layer.ln1_g, layer.ln1_b, eps)
-        h = _add(np.matmul(y, layer.ff1_w, out=work.h), layer.ff1_b)
-        _rows(gelu_, h)
+        layer_norm_(y, layer.ln1_g, layer.ln1_b, eps)
+        h = gelu_(_add(np.matmul(y, layer.ff1_w, out=work.h), layer.ff1_b))
         np.matmul(h, layer.ff2_w, out=x)
         x += layer.ff2_b
         x += y
-        _rows(layer_norm_, x, layer.ln2_g, layer.ln2_b, eps)
+        layer_norm_(x, layer.ln2_g, layer.ln2_b, eps)
 
     def _check_inputs(self, input_ids, attention_mask, token_type_ids):
         ids = np.asarray(input_ids)
