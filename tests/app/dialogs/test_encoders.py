@@ -13,7 +13,7 @@ from app.dialogs import encoders
 from app.dialogs.encoders import GetEncoderDialog
 from app.panes.pooling import PoolingPane
 from app.panes.retrieval import RetrievalPane
-from app.settings import open_settings
+from app.settings import open_settings, set_json
 from core.data import data_dir
 from core.encoder.sources import HF_CACHE, find_encoders
 from tests.core.encoder.hub_server import COMMIT, Hub, model_files
@@ -69,7 +69,15 @@ def test_a_fresh_install_runs_pooling_on_the_cached_model(qtbot, new_pane, fresh
 
 def test_a_fresh_install_runs_retrieval_on_the_cached_model(qtbot, new_pane, fresh, shared_model):
     snap = fake_hf_cache(fresh, shared_model)
-    pane = new_pane(RetrievalPane, 1400, 900, settings=open_settings())
+    corpus = fresh.parent / "corpus"  # a small corpus keeps the test short; no model setting
+    corpus.mkdir()
+    for code, line in (("eng", "Everyone has the right to education."),
+                       ("fra", "Toute personne a droit à l'éducation.")):
+        (corpus / f"{code}.txt").write_text(f"{line}\nNo one shall be held in slavery.\n",
+                                            encoding="utf-8")
+    settings = open_settings()
+    set_json(settings, "retrieval/state", {"corpus_folder": str(corpus)})
+    pane = new_pane(RetrievalPane, 1400, 900, settings=settings)
     pane.show()
     qtbot.waitUntil(lambda: pane.index is not None and pane.index.complete
                     and pane.index.model_label == "all-MiniLM-L6-v2", timeout=120000)
