@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import help as help_texts
+from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
 from app.panes.alignment.render import set_load_error
@@ -34,6 +35,7 @@ from app.panes.retrieval import RetrievalPane
 from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
 from app.workers import TaskRunner, wait_for_workers
 from core.data import ResourceError, builtin_name
+from core.encoder.sources import is_encoder_folder
 from core.hf_cache import CacheScan, hub_cache_dir, scan_cache
 from core.tokenizers import TokenizerLike, load
 
@@ -139,6 +141,29 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._status_label)
         self.statusBar().addPermanentWidget(self._progress)
 
+    def use_encoder(self, folder: str) -> None:
+        """Run Pooling and Retrieval on the encoder in ``folder`` (remembered with their state)."""
+        self.panes["pooling"].set_model_dir(folder)
+        self.panes["retrieval"].set_model(True, folder)
+        self.statusBar().showMessage(f"Encoder: {finder().describe(folder).label}", 5000)
+
+    def _on_open_encoder_requested(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open an encoder folder", os.path.expanduser("~"))
+        if not folder:
+            return
+        if not is_encoder_folder(folder):
+            QMessageBox.warning(self, "Not an encoder folder", (
+                f"{folder} holds no BERT-family encoder: it needs config.json (model_type "
+                "\"bert\"), model.safetensors and a tokenizer (tokenizer.json, vocab.txt or a "
+                "SentencePiece .model)."))
+            return
+        self.use_encoder(folder)
+
+    def _on_get_encoder_requested(self) -> None:
+        folder = get_encoder(self)
+        if folder:
+            self.use_encoder(folder)
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         act = QAction("&Open Tokenizer…", self, shortcut=QKeySequence.StandardKey.Open)
@@ -166,6 +191,17 @@ class MainWindow(QMainWindow):
                           "entity labels (replaces the text; Ctrl+Z in the text brings yours back)")
         demo.triggered.connect(self.show_teaching_example)
         file_menu.addAction(demo)
+        file_menu.addSeparator()
+        enc = QAction("Open &Encoder…", self)
+        enc.setStatusTip("A folder with config.json, model.safetensors and a tokenizer of a "
+                         "BERT-family sentence encoder, for Pooling and Retrieval")
+        enc.triggered.connect(self._on_open_encoder_requested)
+        file_menu.addAction(enc)
+        get = QAction("&Get an Encoder…", self)
+        get.setStatusTip("Download a real sentence encoder (English or multilingual) into the "
+                         "Hugging Face cache")
+        get.triggered.connect(self._on_get_encoder_requested)
+        file_menu.addAction(get)
         file_menu.addSeparator()
         shot = QAction("Save &Screenshot…", self, shortcut=QKeySequence("Ctrl+Shift+S"))
         shot.triggered.connect(self._on_screenshot_requested)

@@ -6,7 +6,8 @@ and context products, the attention output, FFN in and FFN out; 6 layers), on th
 with random operands, timed in the same process and interleaved with the forward pass, i.e.
 the time BLAS alone needs. A ratio near 1 means the forward pass is matmul-bound; the rest is
 embeddings, LayerNorm, softmax, GELU and bias/residual adds. Target (issue 16 §5): <= 1.3 at
-8 x 128. On a busy shared machine run it with ``OPENBLAS_NUM_THREADS=1`` (BLAS threads
+8 x 128. The last column is its inverse, the encoder's share of the machine's matmul
+throughput (issue 27 §3: >= 0.75 at 8 x 128). On a busy shared machine run it with ``OPENBLAS_NUM_THREADS=1`` (BLAS threads
 fighting other processes make both times erratic).
 
 Run: ``python benchmarks/encoder.py`` (needs the shared data; ``SUBWORDSCOPE_DATA``).
@@ -76,7 +77,8 @@ def main() -> int:
     enc = load_encoder(model, tokenizer=False)
     print(f"load: {time.perf_counter() - t0:.2f} s")
     rng = np.random.default_rng(0)
-    print(f"{'batch':>5} {'tokens':>7} {'forward ms':>11} {'tokens/s':>9} {'matmul ms':>10} {'ratio':>6}")
+    print(f"{'batch':>5} {'tokens':>7} {'forward ms':>11} {'tokens/s':>9} {'matmul ms':>10} {'ratio':>6} "
+          f"{'efficiency':>10}")
     for B in SIZES:
         ids = rng.integers(1000, 30000, size=(B, T))
         ids[:, 0], ids[:, -1] = 101, 102
@@ -84,7 +86,8 @@ def main() -> int:
         enc.forward(ids, mask)  # warm-up
         repeats = max(8, 64 // B)
         fwd, ref = best_of_interleaved([lambda: enc.forward(ids, mask), matmul_reference(enc, B)], repeats)
-        print(f"{B:>5} {B * T:>7} {fwd * 1e3:>11.1f} {B * T / fwd:>9.0f} {ref * 1e3:>10.1f} {fwd / ref:>6.2f}")
+        print(f"{B:>5} {B * T:>7} {fwd * 1e3:>11.1f} {B * T / fwd:>9.0f} {ref * 1e3:>10.1f} {fwd / ref:>6.2f} "
+              f"{ref / fwd:>10.2f}")
     return 0
 
 

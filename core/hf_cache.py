@@ -1,4 +1,5 @@
-"""Tokenizer files already in the local Hugging Face cache (nothing is downloaded).
+"""Tokenizer files and model snapshots already in the local Hugging Face cache (nothing is
+downloaded here; :mod:`core.encoder.download` fetches encoders into it).
 
 The hub cache is ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``, else
 ``~/.cache/huggingface/hub``; a model lives in ``models--ORG--NAME/snapshots/REVISION/``.
@@ -149,3 +150,32 @@ def find_cached_tokenizers(cache: Path | None = None) -> list[CachedTokenizer]:
     """:func:`scan_cache`'s tokenizer files (an empty list when the cache does not exist).
     Never raises on odd folder contents: unreadable folders are skipped."""
     return list(scan_cache(cache).found)
+
+
+def scan_snapshots(cache: Path | None = None, *,
+                   should_stop: Callable[[], bool] | None = None) -> list[tuple[str, Path]]:
+    """Every model snapshot folder in the hub cache as ``(repo_id, folder)``, sorted by
+    model folder then revision (e.g. for :func:`core.encoder.sources.find_encoders` to
+    pick the encoders among them); unreadable folders are skipped.
+
+    One ``scandir`` per model: O(models + snapshots) system calls. ``should_stop`` is asked
+    once per model.
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+    """
+    root = Path(cache) if cache is not None else hub_cache_dir()
+    skipped: list[Path] = []
+    out: list[tuple[str, Path]] = []
+    for model in sorted(_entries(str(root), skipped), key=_by_name):
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+        if not model.name.startswith("models--") or not _is(model, "dir"):
+            continue
+        repo_id = model.name[len("models--"):].replace("--", "/")
+        for snap in sorted(_entries(os.path.join(model.path, "snapshots"), skipped), key=_by_name):
+            if _is(snap, "dir"):
+                out.append((repo_id, Path(snap.path)))
+    return out

@@ -329,8 +329,11 @@ class Encoder:
         tokens, ids, offsets = self._content_tokens(text)
         windows = chunk_windows(len(ids), content, overlap)
         cls, sep = (self.tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]"))
+        if cls is None or sep is None:  # XLM-R-tokenized models (multilingual MiniLM, e5)
+            cls, sep = (self.tokenizer.token_to_id(t) for t in ("<s>", "</s>"))
         if cls is None or sep is None:
-            raise SubwordScopeError("the tokenizer has no [CLS] / [SEP] token; cannot frame windows")
+            raise SubwordScopeError("the tokenizer has no [CLS] / [SEP] (or <s> / </s>) token; "
+                                    "cannot frame windows")
         all_ids, mask = frame_windows(ids, windows, cls, sep, self.config.pad_token_id)
         T = all_ids.shape[1]
         batch_size = fit_batch(batch_size, T, self.config.num_attention_heads)
@@ -361,7 +364,8 @@ def load_encoder(model_dir, *, tokenizer: bool = True) -> Encoder:
     Parameters
     ----------
     model_dir : str or Path — holds ``config.json``, ``model.safetensors`` and (when
-        ``tokenizer`` is true) ``tokenizer.json``.
+        ``tokenizer`` is true) ``tokenizer.json`` (else a ``vocab.txt`` or SentencePiece
+        ``.model`` that :func:`core.tokenizers.load` reads from the folder).
     tokenizer : bool — also load ``tokenizer.json`` with :func:`core.tokenizers.load`.
 
     Raises
@@ -376,12 +380,15 @@ def load_encoder(model_dir, *, tokenizer: bool = True) -> Encoder:
         raise EncoderLoadError("not a model directory", path=root)
     config = read_config(root / "config.json")
     weights = read_weights(root / "model.safetensors", config)
-    tok = _load_tokenizer(root / "tokenizer.json") if tokenizer else None
+    tok = _load_tokenizer(root / "tokenizer.json" if (root / "tokenizer.json").is_file()
+                          else root) if tokenizer else None
     return Encoder(config, weights, tok, root)
 
 
 def _load_tokenizer(path: Path):
-    if not path.is_file():
+    """``tokenizer.json``, else (``path`` the model folder) the tokenizer file
+    :func:`core.tokenizers.load` finds there (``vocab.txt``, a SentencePiece ``.model``…)."""
+    if not path.exists():
         raise EncoderLoadError("missing; the encoder needs its tokenizer.json", path=path)
     try:
         tok = load_tokenizer(str(path))

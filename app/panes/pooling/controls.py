@@ -44,6 +44,9 @@ class EncoderPanel(QWidget):
         super().__init__(parent)
         self.model_label = QLabel()
         self.model_label.setWordWrap(True)
+        self.source_label = QLabel()  # which model runs and where it came from, or the stand-in
+        self.source_label.setWordWrap(True)
+        self.source_label.setStyleSheet("color: #555555;")
         self.choose_button = QPushButton("Choose model folder…")
         self.choose_button.setToolTip("A folder with config.json, model.safetensors and tokenizer.json "
                                       "of a BERT-family encoder (Ctrl+Shift+M)")
@@ -58,6 +61,7 @@ class EncoderPanel(QWidget):
         model_box = QGroupBox("Encoder")
         mlay = QVBoxLayout(model_box)
         mlay.addWidget(self.model_label)
+        mlay.addWidget(self.source_label)
         mlay.addLayout(buttons)
 
         self.text_edit = QPlainTextEdit()

@@ -15,7 +15,9 @@ from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from app.dialogs.encoders import finder, get_encoder, source_text
 from app.panes.base import Pane
+from app.settings import read_state
 from app.panes.pooling.controls import EncoderPanel, TabInputs
 from app.panes.pooling.state import (
     EMPTY_PROMPT,
@@ -55,6 +57,8 @@ class PoolingPane(Pane):
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
         self.state = self.restored_state()
+        # a fresh start (no stored state) runs on the encoder found on disk, when there is one
+        self._auto_model = read_state(self.settings, self.state_key, None) is None
         if self.state.model_dir and not os.path.isdir(self.state.model_dir):
             self.state.model_dir = ""
         self.result: PoolingResult | None = None
@@ -73,6 +77,9 @@ class PoolingPane(Pane):
         self._connect()
         self._shortcuts()
         QTimer.singleShot(0, self, self.encode_now)  # dropped if the pane is deleted first
+        finder().sig_found.connect(self._on_encoders_found)
+        if finder().found is not None:
+            QTimer.singleShot(0, self, self._on_encoders_found)
 
     # -- construction --------------------------------------------------------------------
     def _build(self) -> None:
@@ -80,6 +87,8 @@ class PoolingPane(Pane):
         widgets become attributes of the pane."""
         panel = EncoderPanel(shared_model_dir() is not None)
         self.model_label, self.choose_button = panel.model_label, panel.choose_button
+        self.source_label = panel.source_label
+        self.source_label.linkActivated.connect(self._on_get_model)
         self.shared_button, self.standin_button = panel.shared_button, panel.standin_button
         self.text_edit, self.sentence_box, self.method_box = panel.text_edit, panel.sentence_box, panel.method_box
         self.encode_button, self.progress, self.message = panel.encode_button, panel.progress, panel.message
@@ -143,14 +152,16 @@ class PoolingPane(Pane):
 
     def _show_model_label(self, loading: bool = False) -> None:
         d = self.state.model_dir
-        text = STANDIN_LABEL if not d else f"Model: {os.path.basename(d.rstrip(os.sep))}"
+        text = STANDIN_LABEL if not d else f"Model: {finder().describe(d).short_name}"
         self.model_label.setText(text + (" — loading…" if loading else ""))
         self.model_label.setToolTip(d or "No model folder chosen: the synthetic stand-in is used")
+        self.source_label.setText(source_text(d or None))
 
     # -- public API ----------------------------------------------------------------------
     def set_model_dir(self, path: str) -> None:
         """Use the encoder in folder ``path`` (``""``: the stand-in); loads in the background."""
         self.state.model_dir = str(path or "")
+        self._auto_model = False  # a choice: kept from now on
         self._load_failed = False
         self.message.hide()
         self._show_model_label(loading=bool(path) and path != self._encoder_dir)
@@ -186,6 +197,21 @@ class PoolingPane(Pane):
         self.store_state(self.state)
 
     # -- slots ---------------------------------------------------------------------------
+    def _on_encoders_found(self, *_) -> None:
+        """The encoder scan ended: on a fresh start, run on the encoder found (else keep the
+        stand-in); the source line is refreshed either way."""
+        default = finder().default()
+        if self._auto_model and not self.state.model_dir and default is not None:
+            self.set_model_dir(str(default.path))
+        else:
+            self.source_label.setText(source_text(self.state.model_dir or None))
+
+    def _on_get_model(self, *_) -> None:
+        """The stand-in's "Get a real model…" link: the download dialog, then that model."""
+        folder = get_encoder(self)
+        if folder:
+            self.set_model_dir(folder)
+
     def _on_choose_requested(self) -> None:
         start = self.state.model_dir or str(shared_model_dir() or os.path.expanduser("~"))
         path = QFileDialog.getExistingDirectory(self, "Choose a model folder", start)

@@ -58,6 +58,10 @@ class CorpusPanel(QWidget):
         clay.addLayout(_row(self.all_button, self.none_button))
 
         self.model_label = _label()
+        self.source_label = _label()  # which model runs and where it came from, or the stand-in
+        self.source_label.setStyleSheet("color: #555555;")
+        self.source_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                                  | Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.choose_model_button = QPushButton("Choose model…")
         self.choose_model_button.setToolTip("A folder with config.json, model.safetensors and tokenizer.json "
                                             "of a BERT-family sentence encoder (Ctrl+Shift+M)")
@@ -68,6 +72,7 @@ class CorpusPanel(QWidget):
         model_box = QGroupBox("Encoder")
         mlay = QVBoxLayout(model_box)
         mlay.addWidget(self.model_label)
+        mlay.addWidget(self.source_label)
         mlay.addLayout(_row(self.choose_model_button, self.shared_model_button, self.standin_button))
 
         self.embed_button = QPushButton("Embed and index")

@@ -19,6 +19,7 @@ import numpy as np
 
 from app.panes.retrieval.state import REFERENCE
 from core.encoder import StandInEncoder, load_encoder
+from core.encoder.sources import describe
 from core.errors import Cancelled, SubwordScopeError
 from core.metrics import encoding_metrics, load_corpus, unknown_of
 from core.metrics.per_encoding import ZERO, EncodingMetrics
@@ -49,6 +50,12 @@ class Tokens:
 
     tokens: tuple
     offsets: tuple
+
+
+def model_name(model_dir: str) -> str:
+    """The model's short name: the folder's, or the repository's for a Hugging Face cache
+    snapshot (whose folder is named by a commit hash)."""
+    return describe(model_dir).short_name
 
 
 def open_encoder(model_dir: str | None):
@@ -251,7 +258,7 @@ def build_corpus(folder: str, languages: list[str], model_dir: str | None, sourc
     if not searched:
         raise SubwordScopeError(f"{folder}: none of the chosen languages ({', '.join(languages)}) is there")
     order = ([REFERENCE] if REFERENCE in files else []) + [c for c in searched if c != REFERENCE]
-    base = {"encoder": encoder, "model_label": STANDIN_LABEL if model_dir is None else Path(model_dir).name,
+    base = {"encoder": encoder, "model_label": STANDIN_LABEL if model_dir is None else model_name(model_dir),
             "notice": notice, "source_label": source_label, "lines": {}, "vectors": {}, "norms": {},
             "paragraphs": {},
             "key": (str(folder), model_dir, tuple(searched))}

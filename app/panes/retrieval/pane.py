@@ -49,6 +49,7 @@ from app.panes.retrieval.state import (
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
+from app.dialogs.encoders import finder, get_encoder, source_text
 from core.data import shared_model_dir
 from core.encoder import EncoderLoadError
 from core.errors import SubwordScopeError
@@ -109,6 +110,7 @@ class RetrievalPane(Pane):
         self._write_widgets()
         self._connect()
         self._shortcuts()
+        finder().sig_found.connect(self._on_encoders_found)
 
     # -- construction --------------------------------------------------------------------
     def _build(self) -> None:
@@ -135,6 +137,7 @@ class RetrievalPane(Pane):
                 (p.all_button.clicked, lambda: p.check_only(None)),
                 (p.none_button.clicked, lambda: p.check_only({REFERENCE})),
                 (p.choose_model_button.clicked, self._on_model_requested),
+                (p.source_label.linkActivated, self._on_get_model),
                 (p.shared_model_button.clicked, lambda: self.set_model(True, "")),
                 (p.standin_button.clicked, lambda: self.set_model(False, "")),
                 (p.embed_button.clicked, self.embed_now), (p.cancel_button.clicked, self.cancel),
@@ -190,12 +193,19 @@ class RetrievalPane(Pane):
         with QSignalBlocker(self.panel.language_list):
             self.panel.set_languages(self._available, chosen_languages(self.state, self._available))
 
+    def _found_model(self) -> str | None:
+        """The encoder found on disk (data folder or Hugging Face cache), None until the
+        scan ends or when there is none."""
+        found = finder().default()
+        return None if found is None else str(found.path)
+
     def _show_model_label(self, loading: bool = False) -> None:
-        folder = model_folder(self.state)
-        text = "Stand-in encoder (no model)" if folder is None else f"Model: {os.path.basename(folder.rstrip(os.sep))}"
+        folder = model_folder(self.state, self._found_model())
+        text = "Stand-in encoder (no model)" if folder is None else f"Model: {finder().describe(folder).short_name}"
         self.panel.model_label.setText(text + (" — loading…" if loading else ""))
         self.panel.model_label.setToolTip(folder or "No model: a fixed random vector per word")
         self.panel.shared_model_button.setEnabled(shared_model_dir() is not None)
+        self.panel.source_label.setText(source_text(folder))
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
@@ -213,10 +223,10 @@ class RetrievalPane(Pane):
         if not languages:
             self.panel.show_message(f"{src.folder} holds no .txt file: choose a folder of one text per language.")
             return
-        folder = model_folder(self.state)
+        folder = model_folder(self.state, self._found_model())
         reuse = self._encoder if self._encoder is not None and self._encoder_dir == folder else None
         self._show_model_label(loading=reuse is None and folder is not None)
-        notice = standin_notice(self.state)
+        notice = standin_notice(self.state, self._found_model())
         self.panel.show_message(notice, error=False)
         self.panel.status.setText(f"Embedding {plural(len(languages), 'language')}…")
         self.cross_view.set_placeholder("Embedding the corpus…")
@@ -283,6 +293,21 @@ class RetrievalPane(Pane):
         return str(written)
 
     # -- slots ---------------------------------------------------------------------------
+    def _on_encoders_found(self, *_) -> None:
+        """The encoder scan ended: when the default encoder is asked for and the one found
+        differs from the one running, embed with it."""
+        folder = model_folder(self.state, self._found_model())
+        if self._started and self.state.use_model and not self.state.model_dir and folder != self._encoder_dir:
+            self.embed_now()
+        else:
+            self._show_model_label(loading=self._corpus_runner.busy and folder != self._encoder_dir)
+
+    def _on_get_model(self, *_) -> None:
+        """The stand-in's "Get a real model…" link: the download dialog, then that model."""
+        folder = get_encoder(self)
+        if folder:
+            self.set_model(True, folder)
+
     def _on_folder_requested(self) -> None:
         start = self.state.corpus_folder or str(corpus_source(self.state).folder)
         path = QFileDialog.getExistingDirectory(self, "Choose a corpus folder (one .txt per language)", start)

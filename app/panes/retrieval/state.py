@@ -116,19 +116,21 @@ def chosen_languages(state: RetrievalState, available: list[str]) -> list[str]:
     return chosen or list(available)
 
 
-def model_folder(state: RetrievalState) -> str | None:
-    """The model folder to load, or None for the stand-in."""
+def model_folder(state: RetrievalState, found: str | None = None) -> str | None:
+    """The model folder to load, or None for the stand-in: the chosen folder, else the
+    shared MiniLM, else ``found`` (the encoder found in the Hugging Face cache, see
+    :mod:`core.encoder.sources`)."""
     if not state.use_model:
         return None
     if state.model_dir and os.path.isdir(state.model_dir):
         return state.model_dir
     shared = shared_model_dir()
-    return None if shared is None else str(shared)
+    return found if shared is None else str(shared)
 
 
-def standin_notice(state: RetrievalState) -> str:
+def standin_notice(state: RetrievalState, found: str | None = None) -> str:
     """Why the stand-in is used although a model was asked for ("" when it was not)."""
-    if not state.use_model or model_folder(state) is not None:
+    if not state.use_model or model_folder(state, found) is not None:
         return ""
     return STANDIN_NOTICE.format(where=state.model_dir or data_dir() / "models" / "all-MiniLM-L6-v2")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.panes.pooling import PoolingPane
+from tests.app.panes.pooling.test_pane import standin_settings
 from app.panes.pooling.state import (MAX_DOCUMENT_TOKENS, MAX_SHOWN_CHARS, WINDOW_IMAGE_MAX,
                                      PoolingState, compute)
 
@@ -38,7 +39,7 @@ def test_one_huge_token_is_cut_to_the_shown_characters():
 
 @pytest.mark.parametrize("repeat", [11000, 55000])
 def test_the_pane_shows_the_notice_and_bounded_images(qtbot, new_pane, repeat):
-    p = new_pane(PoolingPane)
+    p = new_pane(PoolingPane, settings=standin_settings())
     with qtbot.waitSignal(p.sig_result_changed, timeout=30000):
         p.show()
     with qtbot.waitSignal(p.sig_result_changed, timeout=60000):

@@ -25,9 +25,17 @@ def shown_pane(qtbot, new_pane, settings=None, timeout=20000):
     return p
 
 
+def standin_settings():
+    """Settings holding a Pooling state on the stand-in (a fresh start would instead run on
+    the encoder found in the data folder or the Hugging Face cache)."""
+    settings = open_settings()
+    settings.setValue("pooling/state", json.dumps({"model_dir": ""}))
+    return settings
+
+
 @pytest.fixture
 def pane(qtbot, new_pane):
-    return shown_pane(qtbot, new_pane)
+    return shown_pane(qtbot, new_pane, standin_settings())
 
 
 @pytest.fixture(scope="module")
