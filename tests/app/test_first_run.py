@@ -47,14 +47,17 @@ def settle(window: MainWindow) -> None:
     assert window.panes["alignment"].wait_until_idle()
 
 
-def test_the_first_screen_is_the_bundled_bert_on_the_sample_with_its_entities(qtbot):
+def test_the_first_screen_is_the_bundled_bert_on_the_sample_in_tokenize_mode_with_its_entities_a_click_away(qtbot):
     window = started(qtbot)
     pane = window.panes["alignment"]
     tok = pane._tokenizer
     assert tok is not None and tok.vocab_size == 30522  # not the 15-entry teaching vocabulary
     assert window.settings.value("tokenizer/current") == default_tokenizer_path()
     assert pane.w.editor.toPlainText() == SAMPLE_TEXT
-    assert pane.state.mode == "labels" and pane.state.labels_text == SAMPLE_LABELS
+    assert pane.state.mode == "tokenize" and pane.result.mode == "tokenize"  # tokens first
+    assert pane.state.labels_text == SAMPLE_LABELS  # waiting in Labels mode's box
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
     result = pane.result
     assert result.error is None and len(result.tokens) == len(SAMPLE_LABELS.split()) == 35
     assert [(e.label, e.text) for e in result.entities] == [

@@ -126,6 +126,8 @@ def _render_error(pane: Any, result: AlignmentView) -> None:
         message, kind = pane._load_error, "error"
     if message is None and getattr(pane, "start_notice", None):  # a saved text was cut
         message = pane.start_notice
+    if message is None and getattr(pane, "mode_notice", None):  # Labels mode was left
+        message = pane.mode_notice
     pane.show_banner(message, kind)
     if result.error_pos is not None and result.error_token is not None:
         pane.w.table.select_token(result.error_token)

@@ -37,7 +37,7 @@ class AlignmentState(StoredState):
     """
 
     text: str = DEMO_TEXT
-    mode: str = "labels"
+    mode: str = "tokenize"
     tokens_text: str = DEMO_TOKENS
     labels_text: str = DEMO_LABELS
     form: str = "NFKD"  # "NFC", "NFD", "NFKC", "NFKD" or "none"
