@@ -416,10 +416,12 @@ class TokenTableView(QTableView):
         hh.setStretchLastSection(True)
         digits = self.fontMetrics().horizontalAdvance("00000–00000") + 14
         widths = {"#": 44, "Token": 100, "Readable": 100, "Original": 90, "Label": 70, "Flags": 150,
-                  "ID": 60, "Code points": digits, "Derived span": digits, "UTF-16": digits,
+                  "ID": self.fontMetrics().horizontalAdvance("0000000") + 14,  # a 6-digit id fits
+                  "Code points": digits, "Derived span": digits, "UTF-16": digits,
                   "UTF-8": digits}
         for col, name in enumerate(COLUMNS):
             self.setColumnWidth(col, widths[name])
+        hh.moveSection(hh.visualIndex(COLUMNS.index("ID")), 1)  # beside "#": never scrolled off
         self._badges = BadgeDelegate(self)
         for name in ("Token", "Readable", "Original"):
             self.setItemDelegateForColumn(COLUMNS.index(name), self._badges)
