@@ -61,6 +61,19 @@ def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = Non
     else:
         w.offset_map.show_span(result.normalized, 0, min(len(result.text), MAP_DEFAULT_CHARS))
     w.status.setText(_status(pane, result, seconds))
+    w.count.setText(count_text(prepared.counts if prepared is not None and prepared.view is result else None))
+
+
+def count_text(counts: Any) -> str:
+    """The large count above the views (rich text) from a
+    :class:`~app.panes.alignment.state.TextCounts`; "" for None."""
+    if counts is None:
+        return ""
+    unit = "character" if counts.words_are_characters else "word"
+    per = f"{counts.tokens / counts.words:.2f} tokens per {unit}" if counts.words else f"no {unit}s"
+    return (f'<span style="font-size:xx-large; font-weight:600">{counts.tokens:,}</span> '
+            f'<span style="font-size:large">tokens · {counts.characters:,} characters · '
+            f'{counts.utf8_bytes:,} bytes · {per}</span>')
 
 
 def clear(pane: Any) -> None:
@@ -72,6 +85,7 @@ def clear(pane: Any) -> None:
     w.table.token_model.set_tokens("", [], [], [], [0], [0])
     w.entities.clear()
     w.offset_map.show_span(None, 0, 0)
+    w.count.setText("")
 
 
 def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None:

@@ -17,6 +17,7 @@ from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
 from core.errors import check_stop
+from core.metrics.text_stats import count_words
 from core.text.graphemes import GraphemeBounds
 from core.text.offsets import utf16_table
 
@@ -143,6 +144,27 @@ class Prepared:
     marks_derived: bool = False
     breaks: Any = None  # (k,) int64: where the original view breaks long stretches with no space
     utf16: Any = None  # the original view's Qt positions: the text's utf16 table with ``breaks``
+    counts: TextCounts | None = None  # the count above the views (None for an empty result)
+
+
+@dataclass(frozen=True)
+class TextCounts:
+    """What the large count above the views says: tokens, code points, UTF-8 bytes and words
+    (:func:`core.metrics.text_stats.count_words`: grapheme clusters for a script written
+    without spaces, then ``words_are_characters``)."""
+
+    tokens: int
+    characters: int
+    utf8_bytes: int
+    words: int
+    words_are_characters: bool
+
+    @classmethod
+    def of(cls, view: AlignmentView) -> TextCounts:
+        """The counts of a result (O(n): run on the worker)."""
+        words, by_character = count_words(view.text)
+        n = len(view.text)
+        return cls(len(view.tokens), n, int(view.utf8[n]) if len(view.utf8) > n else 0, words, by_character)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -157,12 +179,13 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     nt = view.normalized
     breaks = long_run_breaks(view.text)
     utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
+    counts = TextCounts.of(view)
     if nt is None:
         return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None),
-                        breaks=breaks, utf16=utf16)
+                        breaks=breaks, utf16=utf16, counts=counts)
     norm_breaks = merge_breaks(line_breaks(nt.original, nt.text, nt.arrays()[1]), long_run_breaks(nt.text))
     return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), norm_breaks),
-                    norm_breaks, breaks=breaks, utf16=utf16)
+                    norm_breaks, breaks=breaks, utf16=utf16, counts=counts)
 
 
 def _chars(text: str) -> frozenset[str] | None:

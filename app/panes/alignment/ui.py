@@ -76,6 +76,7 @@ class AlignmentWidgets:
     entities: QListWidget
     changes_only: QCheckBox
     status: QLabel
+    count: QLabel
     legend: QLabel
     derived: QCheckBox
     decoded: DecodedView
@@ -243,6 +244,11 @@ def build(pane: QWidget) -> AlignmentWidgets:
     main.addWidget(left)
     main.addWidget(right)
     main.setSizes([640, 700])
+    w["count"] = QLabel()
+    w["count"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # no relayout per result
+    w["count"].setToolTip("Tokens of the text, its characters (code points), its UTF-8 bytes and tokens "
+                          "per word (per character for a script written without spaces)")
+    root.addWidget(w["count"])
     root.addWidget(main, 1)
     w["status"] = QLabel()
     w["status"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

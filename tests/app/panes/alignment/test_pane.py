@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
@@ -304,3 +305,17 @@ def test_labels_mode_stays_when_the_labels_fit_the_new_tokenizer(qtbot, pane):
     qtbot.waitUntil(lambda: not pane.busy)
     assert pane.state.mode == "labels" and pane.result.mode == "labels" and pane.result.error is None
     assert [e.label for e in pane.result.entities] == ["PER"] and not pane.w.banner.isVisible()
+
+
+def test_a_large_count_above_the_views_follows_the_text(qtbot, pane):
+    count = pane.w.count
+    assert count.isVisible()
+    shown = lambda: re.sub(r"<[^>]+>", "", count.text())  # noqa: E731 - the label's words
+    n, size = len(FULL), len(FULL.encode("utf-8"))
+    assert f"10 tokens · {n} characters · {size} bytes · 1.25 tokens per word" in shown()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("flew flew flew")
+    assert "3 tokens · 14 characters · 14 bytes · 1.00 tokens per word" in shown()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35")  # Thai: no spaces, counted per character
+    assert "tokens per character" in shown() and "6 characters · 18 bytes" in shown()
