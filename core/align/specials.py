@@ -30,19 +30,20 @@ def special_ids(tokenizer: Any) -> dict[int, str]:
     return out
 
 
-def special_sources(text: str, tokens: Sequence[str], ids: Sequence[int], spans: Sequence[Any],
+def special_sources(text: str, tokens: Sequence[str], ids: Sequence[int] | None, spans: Sequence[Any],
                     mask: Sequence[int] | None, specials: dict[int, str]) -> np.ndarray:
     """``(len(tokens),) int8``: :data:`FROM_TEMPLATE` for a token the special-tokens ``mask``
     marks, :data:`IN_TEXT` for a special added token found in ``text`` (its id in
     ``specials``, id → content; the token is that content and its code-point span's text
-    contains it), else 0. O(tokens)."""
+    contains it), else 0; ``ids`` None, or a None id (a pasted token), finds none in the text. O(tokens)."""
     n = len(tokens)
     out = np.zeros(n, np.int8)
     if mask is not None and len(mask):
         m = np.asarray(mask, bool)[:n]
         out[: len(m)][m] = FROM_TEMPLATE
-    if specials and len(ids):
-        hits = np.isin(np.asarray(ids, np.int64)[:n], np.fromiter(specials, np.int64, len(specials)))
+    if specials and ids is not None and len(ids):
+        known = np.fromiter((-1 if i is None else i for i in ids[:n]), np.int64)  # None: a pasted token
+        hits = np.isin(known, np.fromiter(specials, np.int64, len(specials)))
         for j in np.flatnonzero(hits).tolist():
             span, content = spans[j], specials[ids[j]]
             if out[j] == 0 and span is not None and tokens[j] == content and content in text[span[0]:span[1]]:

@@ -218,7 +218,7 @@ class AlignmentPane(Pane):
             w.scheme.setCurrentIndex(max(0, w.scheme.findData(s.scheme)))
         for box, value in ((w.strip_accents, s.strip_accents), (w.lowercase, s.lowercase),
                            (w.collapse, s.collapse_whitespace), (w.repair, s.repair),
-                           (w.derived, s.derived_spans)):
+                           (w.derived, s.derived_spans), (w.parse_special, s.parse_special)):
             with QSignalBlocker(box):
                 box.setChecked(value)
         self._write_tokenizer_label()
@@ -262,7 +262,7 @@ class AlignmentPane(Pane):
         w.mode.currentIndexChanged.connect(self._on_mode_changed)
         w.form.currentTextChanged.connect(self._on_options_changed)
         w.scheme.currentIndexChanged.connect(self._on_options_changed)
-        for box in (w.strip_accents, w.lowercase, w.collapse, w.repair):
+        for box in (w.strip_accents, w.lowercase, w.collapse, w.repair, w.parse_special):
             box.toggled.connect(self._on_options_changed)
         w.export.clicked.connect(self._on_export_requested)
         w.original.sig_hovered.connect(self._on_original_hovered)
@@ -313,6 +313,7 @@ class AlignmentPane(Pane):
         s.form, s.repair = w.form.currentText(), w.repair.isChecked()
         s.strip_accents, s.lowercase = w.strip_accents.isChecked(), w.lowercase.isChecked()
         s.collapse_whitespace = w.collapse.isChecked()
+        s.parse_special = w.parse_special.isChecked()
         s.scheme = w.scheme.currentData() or "auto"
         self.recompute()
 

@@ -43,6 +43,7 @@ def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = Non
         error_row=-1 if result.error_token is None else result.error_token,
         unknown=result.unknown, byte_fallback=result.byte_fallback, derived=result.derived_spans,
         rows=prepared.rows if prepared is not None and prepared.view is result else None,
+        specials=prepared.specials if prepared is not None and prepared.view is result else None,
     )
     w.table.show_readable(result.token_bytes is not None)
     w.table.show_derived(result.misleading > 0)
@@ -183,12 +184,27 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
         parts.append("no token at all: the tokenizer dropped every character (it has no "
                      "unknown token for what it cannot encode)")
     parts += _unknown_status(result, pane.state.derived_spans)
+    parts += _special_status(pane, result)
     parts.append(f"computed in {seconds * 1000:.0f} ms")
     parts += pane.w.original.font_notes()  # scripts no installed font draws (once each)
     view = pane.w.original
     if n > 2 * 2000:
         parts.append("spans drawn for the visible part only" + (" (capped)" if view.capped else ""))
     return " · ".join(parts)
+
+
+def _special_status(pane: Any, result: AlignmentView) -> list[str]:
+    """Which substrings of the text became special ids (most frequent first, at most five),
+    or that they were read as plain text ("Parse special tokens" off)."""
+    prepared = getattr(pane, "_prepared", None)
+    found = prepared.special_texts if prepared is not None and prepared.view is result else ()
+    if not pane.state.parse_special:
+        return ["special tokens in the text read as plain text (Parse special tokens is off)"]
+    if not found:
+        return []
+    shown_ = ", ".join(f"{content} ×{count}" if count > 1 else content for content, count in found[:5])
+    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    return [f"became special ids: {shown_}{more}"]
 
 
 def refresh_status(pane: Any) -> None:

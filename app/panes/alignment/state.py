@@ -8,14 +8,18 @@ normalizer options); :func:`compute` hands a frozen :class:`Request` to
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
 
 from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
+from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import check_stop
 from core.metrics.text_stats import count_words
 from core.text.graphemes import GraphemeBounds
@@ -49,6 +53,7 @@ class AlignmentState(StoredState):
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
+    parse_special: bool = True  # the text's special-token strings become special ids
 
     CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": FORMS, "scheme": ("auto", *SCHEMES)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}
@@ -107,6 +112,7 @@ def compute(request: Request, should_stop: Callable[[], bool] | None = None) -> 
         tokenizer_is_demo=request.tokenizer_is_demo,
         graphemes=request.graphemes,
         should_stop=should_stop,
+        parse_special_tokens=state.parse_special,
     )
     check_stop(should_stop)
     _warm(result)
@@ -145,6 +151,8 @@ class Prepared:
     breaks: Any = None  # (k,) int64: where the original view breaks long stretches with no space
     utf16: Any = None  # the original view's Qt positions: the text's utf16 table with ``breaks``
     counts: TextCounts | None = None  # the count above the views (None for an empty result)
+    specials: Any = None  # (tokens,) int8: core.align.specials.special_sources of the result
+    special_texts: tuple[tuple[str, int], ...] = ()  # special tokens found in the text, with counts
 
 
 @dataclass(frozen=True)
@@ -163,8 +171,8 @@ class TextCounts:
     def of(cls, view: AlignmentView) -> TextCounts:
         """The counts of a result (O(n): run on the worker)."""
         words, by_character = count_words(view.text)
-        n = len(view.text)
-        return cls(len(view.tokens), n, int(view.utf8[n]) if len(view.utf8) > n else 0, words, by_character)
+        size = len(view.text.encode("utf-8", "surrogatepass"))  # a lone surrogate as its 3 bytes
+        return cls(len(view.tokens), len(view.text), size, words, by_character)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -180,12 +188,16 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     breaks = long_run_breaks(view.text)
     utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
     counts = TextCounts.of(view)
+    specials = special_sources(view.text, view.tokens, view.ids, view.spans, view.special,
+                               special_ids(request.tokenizer))
+    found = Counter(view.tokens[j] for j in np.flatnonzero(specials == IN_TEXT).tolist())
+    extra = {"counts": counts, "specials": specials, "special_texts": tuple(found.most_common())}
     if nt is None:
         return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None),
-                        breaks=breaks, utf16=utf16, counts=counts)
+                        breaks=breaks, utf16=utf16, **extra)
     norm_breaks = merge_breaks(line_breaks(nt.original, nt.text, nt.arrays()[1]), long_run_breaks(nt.text))
     return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), norm_breaks),
-                    norm_breaks, breaks=breaks, utf16=utf16, counts=counts)
+                    norm_breaks, breaks=breaks, utf16=utf16, **extra)
 
 
 def _chars(text: str) -> frozenset[str] | None:

@@ -79,6 +79,7 @@ class AlignmentWidgets:
     count: QLabel
     legend: QLabel
     derived: QCheckBox
+    parse_special: QCheckBox
     decoded: DecodedView
 
 
@@ -129,6 +130,11 @@ def _controls(w: dict) -> QHBoxLayout:
     row.addSpacing(12)
     row.addWidget(QLabel("Tokenizer:"))
     row.addWidget(w["tokenizer"], 1)
+    w["parse_special"] = QCheckBox("Parse special tokens")
+    w["parse_special"].setToolTip("Checked: special-token strings in the text (<|im_start|>, <|eot_id|>) become "
+                                  "their special ids. Unchecked: they are encoded as plain text, as "
+                                  "tokenizers does with encode_special_tokens=True")
+    row.addWidget(w["parse_special"])
     row.addWidget(QLabel("Normalizer:"))
     for name in ("form", "strip_accents", "lowercase", "collapse"):
         row.addWidget(w[name])
