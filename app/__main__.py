@@ -17,6 +17,7 @@ import argparse
 import gc
 import os
 import sys
+from typing import Any
 
 from app.cli import SUBCOMMANDS, is_subcommand
 from app.cli import main as cli_main
@@ -26,6 +27,19 @@ from core.errors import SubwordScopeError
 from core.text.files import read_text_file
 
 __all__ = ["BAD_INPUT", "main"]
+
+DESCRIPTION = """\
+Subword Scope shows what tokenizers do to text. Without arguments the window opens; with
+--screenshot it renders the window to a PNG and exits (in a private copy of the settings:
+what the next start restores stays as it was).
+
+Exit codes: 0 done; 1 the screenshot could not be written; 2 bad input: a bad argument, a
+--text-file that is not a readable UTF-8 text file, or (with --screenshot) a --tokenizer that
+does not load. Bad input is reported as one line on standard error ("subwordscope: <what is
+wrong>"); with --screenshot the picture is still written, showing the error banner. Without
+--screenshot a tokenizer that does not load leaves the window running with the banner."""
+
+CONFIG_ENV = "SUBWORDSCOPE_CONFIG_DIR"  # app.settings.config_dir reads it
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -41,7 +55,7 @@ def _size(value: str) -> tuple[int, int]:
 
 def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="subwordscope", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="subwordscope", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="headless subcommands (each has --help): " + ", ".join(SUBCOMMANDS))
     p.add_argument("--screenshot", metavar="PATH", help="render the main window to a PNG and exit")
     p.add_argument("--text-file", metavar="F", help="start with the text of this UTF-8 file")
@@ -66,6 +80,25 @@ def main(argv: list[str] | None = None) -> int:
     if is_subcommand(argv):
         return cli_main(argv)
     return _gui(argv)
+
+
+def _window(window_class: Any, screenshot: bool) -> Any:
+    """The main window; a screenshot's reads and writes its settings in a private copy of
+    the config folder (:func:`app.settings.scratch_config_dir`), so the user's remembered
+    tokenizer, text and tab stay as they were."""
+    if not screenshot:
+        return window_class()
+    from app.settings import scratch_config_dir  # lazy: it imports Qt
+
+    before = os.environ.get(CONFIG_ENV)
+    os.environ[CONFIG_ENV] = str(scratch_config_dir())
+    try:  # the window opens its settings once, here; later readers use the window's
+        return window_class()
+    finally:
+        if before is None:
+            os.environ.pop(CONFIG_ENV, None)
+        else:
+            os.environ[CONFIG_ENV] = before
 
 
 def _gui(argv: list[str]) -> int:
@@ -94,7 +127,7 @@ def _gui(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")
-    window = MainWindow()
+    window = _window(MainWindow, bool(args.screenshot))
     # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
     # cyclic garbage collector from re-scanning them, so a full collection triggered in a
     # worker (which holds the interpreter lock) stays short instead of stalling the GUI.

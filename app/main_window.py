@@ -104,9 +104,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda i: self.settings.setValue("window/tab", i))
         self._first_run_path: str | None = None  # the default tokenizer of a first run, until loaded
         if read_state(self.settings, "alignment/state") is None:  # no text saved: a first run
-            mode = self.panes["alignment"].w.mode
-            mode.setCurrentIndex(mode.findData("tokenize"))  # labels mode once BERT is loaded
-            self.set_text(SAMPLE_TEXT)
+            self.set_text(SAMPLE_TEXT)  # in Tokenize mode (the state's default)
         QTimer.singleShot(0, self, self.restore_tokenizer)
         if self.dropped_settings:
             QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(
@@ -426,15 +424,15 @@ class MainWindow(QMainWindow):
             cursor.insertText(text)
 
     def _finish_first_run(self, path: str) -> None:
-        """The first-run tokenizer arrived: show the sample's entities (labels mode), unless
-        the text was changed meanwhile (``--text-file``, typing)."""
+        """The first-run tokenizer arrived: the sample's labels wait in Labels mode's box (the
+        screen stays in Tokenize mode), unless the text was changed meanwhile (``--text-file``,
+        typing)."""
         if path != self._first_run_path:
             return
         self._first_run_path = None
         pane = self.panes["alignment"]
         if pane.w.editor.toPlainText() == SAMPLE_TEXT:
             pane.w.labels_input.setPlainText(SAMPLE_LABELS)
-            pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
 
     def _on_loader_busy(self, busy: bool) -> None:
         self._progress.setVisible(busy)

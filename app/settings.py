@@ -107,6 +107,24 @@ def open_settings() -> QSettings:
     return settings
 
 
+def scratch_config_dir() -> Path:
+    """A private temporary copy of :func:`config_dir`'s ``settings.ini`` and ``state.json``
+    (removed at exit), for a ``--screenshot`` run: it starts from what the user remembered
+    but its writes (the tokenizer and text it was given) never reach the user's files. A file
+    :func:`file_problem` refuses, or one that cannot be read, is not copied."""
+    source = config_dir()
+    target = Path(tempfile.mkdtemp(prefix="subwordscope-screenshot-"))
+    atexit.register(shutil.rmtree, target, ignore_errors=True)
+    for name, limit, links in ((SETTINGS_FILE, MAX_SETTINGS_BYTES, False), (STATE_FILE, MAX_STATE_BYTES, True)):
+        path = source / name
+        try:
+            if path.exists() and file_problem(path, limit, links=links) is None:
+                shutil.copyfile(path, target / name)
+        except OSError:
+            pass  # the screenshot starts from defaults for this file
+    return target
+
+
 def settings_problem(settings: QSettings) -> str | None:
     """Why :func:`open_settings` did not use ``settings.ini`` (None when it did)."""
     return settings.property(_REFUSED) or None

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
 from core.tokenizers import TokenizerLike
@@ -77,16 +78,6 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def special_ids(tokenizer: TokenizerLike) -> dict[int, str]:
-    """Id → content of the tokenizer's added tokens marked special (``<|begin_of_text|>``)."""
-    out = {}
-    for content in getattr(tokenizer, "special_tokens", ()):
-        i = tokenizer.token_to_id(content)
-        if i is not None:
-            out[i] = content
-    return out
-
-
 def template_rows(tokenizer: TokenizerLike) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """The special tokens the tokenizer's template puts before and after a text
     (``(token, id)`` pairs), read off the encoding of a one-letter text. O(template)."""
@@ -121,12 +112,7 @@ def flag_codes(view: AlignmentView, specials: dict[int, str] | None = None) -> n
                          (6, a.partial), (7, a.empty)):
             code[:k] |= (np.asarray(arr[:k], bool) & on).astype(np.int64) << bit
     if specials and view.ids:
-        ids, spans, text, tokens = view.ids, view.spans, view.text, view.tokens
-        hits = np.isin(np.asarray(ids, np.int64), np.fromiter(specials, np.int64, len(specials)))
-        for j in np.flatnonzero(hits).tolist():
-            span, content = spans[j], specials[ids[j]]
-            if span is not None and tokens[j] == content and content in text[span[0]:span[1]]:
-                code[j] |= 1
+        code |= special_sources(view.text, view.tokens, view.ids, view.spans, None, specials) == IN_TEXT
     return code
 
 

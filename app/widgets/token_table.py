@@ -55,6 +55,7 @@ _COLUMN_TIPS = {
 COLUMNS = tuple(_COLUMN_TIPS)
 TIPS = tuple(_COLUMN_TIPS.values())
 _MARKED = QColor("#b91c1c")  # text of unknown tokens and byte-fallback pieces
+SPECIAL_BACKGROUND = QColor("#e9d5ff")  # rows of special tokens (the template's or the text's)
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)  # data() compares plain ints: it runs per cell
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)  # and role on every repaint
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
@@ -139,6 +140,7 @@ class TokenTableModel(QAbstractTableModel):
         self._cells: dict[int, tuple[str, ...]] = {}  # row -> display texts, filled as rows are shown
         self._end_max = np.zeros(0, np.int64)  # running maximum of the span ends
         self.updating = False  # True while set_tokens inserts or removes rows
+        self._specials: np.ndarray | None = None  # (rows,) int8: see special()
 
     def set_tokens(
         self,
@@ -157,13 +159,16 @@ class TokenTableModel(QAbstractTableModel):
         byte_fallback: Sequence[bool] = (),
         derived: Sequence[tuple[int, int]] | None = None,
         rows: RowArrays | None = None,
+        specials: Sequence[int] | None = None,
     ) -> None:
         """Replace all rows. ``audit`` (from :func:`core.align.audit.audit`, for the first
         ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
         the Readable column; ``unknown`` / ``byte_fallback`` (one bool per token) flag the
         model's unknown token and byte-fallback pieces; ``derived`` (the derived code-point
         spans) the text they swallowed and the Derived span column; ``rows`` the per-row
-        arrays of exactly these inputs, computed ahead (:func:`row_arrays`).
+        arrays of exactly these inputs, computed ahead (:func:`row_arrays`); ``specials``
+        (:func:`core.align.specials.special_sources`: 1 from the template, 2 found in the
+        text, 0 not special) the ``special`` flag and tooltip.
 
         Rows are inserted or removed at the end and one ``dataChanged`` covers the rows
         from the first that differs (no model reset, so the view keeps its scroll position
@@ -192,6 +197,11 @@ class TokenTableModel(QAbstractTableModel):
         self._marks = row_marks
         self._derived = derived if derived is None or isinstance(derived, SpanArray) else list(derived)
         self._token_bytes = token_bytes
+        new_specials = None if specials is None or not len(specials) else np.asarray(specials, np.int8)
+        old = self._specials
+        if (old is None) != (new_specials is None) or (old is not None and not np.array_equal(old, new_specials)):
+            first = 0  # a row's special state changed: its Flags cell and tooltip too
+        self._specials = new_specials
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
         if rows is not None:
@@ -256,6 +266,8 @@ class TokenTableModel(QAbstractTableModel):
         if role == _BACKGROUND:
             if row == self._error_row:
                 return QColor("#fecaca")
+            if self.special(row):
+                return SPECIAL_BACKGROUND
             return QColor("#eeeeee") if self._spans[row] is None else None
         if role == _FOREGROUND:
             return _MARKED if self._marks[row] else None
@@ -338,7 +350,15 @@ class TokenTableModel(QAbstractTableModel):
             return ""
         return " ".join(sym for sym, on in zip("✂⧉∅", (f.cuts_grapheme, f.shares_chars, f.empty)) if on)
 
+    def special(self, row: int) -> int:
+        """Whether token ``row`` is special: 1 put there by the post-processor's template, 2
+        found in the text (:func:`core.align.specials.special_sources`), 0 not special."""
+        sp = self._specials
+        return int(sp[row]) if sp is not None and row < len(sp) else 0
+
     def _flags_cell(self, row: int) -> str:
+        if self.special(row):
+            return "special"
         if row == self._error_row:
             return "does not fit"
         if self._spans[row] is None:
@@ -356,6 +376,9 @@ class TokenTableModel(QAbstractTableModel):
 
     def _tooltip(self, row: int) -> str:
         span = self._spans[row]
+        if self.special(row):
+            where = "added by the post-processor" if self.special(row) == 1 else "found in the text"
+            return f"{self._tokens[row]}\nspecial · id {self._ids[row]} · {where}"
         if span is None:
             return f"Token {row} {self._tokens[row]!r}: no span"
         names = ", ".join(
@@ -416,10 +439,12 @@ class TokenTableView(QTableView):
         hh.setStretchLastSection(True)
         digits = self.fontMetrics().horizontalAdvance("00000–00000") + 14
         widths = {"#": 44, "Token": 100, "Readable": 100, "Original": 90, "Label": 70, "Flags": 150,
-                  "ID": 60, "Code points": digits, "Derived span": digits, "UTF-16": digits,
+                  "ID": self.fontMetrics().horizontalAdvance("0000000") + 14,  # a 6-digit id fits
+                  "Code points": digits, "Derived span": digits, "UTF-16": digits,
                   "UTF-8": digits}
         for col, name in enumerate(COLUMNS):
             self.setColumnWidth(col, widths[name])
+        hh.moveSection(hh.visualIndex(COLUMNS.index("ID")), 1)  # beside "#": never scrolled off
         self._badges = BadgeDelegate(self)
         for name in ("Token", "Readable", "Original"):
             self.setItemDelegateForColumn(COLUMNS.index(name), self._badges)

@@ -91,13 +91,16 @@ def parse_list(raw: str, what: str) -> list[str]:
 
 
 def tokenize(tokenizer: TokenizerLike, text: str, options: dict, is_demo: bool,
-             should_stop: Callable[[], bool] | None = None) -> dict:
-    """Encode ``text`` (without special tokens); the demo honours the normalizer options.
-    ``should_stop`` is handed to the tokenizer's ``encode`` (it raises ``Cancelled``)."""
+             should_stop: Callable[[], bool] | None = None, parse_special_tokens: bool = True) -> dict:
+    """Encode ``text`` (without the template's special tokens); the demo honours the
+    normalizer options. ``should_stop`` is handed to the tokenizer's ``encode`` (it raises
+    ``Cancelled``); ``parse_special_tokens=False`` encodes the text's special-token strings
+    (``<|im_start|>``) as plain text (:meth:`core.tokenizers.Tokenizer.encode`)."""
     try:
         if is_demo:
             tokenizer = _with_teaching(tokenizer, options)
-        enc = tokenizer.encode(text, add_special_tokens=False, should_stop=should_stop)
+        extra = {} if parse_special_tokens else {"parse_special_tokens": False}
+        enc = tokenizer.encode(text, add_special_tokens=False, should_stop=should_stop, **extra)
     except SubwordScopeError as exc:
         return {"error": f"The tokenizer could not encode this text: {exc}"}
     return {

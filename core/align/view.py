@@ -286,6 +286,7 @@ def alignment_view(
     tokenizer_is_demo: bool = False,
     graphemes: GraphemeBounds | None = None,
     should_stop: Callable[[], bool] | None = None,
+    parse_special_tokens: bool = True,
 ) -> AlignmentView:
     """Tokenize / align / label ``text`` and derive everything the alignment pane shows.
 
@@ -311,6 +312,9 @@ def alignment_view(
         A cache of grapheme boundaries kept across calls (keystrokes); a fresh one otherwise.
     should_stop : callable, optional
         Polled in the tokenizer's and the cursor walk's loops and between the steps below.
+    parse_special_tokens : bool
+        False: the text's special-token strings (``<|im_start|>``) are encoded as plain text
+        (tokenize and labels modes), as ``tokenizers`` does with ``encode_special_tokens``.
 
     Returns
     -------
@@ -333,7 +337,7 @@ def alignment_view(
         partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,
                                should_stop=should_stop)
     else:
-        partial = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop)
+        partial = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop, parse_special_tokens)
     for key in ("spans", "derived_spans"):  # compact columns: the tuples are freed
         if partial.get(key) is not None:
             partial[key] = SpanArray.from_pairs(partial[key])

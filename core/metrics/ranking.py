@@ -28,6 +28,9 @@ COSTS: dict[str, int] = {
     "bytes_per_token": -1, "tokens_per_byte": 1, "tokens_per_word": 1,
 }
 _RELATIVE = ("premium", "adjusted_premium")  # the reference language is 1 by definition
+#: Costs per word, except for a script written without spaces, where they are per grapheme
+#: cluster (``words_are_characters``): a ranking compares only languages of one unit.
+PER_WORD = ("fertility", "adjusted_fertility")
 
 
 def unreliable(table: CompareTable, limit: float = UNKNOWN_LIMIT) -> np.ndarray:
@@ -42,18 +45,25 @@ class Extremes:
     """Cheapest and dearest language of one tokenizer among the cells ranked.
 
     ``cheapest`` / ``dearest`` are indices into ``table.languages`` (``None`` when no cell
-    is ranked); ``excluded`` the languages left out for their unknown share.
+    is ranked); ``excluded`` the languages left out for their unknown share; ``unit`` what
+    the cost is counted per for a :data:`PER_WORD` cost ("word", or "character" when every
+    language is written without spaces; "" for the other costs) and ``other_unit`` the
+    languages left out because theirs is counted in the other unit.
     """
 
     tokenizer: str
     cheapest: int | None
     dearest: int | None
     excluded: tuple[int, ...]
+    unit: str = ""
+    other_unit: tuple[int, ...] = ()
 
 
 def extremes(table: CompareTable, metric: str, *, limit: float = UNKNOWN_LIMIT) -> list[Extremes]:
     """Per tokenizer, the cheapest and dearest language by ``metric`` among cells under
-    ``limit`` unknown (the reference language left out of a premium). O(cells).
+    ``limit`` unknown (the reference language left out of a premium; for a :data:`PER_WORD`
+    cost, the languages written without spaces, counted per character, unless all are).
+    O(cells).
 
     Raises
     ------
@@ -67,15 +77,22 @@ def extremes(table: CompareTable, metric: str, *, limit: float = UNKNOWN_LIMIT) 
     candidate = np.isfinite(cost) & ~marked
     if metric in _RELATIVE and table.reference in table.languages:
         candidate[table.languages.index(table.reference)] = False
+    unit, other = "", ()
+    if metric in PER_WORD:
+        per_char = np.asarray(table.words_are_characters(), bool).reshape(-1)
+        unit = "character" if per_char.all() else "word"
+        if unit == "word":
+            candidate[per_char] = False
+            other = tuple(int(i) for i in np.flatnonzero(per_char))
     out = []
     for j, name in enumerate(table.tokenizers):
         rows = np.flatnonzero(candidate[:, j])
         excluded = tuple(int(i) for i in np.flatnonzero(marked[:, j]))
         if len(rows) == 0:
-            out.append(Extremes(name, None, None, excluded))
+            out.append(Extremes(name, None, None, excluded, unit, other))
             continue
         col = cost[rows, j]
-        out.append(Extremes(name, int(rows[np.argmin(col)]), int(rows[np.argmax(col)]), excluded))
+        out.append(Extremes(name, int(rows[np.argmin(col)]), int(rows[np.argmax(col)]), excluded, unit, other))
     return out
 
 

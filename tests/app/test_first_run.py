@@ -4,6 +4,8 @@ the Teaching Example menu item; Help; no internal document named in any UI text.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6 import QtWidgets
 from PySide6.QtCore import QThreadPool
@@ -18,7 +20,7 @@ from app.main_window import TEACHING, MainWindow
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
 from app.panes.compare import ComparePane
 from app.panes.compare.table_tab import COMPUTING
-from app.settings import open_settings, set_json
+from app.settings import flush_states, open_settings, read_state, set_json
 from core.data import builtin_tokenizer, udhr_sample_dir
 
 
@@ -47,14 +49,17 @@ def settle(window: MainWindow) -> None:
     assert window.panes["alignment"].wait_until_idle()
 
 
-def test_the_first_screen_is_the_bundled_bert_on_the_sample_with_its_entities(qtbot):
+def test_the_first_screen_is_the_bundled_bert_on_the_sample_in_tokenize_mode_with_its_entities_a_click_away(qtbot):
     window = started(qtbot)
     pane = window.panes["alignment"]
     tok = pane._tokenizer
     assert tok is not None and tok.vocab_size == 30522  # not the 15-entry teaching vocabulary
     assert window.settings.value("tokenizer/current") == default_tokenizer_path()
     assert pane.w.editor.toPlainText() == SAMPLE_TEXT
-    assert pane.state.mode == "labels" and pane.state.labels_text == SAMPLE_LABELS
+    assert pane.state.mode == "tokenize" and pane.result.mode == "tokenize"  # tokens first
+    assert pane.state.labels_text == SAMPLE_LABELS  # waiting in Labels mode's box
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
     result = pane.result
     assert result.error is None and len(result.tokens) == len(SAMPLE_LABELS.split()) == 35
     assert [(e.label, e.text) for e in result.entities] == [
@@ -132,6 +137,24 @@ def test_the_command_line_beats_remembered_settings(qtbot, tmp_path, monkeypatch
     assert pane._tokenizer.vocab_size == 30522 and window.settings.value("tokenizer/current") == bert
     assert pane.w.editor.toPlainText() == "from the command line"
     assert window.tabs.currentWidget() is window.panes["merges"]
+
+
+def test_a_screenshot_run_leaves_the_remembered_settings_alone(qtbot, tmp_path, monkeypatch):
+    bert, text = _remember_everything(tmp_path)
+    _Recorded.made = []
+    monkeypatch.setattr(main_window_module, "MainWindow", _Recorded)
+    argv = ["--tokenizer", bert, "--text-file", text, "--pane", "merges", "--screenshot", str(tmp_path / "shot.png")]
+    assert entry.main(argv) == 0
+    (window,) = _Recorded.made
+    qtbot.addWidget(window)
+    settle(window)
+    assert window.panes["alignment"].w.editor.toPlainText() == "from the command line"  # shown
+    window.shutdown()
+    flush_states()
+    mine = open_settings()  # what the user's next start restores
+    assert mine.value("tokenizer/current") == str(builtin_tokenizer("gpt2"))
+    assert int(mine.value("window/tab")) == 4
+    assert read_state(mine, "alignment/state")["text"] == "remembered"
 
 
 def test_a_built_in_name_is_a_tokenizer_for_the_window_too(qtbot, tmp_path, monkeypatch):
@@ -231,3 +254,12 @@ def test_no_ui_text_names_an_internal_document(qtbot):
         window.show_pane(name)
     found = [s for s in _ui_strings(window) if "SPEC" in s or "DESIGN" in s or "\u00a7" in s]
     assert not found
+
+
+def test_the_top_level_help_is_plain_text(capsys):
+    with pytest.raises(SystemExit) as stop:
+        entry.main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "--screenshot" in out and "Exit codes" in out
+    assert "`" not in out and not re.search(r":[a-z]+:", out)  # no reST literals or roles

@@ -98,6 +98,8 @@ class AlignmentPane(Pane):
         saved = read_state(settings, self.state_key, None)
         self.state = self.state_class.from_dict(saved)
         self.start_notice = cut_notice(saved, len(self.state.text))  # shown until the text changes
+        self.mode_notice: str | None = None  # why Labels mode was left (shown until the mode changes)
+        self._labels_must_fit = False  # a tokenizer changed in Labels mode: its labels may not fit
         self._demo = demo_tokenizer()
         self._tokenizer: TokenizerLike | None = None
         self._tokenizer_label = DEMO_LABEL
@@ -139,8 +141,11 @@ class AlignmentPane(Pane):
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
         self._tokenizer_label = DEMO_LABEL if tokenizer is None else label
+        self.mode_notice = None
+        self._labels_must_fit = self.state.mode == "labels"  # checked when its result arrives
         if tokenizer is not None and self.state.mode == "labels" and self.state.labels_text == DEMO_LABELS:
             self.state.mode = "tokenize"  # the demo labels only fit the demo tokens: show tokens
+            self._labels_must_fit = False
             self._write_widgets()
         self.extras.set_tokenizer(tokenizer, label)
         self.w.decoded.set_tokenizer(tokenizer if tokenizer is not None else self._demo)
@@ -213,7 +218,7 @@ class AlignmentPane(Pane):
             w.scheme.setCurrentIndex(max(0, w.scheme.findData(s.scheme)))
         for box, value in ((w.strip_accents, s.strip_accents), (w.lowercase, s.lowercase),
                            (w.collapse, s.collapse_whitespace), (w.repair, s.repair),
-                           (w.derived, s.derived_spans)):
+                           (w.derived, s.derived_spans), (w.parse_special, s.parse_special)):
             with QSignalBlocker(box):
                 box.setChecked(value)
         self._write_tokenizer_label()
@@ -257,7 +262,7 @@ class AlignmentPane(Pane):
         w.mode.currentIndexChanged.connect(self._on_mode_changed)
         w.form.currentTextChanged.connect(self._on_options_changed)
         w.scheme.currentIndexChanged.connect(self._on_options_changed)
-        for box in (w.strip_accents, w.lowercase, w.collapse, w.repair):
+        for box in (w.strip_accents, w.lowercase, w.collapse, w.repair, w.parse_special):
             box.toggled.connect(self._on_options_changed)
         w.export.clicked.connect(self._on_export_requested)
         w.original.sig_hovered.connect(self._on_original_hovered)
@@ -299,6 +304,7 @@ class AlignmentPane(Pane):
 
     def _on_mode_changed(self, index: int) -> None:
         self.state.mode = list(MODES)[index]
+        self.mode_notice, self._labels_must_fit = None, False
         self._write_mode_widgets()
         self.recompute()
 
@@ -307,6 +313,7 @@ class AlignmentPane(Pane):
         s.form, s.repair = w.form.currentText(), w.repair.isChecked()
         s.strip_accents, s.lowercase = w.strip_accents.isChecked(), w.lowercase.isChecked()
         s.collapse_whitespace = w.collapse.isChecked()
+        s.parse_special = w.parse_special.isChecked()
         s.scheme = w.scheme.currentData() or "auto"
         self.recompute()
 
@@ -423,11 +430,28 @@ class AlignmentPane(Pane):
 
     # -- rendering -----------------------------------------------------------------------
     def _on_result_ready(self, prepared: Prepared) -> None:
+        if self._leave_labels_if_unfit(prepared.view):
+            return
         result = self.result = prepared.view
         self._prepared = prepared  # what drawing it again needs (see _on_derived_toggled)
         self.seconds = time.perf_counter() - self._compute_started
         render.render(self, result, self.seconds, prepared)
         self.sig_encoding_changed.emit(result)
+
+    def _leave_labels_if_unfit(self, result: AlignmentView) -> bool:
+        """Labels mode keeps its labels only while they fit: when the first Labels result
+        after a tokenizer change has another count of labels than tokens, switch to Tokenize
+        (the labels stay in their box) and say why; return whether it switched."""
+        if not self._labels_must_fit or result.mode != "labels":
+            return False
+        self._labels_must_fit = False
+        if not result.labels or len(result.labels) == len(result.tokens):
+            return False
+        notice = (f"Showing tokens: the {len(result.labels):,} labels do not fit this tokenizer's "
+                  f"{len(result.tokens):,} tokens (they stay in Labels mode's box; give one label per token there)")
+        self.w.mode.setCurrentIndex(list(MODES).index("tokenize"))  # recomputes
+        self.mode_notice = notice
+        return True
 
     def show_banner(self, message: str | None, kind: str = "info") -> None:
         """Show ``message`` in the inline banner styled as ``kind`` ("info" or "error");

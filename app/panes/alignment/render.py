@@ -43,6 +43,7 @@ def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = Non
         error_row=-1 if result.error_token is None else result.error_token,
         unknown=result.unknown, byte_fallback=result.byte_fallback, derived=result.derived_spans,
         rows=prepared.rows if prepared is not None and prepared.view is result else None,
+        specials=prepared.specials if prepared is not None and prepared.view is result else None,
     )
     w.table.show_readable(result.token_bytes is not None)
     w.table.show_derived(result.misleading > 0)
@@ -61,6 +62,19 @@ def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = Non
     else:
         w.offset_map.show_span(result.normalized, 0, min(len(result.text), MAP_DEFAULT_CHARS))
     w.status.setText(_status(pane, result, seconds))
+    w.count.setText(count_text(prepared.counts if prepared is not None and prepared.view is result else None))
+
+
+def count_text(counts: Any) -> str:
+    """The large count above the views (rich text) from a
+    :class:`~app.panes.alignment.state.TextCounts`; "" for None."""
+    if counts is None:
+        return ""
+    unit = "character" if counts.words_are_characters else "word"
+    per = f"{counts.tokens / counts.words:.2f} tokens per {unit}" if counts.words else f"no {unit}s"
+    return (f'<span style="font-size:xx-large; font-weight:600">{counts.tokens:,}</span> '
+            f'<span style="font-size:large">tokens · {counts.characters:,} characters · '
+            f'{counts.utf8_bytes:,} bytes · {per}</span>')
 
 
 def clear(pane: Any) -> None:
@@ -72,6 +86,7 @@ def clear(pane: Any) -> None:
     w.table.token_model.set_tokens("", [], [], [], [0], [0])
     w.entities.clear()
     w.offset_map.show_span(None, 0, 0)
+    w.count.setText("")
 
 
 def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None:
@@ -126,6 +141,8 @@ def _render_error(pane: Any, result: AlignmentView) -> None:
         message, kind = pane._load_error, "error"
     if message is None and getattr(pane, "start_notice", None):  # a saved text was cut
         message = pane.start_notice
+    if message is None and getattr(pane, "mode_notice", None):  # Labels mode was left
+        message = pane.mode_notice
     pane.show_banner(message, kind)
     if result.error_pos is not None and result.error_token is not None:
         pane.w.table.select_token(result.error_token)
@@ -167,12 +184,27 @@ def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
         parts.append("no token at all: the tokenizer dropped every character (it has no "
                      "unknown token for what it cannot encode)")
     parts += _unknown_status(result, pane.state.derived_spans)
+    parts += _special_status(pane, result)
     parts.append(f"computed in {seconds * 1000:.0f} ms")
     parts += pane.w.original.font_notes()  # scripts no installed font draws (once each)
     view = pane.w.original
     if n > 2 * 2000:
         parts.append("spans drawn for the visible part only" + (" (capped)" if view.capped else ""))
     return " · ".join(parts)
+
+
+def _special_status(pane: Any, result: AlignmentView) -> list[str]:
+    """Which substrings of the text became special ids (most frequent first, at most five),
+    or that they were read as plain text ("Parse special tokens" off)."""
+    prepared = getattr(pane, "_prepared", None)
+    found = prepared.special_texts if prepared is not None and prepared.view is result else ()
+    if not pane.state.parse_special:
+        return ["special tokens in the text read as plain text (Parse special tokens is off)"]
+    if not found:
+        return []
+    shown_ = ", ".join(f"{content} ×{count}" if count > 1 else content for content, count in found[:5])
+    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    return [f"became special ids: {shown_}{more}"]
 
 
 def refresh_status(pane: Any) -> None:

@@ -8,15 +8,20 @@ normalizer options); :func:`compute` hands a frozen :class:`Request` to
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
 
 from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES
 from core.align.view import AlignmentView, alignment_view
+from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import check_stop
+from core.metrics.text_stats import count_words
 from core.text.graphemes import GraphemeBounds
 from core.text.offsets import utf16_table
 from core.tokenizers import TokenizerLike
@@ -38,7 +43,7 @@ class AlignmentState(StoredState):
     """
 
     text: str = DEMO_TEXT
-    mode: str = "labels"
+    mode: str = "tokenize"
     tokens_text: str = DEMO_TOKENS
     labels_text: str = DEMO_LABELS
     form: str = "NFKD"  # "NFC", "NFD", "NFKC", "NFKD" or "none"
@@ -49,6 +54,7 @@ class AlignmentState(StoredState):
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
+    parse_special: bool = True  # the text's special-token strings become special ids
 
     CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": FORMS, "scheme": ("auto", *SCHEMES)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}
@@ -107,6 +113,7 @@ def compute(request: Request, should_stop: Callable[[], bool] | None = None) -> 
         tokenizer_is_demo=request.tokenizer_is_demo,
         graphemes=request.graphemes,
         should_stop=should_stop,
+        parse_special_tokens=state.parse_special,
     )
     check_stop(should_stop)
     _warm(result)
@@ -144,6 +151,29 @@ class Prepared:
     marks_derived: bool = False
     breaks: Any = None  # (k,) int64: where the original view breaks long stretches with no space
     utf16: Any = None  # the original view's Qt positions: the text's utf16 table with ``breaks``
+    counts: TextCounts | None = None  # the count above the views (None for an empty result)
+    specials: Any = None  # (tokens,) int8: core.align.specials.special_sources of the result
+    special_texts: tuple[tuple[str, int], ...] = ()  # special tokens found in the text, with counts
+
+
+@dataclass(frozen=True)
+class TextCounts:
+    """What the large count above the views says: tokens, code points, UTF-8 bytes and words
+    (:func:`core.metrics.text_stats.count_words`: grapheme clusters for a script written
+    without spaces, then ``words_are_characters``)."""
+
+    tokens: int
+    characters: int
+    utf8_bytes: int
+    words: int
+    words_are_characters: bool
+
+    @classmethod
+    def of(cls, view: AlignmentView) -> TextCounts:
+        """The counts of a result (O(n): run on the worker)."""
+        words, by_character = count_words(view.text)
+        size = len(view.text.encode("utf-8", "surrogatepass"))  # a lone surrogate as its 3 bytes
+        return cls(len(view.tokens), len(view.text), size, words, by_character)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -158,12 +188,17 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     nt = view.normalized
     breaks = long_run_breaks(view.text)
     utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
+    counts = TextCounts.of(view)
+    specials = special_sources(view.text, view.tokens, view.ids, view.spans, view.special,
+                               special_ids(request.tokenizer))
+    found = Counter(view.tokens[j] for j in np.flatnonzero(specials == IN_TEXT).tolist())
+    extra = {"counts": counts, "specials": specials, "special_texts": tuple(found.most_common())}
     if nt is None:
         return Prepared(view, _chars(view.text), frozenset(), utf16_table(""), line_breaks("", "", None),
-                        breaks=breaks, utf16=utf16)
+                        breaks=breaks, utf16=utf16, **extra)
     norm_breaks = merge_breaks(line_breaks(nt.original, nt.text, nt.arrays()[1]), long_run_breaks(nt.text))
     return Prepared(view, _chars(view.text), _chars(nt.text), qt_positions(utf16_table(nt.text), norm_breaks),
-                    norm_breaks, breaks=breaks, utf16=utf16)
+                    norm_breaks, breaks=breaks, utf16=utf16, **extra)
 
 
 def _chars(text: str) -> frozenset[str] | None:

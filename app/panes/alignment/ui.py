@@ -76,8 +76,10 @@ class AlignmentWidgets:
     entities: QListWidget
     changes_only: QCheckBox
     status: QLabel
+    count: QLabel
     legend: QLabel
     derived: QCheckBox
+    parse_special: QCheckBox
     decoded: DecodedView
 
 
@@ -128,6 +130,11 @@ def _controls(w: dict) -> QHBoxLayout:
     row.addSpacing(12)
     row.addWidget(QLabel("Tokenizer:"))
     row.addWidget(w["tokenizer"], 1)
+    w["parse_special"] = QCheckBox("Parse special tokens")
+    w["parse_special"].setToolTip("Checked: special-token strings in the text (<|im_start|>, <|eot_id|>) become "
+                                  "their special ids. Unchecked: they are encoded as plain text, as "
+                                  "tokenizers does with encode_special_tokens=True")
+    row.addWidget(w["parse_special"])
     row.addWidget(QLabel("Normalizer:"))
     for name in ("form", "strip_accents", "lowercase", "collapse"):
         row.addWidget(w[name])
@@ -243,6 +250,11 @@ def build(pane: QWidget) -> AlignmentWidgets:
     main.addWidget(left)
     main.addWidget(right)
     main.setSizes([640, 700])
+    w["count"] = QLabel()
+    w["count"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # no relayout per result
+    w["count"].setToolTip("Tokens of the text, its characters (code points), its UTF-8 bytes and tokens "
+                          "per word (per character for a script written without spaces)")
+    root.addWidget(w["count"])
     root.addWidget(main, 1)
     w["status"] = QLabel()
     w["status"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

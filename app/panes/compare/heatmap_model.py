@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.metrics import COSTS, METRICS, UNKNOWN_LIMIT, CompareTable, extremes, row_order, unreliable
+from core.metrics.ranking import Extremes
 from core.text.scripts import language_name
 
 #: The colour scale is clipped to these percentiles of the cells under the unknown limit.
@@ -190,8 +191,8 @@ def summary(table: CompareTable, metric: str) -> str:
     if metric not in COSTS or not table.languages:
         return ""
     values, label = table.values(metric), METRICS[metric][0]
-    parts = []
-    for j, e in enumerate(extremes(table, metric)):
+    parts, found = [], extremes(table, metric)
+    for j, e in enumerate(found):
         left_out = f" ({len(e.excluded)} not ranked)" if e.excluded else ""
         if e.cheapest is None:
             parts.append(f"{e.tokenizer}: no language under {LIMIT} unknown{left_out}")
@@ -199,4 +200,15 @@ def summary(table: CompareTable, metric: str) -> str:
         cheap, dear = (f"{language_name(table.languages[i])} {format_value(values[i, j], metric)}"
                        for i in (e.cheapest, e.dearest))
         parts.append(f"{e.tokenizer}: cheapest {cheap}, dearest {dear}{left_out}")
-    return f"{label}, among cells with < {LIMIT} unknown characters — " + "; ".join(parts)
+    unit = _unit_note(table, found[0]) if found else ""
+    return f"{label}{unit}, among cells with < {LIMIT} unknown characters — " + "; ".join(parts)
+
+
+def _unit_note(table: CompareTable, e: Extremes) -> str:
+    """Which unit a per-word ranking compares, and which languages it leaves out for theirs."""
+    if not e.unit:
+        return ""
+    if not e.other_unit:
+        return f" (ranked per {e.unit})"
+    names = ", ".join(language_name(table.languages[i]) for i in e.other_unit)
+    return f" (ranked per word; not ranked, as counted per character: {names})"

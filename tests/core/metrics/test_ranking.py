@@ -121,3 +121,18 @@ def test_udhr_high_unknown_cells_are_never_cheapest(data_dir):
     order, ranked = row_order(t, "premium", "bert-base-uncased")
     assert order.index(tha) >= ranked and not unreliable(t)[order[:ranked], 0].any()
     np.testing.assert_array_equal(adj[:, 2], prem[:, 2])  # nothing unknown: nothing to adjust
+
+
+def test_tokens_per_word_ranks_only_the_languages_counted_per_word(tmp_path):
+    texts = {"eng": "the cat sat on", "deu": "die katze sass da",
+             "tha": "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35\u0e04\u0e23\u0e31\u0e1a"}  # Thai: no spaces
+    for code, text in texts.items():
+        (tmp_path / f"{code}.txt").write_text(text + "\n", encoding="utf-8")
+    t = compare_table([CharTokenizer()], load_corpus(tmp_path))
+    assert t.languages == ("deu", "eng", "tha") and t.words_are_characters() == [False, False, True]
+    fert = t.values("fertility")[:, 0]
+    assert fert[2] < fert[1] < fert[0]  # per character Thai looks cheapest: another unit
+    (e,) = extremes(t, "fertility")
+    assert (e.cheapest, e.dearest, e.unit, e.other_unit) == (1, 0, "word", (2,))
+    (only,) = extremes(t, "tokens")
+    assert (only.unit, only.cheapest, only.other_unit) == ("", 2, ())  # not per word: all ranked

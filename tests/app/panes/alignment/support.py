@@ -14,6 +14,8 @@ LABELS = "B-PER O O B-LOC O O B-ORG O O O"
 
 
 def set_mode(qtbot, pane, mode):
+    if pane.state.mode == mode:
+        return
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.mode.setCurrentIndex(pane.w.mode.findData(mode))
 

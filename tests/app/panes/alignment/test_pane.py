@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
@@ -13,12 +14,16 @@ import core.align.view
 from app.settings import open_settings
 from app.widgets.token_table import COLUMNS
 from core.align.entities import entities
+from core.data import builtin_tokenizer
 from core.tokenizers import demo_tokenizer, load
 from core.tokenizers.normalizers import Teaching
 from tests.app.panes.alignment.support import FULL, FULL_SPANS, FULL_TOKENS, LABELS, set_mode, tokenize_with
 
 
-def test_first_launch_explains_itself(pane):
+def test_first_launch_explains_itself(qtbot, pane):
+    assert pane.state.mode == "tokenize" and pane.result.mode == "tokenize"
+    assert pane.w.table.isColumnHidden(COLUMNS.index("Label"))
+    set_mode(qtbot, pane, "labels")  # the teaching labels fit the teaching tokens
     r = pane.result
     assert pane.state.mode == "labels" and r.text == FULL
     assert r.tokens == FULL_TOKENS and r.spans == FULL_SPANS
@@ -60,6 +65,7 @@ def test_bad_token_list_shows_message_and_keeps_text(qtbot, pane):
 
 
 def test_empty_text_and_wrong_label_count_give_messages(qtbot, pane):
+    set_mode(qtbot, pane, "labels")
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.labels_input.setPlainText("B-PER O")
     assert "2 labels for 10 tokens" in pane.w.banner.text()
@@ -77,6 +83,7 @@ def test_huge_paste_is_kept_but_not_tokenized(qtbot, pane, monkeypatch):
 
 
 def test_labels_mode_lists_core_entities_and_strict_toggle(qtbot, pane):
+    set_mode(qtbot, pane, "labels")
     r = pane.result
     labels = LABELS.split()
     assert r.entities == entities(FULL, r.tokens, r.spans, labels)
@@ -144,7 +151,8 @@ def test_token_model_passes_modeltester(qtmodeltester, pane):
     qtmodeltester.check(pane.w.table.token_model)
 
 
-def test_export_csv_and_json_carry_all_offsets(pane, tmp_path):
+def test_export_csv_and_json_carry_all_offsets(qtbot, pane, tmp_path):
+    set_mode(qtbot, pane, "labels")
     pane.export_tokens(str(tmp_path / "t.csv"))
     pane.export_tokens(str(tmp_path / "t.json"))
     rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
@@ -263,3 +271,51 @@ def test_flag_notes_make_the_character_visible(qtbot, pane, data_dir):
     model = tokenize_with(qtbot, pane, gpt2, "gpt2", "a\u200db")
     flags = [model.cell(i, COLUMNS.index("Flags")) for i in range(model.rowCount())]
     assert flags == ["✂", "✂ ⧉  bytes 1–2 of ⟨ZWJ⟩", "✂ ⧉  byte 3 of ⟨ZWJ⟩", ""]  # a+ZWJ is one cluster
+
+
+def test_labels_mode_is_left_when_another_tokenizer_does_not_fit_its_labels(qtbot, pane):
+    set_mode(qtbot, pane, "labels")
+    mine = "B-PER I-PER O O B-LOC O O B-ORG O O"  # ten labels: the teaching tokens, not GPT-2's
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.labels_input.setPlainText(mine)
+    assert pane.result.error is None
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_tokenizer(load(builtin_tokenizer("gpt2")), "gpt2")
+    qtbot.waitUntil(lambda: not pane.busy)
+    r = pane.result
+    assert pane.state.mode == "tokenize" and r.mode == "tokenize" and r.error is None
+    assert pane.w.mode.currentData() == "tokenize"
+    assert pane.w.table.isColumnHidden(COLUMNS.index("Label"))
+    banner = pane.w.banner
+    assert banner.isVisible() and "10 labels do not fit" in banner.text()
+    assert f"{len(r.tokens)} tokens" in banner.text()
+    assert pane.w.labels_input.toPlainText() == mine == pane.state.labels_text  # never lost
+    set_mode(qtbot, pane, "labels")  # asked for again: the count error says what to fix
+    assert "10 labels for" in banner.text()
+
+
+def test_labels_mode_stays_when_the_labels_fit_the_new_tokenizer(qtbot, pane):
+    set_mode(qtbot, pane, "labels")
+    gpt2 = load(builtin_tokenizer("gpt2"))
+    count = len(gpt2.encode(FULL).tokens)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.w.labels_input.setPlainText(" ".join(["B-PER"] + ["O"] * (count - 1)))
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_tokenizer(gpt2, "gpt2")
+    qtbot.waitUntil(lambda: not pane.busy)
+    assert pane.state.mode == "labels" and pane.result.mode == "labels" and pane.result.error is None
+    assert [e.label for e in pane.result.entities] == ["PER"] and not pane.w.banner.isVisible()
+
+
+def test_a_large_count_above_the_views_follows_the_text(qtbot, pane):
+    count = pane.w.count
+    assert count.isVisible()
+    shown = lambda: re.sub(r"<[^>]+>", "", count.text())  # noqa: E731 - the label's words
+    n, size = len(FULL), len(FULL.encode("utf-8"))
+    assert f"10 tokens · {n} characters · {size} bytes · 1.25 tokens per word" in shown()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("flew flew flew")
+    assert "3 tokens · 14 characters · 14 bytes · 1.00 tokens per word" in shown()
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35")  # Thai: no spaces, counted per character
+    assert "tokens per character" in shown() and "6 characters · 18 bytes" in shown()

@@ -81,3 +81,15 @@ def test_legend_and_summary(table):
         "Premium, among cells with < 1 % unknown characters — space: cheapest German 1, dearest German 1 "
         "(1 not ranked); chars: cheapest French 0.857, dearest German 1.21")
     assert summary(table, "unknown_share") == ""
+
+
+def test_a_per_word_summary_says_its_unit_and_leaves_out_the_languages_counted_per_character(tmp_path):
+    texts = {"eng": "the cat sat on", "deu": "die katze sass da",
+             "tha": "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35\u0e04\u0e23\u0e31\u0e1a"}  # Thai: no spaces
+    for code, text in texts.items():
+        (tmp_path / f"{code}.txt").write_text(text + "\n", encoding="utf-8")
+    t = compare_table([CharTokenizer()], load_corpus(tmp_path))
+    text = summary(t, "fertility")
+    assert "(ranked per word; not ranked, as counted per character: Thai)" in text
+    assert "cheapest English" in text and "dearest German" in text and "cheapest Thai" not in text
+    assert "ranked per" not in summary(t, "tokens")
