@@ -96,7 +96,9 @@ def test_the_modern_built_ins_encode_as_the_reference(cache, name, text):
 def test_the_resources_stay_small():
     total = sum(p.stat().st_size for p in resources.RESOURCES_DIR.rglob("*") if p.is_file()
                 and "__pycache__" not in p.parts)
-    assert total < 5 * 2**20, f"resources/ holds {total:,} bytes"
+    # four tokenizers and the whole UDHR collection, xz-compressed: 5.6 MiB; the shipped
+    # package stays under 6 MiB
+    assert total < 6 * 2**20, f"resources/ holds {total:,} bytes"
 
 
 def test_a_built_in_name_is_recognised_from_its_unpacked_path(cache, tmp_path):
