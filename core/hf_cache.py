@@ -132,17 +132,11 @@ def scan_cache(cache: Path | None = None, *,
     root = Path(cache) if cache is not None else hub_cache_dir()
     skipped: list[Path] = []
     rows: list[tuple[str, str, str]] = []
-    for model in sorted(_entries(str(root), skipped), key=_by_name):
-        if should_stop is not None and should_stop():
-            raise Cancelled()
-        if not model.name.startswith("models--") or not _is(model, "dir"):
-            continue
-        repo_id = model.name[len("models--"):].replace("--", "/")
-        for snap in sorted(_entries(os.path.join(model.path, "snapshots"), skipped), key=_by_name):
-            files = {e.name: e for e in _entries(snap.path, skipped)} if _is(snap, "dir") else {}
-            name = next((n for n in TOKENIZER_FILES if n in files and _is(files[n], "file")), None)
-            if name is not None:
-                rows.append((repo_id, snap.name, os.path.join(snap.path, name)))
+    for repo_id, snap in _snapshots(root, skipped, should_stop):
+        files = {e.name: e for e in _entries(snap.path, skipped)} if _is(snap, "dir") else {}
+        name = next((n for n in TOKENIZER_FILES if n in files and _is(files[n], "file")), None)
+        if name is not None:
+            rows.append((repo_id, snap.name, os.path.join(snap.path, name)))
     return CacheScan(CachedTokenizers(rows), skipped)
 
 
@@ -169,6 +163,16 @@ def scan_snapshots(cache: Path | None = None, *,
     root = Path(cache) if cache is not None else hub_cache_dir()
     skipped: list[Path] = []
     out: list[tuple[str, Path]] = []
+    for repo_id, snap in _snapshots(root, skipped, should_stop):
+        if _is(snap, "dir"):
+            out.append((repo_id, Path(snap.path)))
+    return out
+
+
+def _snapshots(root: Path, skipped: list[Path], should_stop: Callable[[], bool] | None):
+    """``(repo_id, snapshot entry)`` of every model folder's snapshots, sorted by model
+    folder then revision; ``should_stop`` asked once per model (raises ``Cancelled``),
+    unreadable folders added to ``skipped``. O(models + snapshots) ``scandir`` calls."""
     for model in sorted(_entries(str(root), skipped), key=_by_name):
         if should_stop is not None and should_stop():
             raise Cancelled()
@@ -176,6 +180,4 @@ def scan_snapshots(cache: Path | None = None, *,
             continue
         repo_id = model.name[len("models--"):].replace("--", "/")
         for snap in sorted(_entries(os.path.join(model.path, "snapshots"), skipped), key=_by_name):
-            if _is(snap, "dir"):
-                out.append((repo_id, Path(snap.path)))
-    return out
+            yield repo_id, snap
