@@ -10,6 +10,7 @@ from core.errors import Cancelled
 from core.tokenizers import load
 from core.tokenizers.decoding import decode, decode_pieces
 from tests.core.tokenizers.small_docs import unigram_doc, write_doc
+from tests.core.tokenizers.stops import flips_after
 
 STEPS = [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
          {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]
@@ -22,34 +23,25 @@ def llama_like(tmp_path_factory):
     return load(write_doc(tmp_path_factory.mktemp("decode_stop"), "llama_like", doc))
 
 
-def _flips_after(n):
-    calls = []
-
-    def stop():
-        calls.append(1)
-        return len(calls) > n
-
-    return stop, calls
-
 
 def test_decode_pieces_stop_between_decoder_steps(llama_like):
     ids = llama_like.encode("ab a b " * 2000).ids
     for n in range(len(STEPS) + 1):
-        stop, calls = _flips_after(n)
+        stop, calls = flips_after(n)
         with pytest.raises(Cancelled):
             decode_pieces(llama_like, ids, should_stop=stop)
         assert len(calls) == n + 1  # no step runs once it said stop
-    never, calls = _flips_after(10**9)
+    never, calls = flips_after(10**9)
     assert decode_pieces(llama_like, ids, should_stop=never) == decode_pieces(llama_like, ids)
     assert len(calls) == len(STEPS) + 3
 
 
 def test_decode_stops_before_the_decoder(llama_like):
     ids = llama_like.encode("ab a b " * 2000).ids
-    stop, calls = _flips_after(0)
+    stop, calls = flips_after(0)
     with pytest.raises(Cancelled):
         decode(llama_like, ids, should_stop=stop)
-    never, _ = _flips_after(10**9)
+    never, _ = flips_after(10**9)
     assert decode(llama_like, ids, should_stop=never) == decode(llama_like, ids)
 
 
@@ -59,7 +51,7 @@ def test_the_tokenizer_and_the_round_trip_hand_should_stop_to_the_decoder(llama_
     for call in (lambda stop: llama_like.decode(enc.ids, should_stop=stop),
                  lambda stop: llama_like.decode_pieces(enc.ids, should_stop=stop),
                  lambda stop: decode_kept(llama_like, text, enc.ids, enc.offsets, stop)):
-        stop, calls = _flips_after(1)
+        stop, calls = flips_after(1)
         with pytest.raises(Cancelled):
             call(stop)
         assert len(calls) == 2

@@ -12,16 +12,8 @@ from core.tokenizers.vocab_audit.reach import CHUNK, _with_added, make_probes, t
 from core.tokenizers.vocab_audit.surface import vocab_entries
 from tests.core.tokenizers.loaded import shared_tokenizer
 from tests.core.tokenizers.small_docs import bpe_doc, write_doc
+from tests.core.tokenizers.stops import flips_after
 
-
-def _flips_after(n):
-    calls = []
-
-    def stop():
-        calls.append(1)
-        return len(calls) > n
-
-    return stop, calls
 
 
 def test_the_audit_stops_within_a_thousand_probes_of_work(data_dir):
@@ -44,7 +36,7 @@ def with_added(tmp_path_factory):
 
 def test_the_search_for_added_tokens_stops_between_slices(with_added):
     texts = ["ab " * 300] * 300  # 270,000 code points
-    stop, calls = _flips_after(2)
+    stop, calls = flips_after(2)
     with pytest.raises(Cancelled):
         texts_with_added(with_added, texts, stop)
     assert len(calls) == 3
@@ -53,7 +45,7 @@ def test_the_search_for_added_tokens_stops_between_slices(with_added):
 def test_slices_find_the_texts_one_search_finds(with_added):
     texts = [("ab " * 500 if k % 7 else "a<x>b") + ("<" if k % 5 == 0 else "") for k in range(400)]
     texts[50] = "x>" + texts[50]  # "<" at the end of 49 ("<x>" runs into the separator: not a match)
-    never, calls = _flips_after(10**9)
+    never, calls = flips_after(10**9)
     found = texts_with_added(with_added, texts, never)
     assert found == _with_added(with_added.added, texts) and len(found) == 58
     assert len(calls) > 20
@@ -61,10 +53,10 @@ def test_slices_find_the_texts_one_search_finds(with_added):
 
 def test_listing_the_entries_stops_every_few_thousand(data_dir):
     tok = shared_tokenizer(data_dir, "gpt2/tokenizer.json")
-    stop, calls = _flips_after(2)
+    stop, calls = flips_after(2)
     with pytest.raises(Cancelled):
         vocab_entries(tok, stop)
     assert len(calls) == 3
-    stop, calls = _flips_after(0)
+    stop, calls = flips_after(0)
     with pytest.raises(Cancelled):
         make_probes(tok, vocab_entries(tok), stop)

@@ -13,28 +13,19 @@ from core.tokenizers.formats.sentencepiece.model import SentencePieceModel
 from core.tokenizers.models import sentencepiece as sp
 from core.tokenizers.models import unigram
 from core.tokenizers.models.unigram import Unigram
+from tests.core.tokenizers.stops import flips_after
 
 WORD = "abcab" * 10_000  # one word: no space to cut it at
 
 
-def _flips_after(n):
-    """A should_stop that answers True from its ``n + 1``-th call on; ``calls`` counts."""
-    calls = []
-
-    def stop():
-        calls.append(1)
-        return len(calls) > n
-
-    return stop, calls
-
 
 def test_a_unigram_lattice_stops_inside_a_long_word():
     model = Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("c", -1.0), ("ab", -1.5), ("abc", -2.0)], 0)
-    stop, calls = _flips_after(3)
+    stop, calls = flips_after(3)
     with pytest.raises(Cancelled):
         model.tokenize_words([WORD], should_stop=stop)
     assert len(calls) == 4  # the word-level check, then three lattice checks and the stop
-    never, _ = _flips_after(10**9)
+    never, _ = flips_after(10**9)
     assert model.tokenize_words(["ab", WORD], should_stop=never) == model.tokenize_words(["ab", WORD])
     assert len(_) <= 2 + len(WORD) // unigram.STOP_EVERY + 1  # bounded: one call per stretch
 
@@ -51,10 +42,10 @@ def _trained(model_type):
 @pytest.mark.parametrize("model_type", ["unigram", "bpe"])
 def test_a_sentencepiece_word_stops_inside_its_segmentation(model_type):
     model = _trained(model_type)
-    stop, calls = _flips_after(2)
+    stop, calls = flips_after(2)
     with pytest.raises(Cancelled):
         model.encode_parts(WORD, stop)
     assert len(calls) == 3
-    never, asked = _flips_after(10**9)
+    never, asked = flips_after(10**9)
     assert model.encode_parts(WORD, never)[:4] == model.encode_parts(WORD)[:4]
     assert len(asked) <= 3 * (len(WORD) // sp.STOP_EVERY + 2)
