@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from app.cli import SUBCOMMANDS, is_subcommand
+from app.cli import SUBCOMMANDS, HelpWritingParser, is_subcommand, write_failed
 from app.cli import main as cli_main
 from app.cli.common import BAD_INPUT, bad_input, resolve_tokenizer
 from core.data import builtin_tokenizers
@@ -54,7 +54,7 @@ def _size(value: str) -> tuple[int, int]:
 
 
 def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    p = HelpWritingParser(
         prog="subwordscope", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="headless subcommands (each has --help): " + ", ".join(SUBCOMMANDS))
     p.add_argument("--screenshot", metavar="PATH", help="render the main window to a PNG and exit")
@@ -65,7 +65,10 @@ def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
     p.add_argument("--pane", choices=panes, help="start on this pane")
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except OSError as exc:  # --help to a full or closed output
+        raise SystemExit(write_failed(exc)) from None
     if args.text_file and not os.path.lexists(args.text_file):
         p.error(f"--text-file: no such file: {args.text_file}")
     if args.screenshot:

@@ -25,7 +25,22 @@ from app.cli import align, audit, chat, compare, encode
 SUBCOMMANDS = {"encode": encode, "align": align, "compare": compare, "audit": audit, "chat": chat}
 
 
-class OneLineErrorParser(argparse.ArgumentParser):
+class HelpWritingParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose ``--help`` raises when it cannot be written (argparse's
+    own ignores the error, so ``--help > /dev/full`` exited 0); :func:`write_failed` turns
+    the error into the exit code."""
+
+    def print_help(self, file=None) -> None:
+        """The help on ``file`` (standard output), a failed write raised (argparse's own
+        ignores it, so ``--help > /dev/full`` would exit 0)."""
+        file = sys.stdout if file is None else file
+        if file is None:  # started with standard output closed (`>&-`)
+            raise SystemExit(_cannot_write("standard output is closed"))
+        file.write(self.format_help())
+        file.flush()
+
+
+class OneLineErrorParser(HelpWritingParser):
     """An ``ArgumentParser`` whose errors are one line on stderr, without the usage:
     ``subwordscope compare: error: <message>; try 'subwordscope compare --help'`` (exit 2).
     Subparsers are of the same class."""
@@ -55,7 +70,10 @@ def is_subcommand(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str]) -> int:
     """Parse ``argv`` and run its subcommand; argparse exits 2 on a bad argument."""
     p = parser()
-    args, extra = p.parse_known_args(list(argv))
+    try:
+        args, extra = p.parse_known_args(list(argv))
+    except OSError as exc:  # --help to a full or closed output
+        return write_failed(exc)
     if extra:  # named by the subcommand's parser, as its other errors are
         commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
@@ -63,18 +81,31 @@ def main(argv: Sequence[str]) -> int:
         return _cannot_write("standard output is closed")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
+    return _written(lambda: args.run(args))
+
+
+def _written(run) -> int:
+    """``run()``'s exit code once standard output is flushed; 0 when the reader has gone
+    (a closed pipe), 2 with one line on stderr when the output cannot be written."""
     try:
-        code = args.run(args)
+        code = run()
         sys.stdout.flush()
         return code
-    except BrokenPipeError:  # `subwordscope encode … | head`: the reader has gone
+    except OSError as exc:
+        return write_failed(exc)
+
+
+def write_failed(exc: OSError) -> int:
+    """The exit code of a failed write to standard output: 0 when the reader has gone
+    (``subwordscope encode … | head``), 2 with one line on stderr for a full disk
+    (``> /dev/full``) or a closed or unwritable descriptor; any other error re-raised."""
+    if isinstance(exc, BrokenPipeError):
         _drop_stdout()
         return 0
-    except OSError as exc:  # a full disk (`> /dev/full`), a closed or unwritable descriptor
-        if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
-            raise  # not a failed write to standard output
-        _drop_stdout()
-        return _cannot_write(f"cannot write to standard output: {exc.strerror or exc}")
+    if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
+        raise exc  # not a failed write to standard output
+    _drop_stdout()
+    return _cannot_write(f"cannot write to standard output: {exc.strerror or exc}")
 
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF, errno.EINVAL}

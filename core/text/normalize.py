@@ -95,7 +95,7 @@ class NormalizedText:
         """A map given as two ``(len(text),)`` int arrays (copied once into the columns)."""
         return cls(original, text, int_array(starts), int_array(ends))
 
-    def _same_map(self, text: str) -> "NormalizedText":
+    def same_map(self, text: str) -> "NormalizedText":
         """A new text over the same offset map (a one-to-one rewrite), sharing the columns
         and their arrays."""
         nt = NormalizedText(self.original, text, self.starts, self.ends)
@@ -271,7 +271,7 @@ class NormalizedText:
                     resized.append(c)
         if not resized:
             new = _translate(text, table) if table else text
-            return self._same_map(new)
+            return self.same_map(new)
         for c in resized:
             table[ord(c)] = cache[c]
         # every character's image length, through the distinct characters: O(n log n)

@@ -40,35 +40,55 @@ COLUMN_CHARS = 32768
 class Chunks:
     """Rows of ``k`` int64 columns gathered as numpy chunks (offsets: ``k = 2``; word ids:
     ``k = 1``). ``len`` and ``[-1]`` (the last row: an int, or a tuple of ints) read like
-    the list it replaces; :meth:`append` adds one row, :meth:`add` a chunk of columns,
-    :meth:`columns` concatenates them (O(rows))."""
+    the list it replaces; :meth:`add` adds a chunk of columns (arrays), :meth:`extend` rows
+    given as lists and :meth:`append` one row — those two are kept in lists until the
+    next chunk or :meth:`columns` (a text cut by thousands of added tokens costs no numpy
+    call per token); :meth:`columns` concatenates them (O(rows))."""
 
-    __slots__ = ("parts", "n")
+    __slots__ = ("parts", "n", "pending")
 
     def __init__(self):
         self.parts: list[tuple[np.ndarray, ...]] = []
         self.n = 0
+        self.pending: tuple[list[int], ...] | None = None
 
     def __len__(self) -> int:
         return self.n
 
     def add(self, *cols: np.ndarray) -> None:
         if len(cols[0]):
+            self._flush()
             self.parts.append(cols)
             self.n += len(cols[0])
 
+    def extend(self, *cols: list[int]) -> None:
+        if self.pending is None:
+            self.pending = tuple([] for _ in cols)
+        for kept, col in zip(self.pending, cols):
+            kept += col
+        self.n += len(cols[0])
+
     def append(self, row) -> None:
-        row = row if isinstance(row, tuple) else (row,)
-        self.add(*(np.array([v], np.int64) for v in row))
+        self.extend(*([v] for v in (row if isinstance(row, tuple) else (row,))))
+
+    def _flush(self) -> None:
+        if self.pending is not None:
+            if self.pending[0]:
+                self.parts.append(tuple(np.asarray(c, np.int64) for c in self.pending))
+            self.pending = None
 
     def __getitem__(self, i: int):
         if i != -1 or not self.n:
             raise IndexError("only the last row of a Chunks can be read")
-        last = tuple(int(c[-1]) for c in self.parts[-1])
+        if self.pending is not None and self.pending[0]:
+            last = tuple(int(c[-1]) for c in self.pending)
+        else:
+            last = tuple(int(c[-1]) for c in self.parts[-1])
         return last[0] if len(last) == 1 else last
 
     def columns(self, k: int) -> tuple[np.ndarray, ...]:
         """The ``k`` columns, each one ``(rows,) int64`` array (fresh, writable)."""
+        self._flush()
         if not self.parts:
             return tuple(np.zeros(0, np.int64) for _ in range(k))
         return tuple(np.concatenate([np.asarray(p[c], np.int64) for p in self.parts])
@@ -142,13 +162,13 @@ class EncodingBuilder:
         if type(self.word_ids) is list:
             self.word_ids += wids
         else:
-            self.word_ids.add(np.asarray(wids, np.int64))
+            self.word_ids.extend(wids)
 
     def _add_offsets(self, spans: tuple[list[int], list[int]]) -> None:
         if type(self.offsets) is list:
             self.offsets += zip(*spans)
         else:
-            self.offsets.add(np.asarray(spans[0], np.int64), np.asarray(spans[1], np.int64))
+            self.offsets.extend(*spans)
 
     def build(self, tokenizer: Any, text: str, normalized: NormalizedText,
               add_special_tokens: bool) -> Encoding:

@@ -213,10 +213,16 @@ def tokenize(model: Any, splits: list[TextSplit],
     does not apply, then ``tokenize_words`` does it); else :data:`WORD_CHUNK` at a time to
     ``tokenize_words``. ``should_stop`` is asked before every :data:`STOP_CHECK_WORDS`
     words (every :data:`FLAT_CHUNK` on the flat path) and inside long words' merging.
+    Splits of fewer words (a text cut by many added tokens, or by lines where the
+    pre-tokenizer does not cut words) have their words sent to the model together
+    (:func:`_tokenize_small_splits`), so that its batch paths see them all at once.
     Returns ``splits``. O(total characters + tokens) besides the model's own work."""
+    small = [s for s in splits if s.words and len(s.words) < STOP_CHECK_WORDS]
+    if len(small) > 1:
+        _tokenize_small_splits(model, small, should_stop)
     for s in splits:
         words = s.words
-        if not words:
+        if not words or (len(small) > 1 and len(words) < STOP_CHECK_WORDS):
             continue
         flat = len(words) >= STOP_CHECK_WORDS
         size = FLAT_CHUNK if flat else WORD_CHUNK
@@ -238,20 +244,41 @@ def tokenize(model: Any, splits: list[TextSplit],
                     lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
                     runs.append(TokenRun(tokens, ids, counts, lo, hi))
                     continue
-            pieces = _tokenize_words(model, chunk, should_stop)
-            counts = list(map(len, map(_IDS, pieces)))
-            total = sum(counts)
-            if total < SMALL_RUN:  # few tokens: lists (numpy's per-call cost would dominate)
-                lo, hi = small_spans(chunk, starts, maps, pieces)
-                runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
-                                     list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
-                continue
-            rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
-            rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
-            lo, hi = spans_in_text(chunk, starts, maps, counts, rel_a, rel_b)
-            runs.append(TokenRun(list(chain.from_iterable(map(_TOKENS, pieces))),
-                                 list(chain.from_iterable(map(_IDS, pieces))), counts, lo, hi))
+            runs.append(_token_run(chunk, starts, maps,
+                                   _tokenize_words(model, chunk, should_stop)))
     return splits
+
+
+def _tokenize_small_splits(model: Any, splits: list[TextSplit],
+                           should_stop: Callable[[], bool] | None) -> None:
+    """Stage 4 for many splits of few words each: all their words in one model call (in
+    chunks of :data:`STOP_CHECK_WORDS`, ``should_stop`` asked between), the pieces then
+    dealt back to each split as one :class:`TokenRun`. O(words + tokens) besides the
+    model's work."""
+    words = list(chain.from_iterable(s.words for s in splits))
+    pieces = _tokenize_words(model, words, should_stop)
+    at = 0
+    for s in splits:
+        n = len(s.words)
+        s.runs = [_token_run(s.words, s.word_starts, s.char_maps, pieces[at:at + n])]
+        at += n
+
+
+def _token_run(words: list[str], starts: list[int], maps: Any, pieces: list) -> TokenRun:
+    """The :class:`TokenRun` of ``words`` from the model's pieces (one per word):
+    spans in lists under :data:`SMALL_RUN` tokens (numpy's per-call cost would dominate),
+    else by :func:`spans_in_text`. O(words + tokens)."""
+    counts = list(map(len, map(_IDS, pieces)))
+    total = sum(counts)
+    tokens = list(chain.from_iterable(map(_TOKENS, pieces)))
+    ids = list(chain.from_iterable(map(_IDS, pieces)))
+    if total < SMALL_RUN:
+        lo, hi = small_spans(words, starts, maps, pieces)
+        return TokenRun(tokens, ids, counts, lo, hi)
+    rel_a = np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total)
+    rel_b = np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total)
+    lo, hi = spans_in_text(words, starts, maps, counts, rel_a, rel_b)
+    return TokenRun(tokens, ids, counts, lo, hi)
 
 
 def _tokenize_words(model: Any, words: list[str],

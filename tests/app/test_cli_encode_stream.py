@@ -173,6 +173,20 @@ def test_a_closed_or_full_standard_output_exits_2_with_one_line(redirect, messag
     assert result.returncode == 2 and result.stderr.strip() == message, result.stderr
 
 
+@pytest.mark.parametrize("command", ["--help", "encode --help", "compare --help"])
+@pytest.mark.parametrize("redirect, message", [
+    (">&-", "subwordscope: standard output is closed"),
+    ("> /dev/full", "subwordscope: cannot write to standard output: No space left on device"),
+])
+def test_help_that_cannot_be_written_exits_2_with_one_line(command, redirect, message):
+    if redirect.endswith("/dev/full") and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    result = _shell(f"'{sys.executable}' -m app {command} {redirect}")
+    assert result.returncode == 2 and result.stderr.strip() == message, result.stderr
+    shown = _shell(f"'{sys.executable}' -m app {command}")
+    assert shown.returncode == 0 and shown.stdout.startswith("usage: subwordscope")
+
+
 def test_a_long_output_to_a_full_device_stops_at_once():
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full here")

@@ -33,6 +33,7 @@ the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`
 
 from __future__ import annotations
 
+import re
 from itertools import accumulate
 from itertools import repeat
 from operator import itemgetter
@@ -44,6 +45,7 @@ import numpy as np
 
 from core.tokenizers.models.bpe_batch import (
     BATCH_WORD, BATCH_WORDS, NO_RANK, PairTable, merge_segments, merge_word)
+from core.tokenizers.models.bpe_cuts import cut_words, join_pieces, merge_free_cutter
 from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
 from core.tokenizers.models.bpe_merge import (
     LONG_WORD, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs, merge_by_rank,
@@ -55,6 +57,8 @@ CACHE_SIZE = 50_000
 """Words remembered per model (the cache is cleared when full); longer words are not cached."""
 CACHE_MAX_WORD = 256
 _CHAR_TABLE = 1024  # single-character tokens below this code point are looked up in numpy
+CUT_FROM = 24
+"""Words from which a model with merge-free cuts (:meth:`BPE.merge_free_cutter`) cuts them."""
 FLAT_WORDS = 512
 """Words from which :meth:`BPE.tokenize_flat` applies."""
 FLAT_CACHED = 20_000
@@ -218,6 +222,34 @@ class BPE:
                        ) -> list[tuple[tuple, tuple, tuple, tuple]]:
         """:meth:`tokenize_word` for many words (one dict lookup per known word).
 
+        Words of :data:`CUT_FROM` characters or more are first cut where no merge can
+        cross (:meth:`merge_free_cutter`): the words not cached are cut, their parts
+        tokenized together (as :meth:`_tokenize_uncut_words`) and put back together, and
+        the words under :data:`CACHE_MAX_WORD` cached whole. O(total characters) for the
+        cuts, O(tokens) to join."""
+        cutter = self.merge_free_cutter() if words and max(map(len, words)) >= CUT_FROM else None
+        if cutter is None:
+            return self._tokenize_uncut_words(words, should_stop)
+        pieces = self._pieces
+        missing = [w for w in dict.fromkeys(words) if w not in pieces]
+        if not missing:
+            return list(map(pieces.__getitem__, words))
+        parts, per_word, shifts = cut_words(missing, cutter)
+        fresh = dict(zip(missing, join_pieces(self._tokenize_uncut_words(parts, should_stop),
+                                              per_word, shifts)))
+        for w, piece in fresh.items():
+            if len(w) < CACHE_MAX_WORD:
+                if len(pieces) >= CACHE_SIZE:
+                    pieces.clear()
+                pieces[w] = piece
+        get = fresh.get
+        return [get(w) or pieces[w] for w in words]
+
+    def _tokenize_uncut_words(self, words: list[str],
+                              should_stop: Callable[[], bool] | None = None
+                              ) -> list[tuple[tuple, tuple, tuple, tuple]]:
+        """:meth:`tokenize_words` without the cuts.
+
         When the words not cached hold :data:`BATCH_WORDS` symbols or more they are merged
         together in numpy rounds (:meth:`_merge_many`). O(Σ n log n) over the new words.
         ``should_stop`` is asked inside the merging of every word of :data:`LONG_WORD`
@@ -225,22 +257,24 @@ class BPE:
         :class:`core.errors.Cancelled`.
         """
         pieces = self._pieces
-        if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
-            return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD else pieces[w]
-                    for w in words]  # long words are never cached
-        if len(words) < 64:
-            return list(map(pieces.__getitem__, words))
-        new = [w for w in dict.fromkeys(words) if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
-        if sum(map(len, new)) < BATCH_WORDS:
-            return list(map(pieces.__getitem__, words))
-        fresh = self._merge_many(new)
+        fresh: dict = {}
+        if len(words) >= 64:
+            new = [w for w in dict.fromkeys(words)
+                   if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
+            if sum(map(len, new)) >= BATCH_WORDS:
+                fresh = self._merge_many(new)
+                if len(pieces) + len(fresh) > CACHE_SIZE:
+                    pieces.clear()
+                if len(fresh) <= CACHE_SIZE:
+                    pieces.update(fresh)
+                    fresh = {}
         get = fresh.get
-        out = [get(w) or pieces[w] for w in words]
-        if len(pieces) + len(fresh) > CACHE_SIZE:
-            pieces.clear()
-        if len(fresh) <= CACHE_SIZE:
-            pieces.update(fresh)
-        return out
+        if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
+            return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD
+                    else get(w) or pieces[w] for w in words]  # long words are never cached
+        if fresh:
+            return [get(w) or pieces[w] for w in words]
+        return list(map(pieces.__getitem__, words))
 
     def tokenize_flat(self, words: list[str], should_stop: Callable[[], bool] | None = None
                       ) -> tuple | None:
@@ -272,6 +306,21 @@ class BPE:
         if (len(words) < FLAT_WORDS or self.continuing_subword_prefix
                 or self.end_of_word_suffix or len(self._vocab_r) != len(self._vocab)):
             return None  # (the conditions of _symbol_ids that need no look at the words)
+        cutter = self.merge_free_cutter() if max(map(len, words)) >= CUT_FROM else None
+        if cutter is None:
+            return self._tokenize_uncut_flat(words, should_stop)
+        parts, per_word, shifts = cut_words(words, cutter)
+        got = self._tokenize_uncut_flat(parts, should_stop)
+        if got is None:
+            return None
+        tokens, ids, counts, starts, ends = got
+        shift = np.repeat(np.asarray(shifts, np.int64), counts)
+        firsts = np.cumsum(per_word) - np.asarray(per_word)
+        return tokens, ids, np.add.reduceat(counts, firsts), starts + shift, ends + shift
+
+    def _tokenize_uncut_flat(self, words: list[str],
+                             should_stop: Callable[[], bool] | None = None) -> tuple | None:
+        """:meth:`tokenize_flat` without the cuts."""
         pos = {w: i for i, w in enumerate(dict.fromkeys(words))}
         distinct = list(pos)
         cached = self._pieces
@@ -357,12 +406,18 @@ class BPE:
 
     def _merge_many(self, words: list[str]) -> dict[str, tuple[tuple, tuple, tuple, tuple]]:
         """Pieces of many distinct words merged together (:func:`merge_segments`); words the
-        rounds do not finish, whole-token words under ``ignore_merges`` and every word when
+        rounds do not finish, whole-token words under ``ignore_merges``, words holding a
+        character that is not a token (byte fallback, unknown) and every word when
         :meth:`_symbol_ids` does not apply are left out (the caller tokenizes them one by
         one). O(N log N) numpy for N symbols plus O(1) Python per word and token."""
         if self.ignore_merges:
             words = [w for w in words if w not in self._vocab]
-        ids = self._symbol_ids("".join(words)) if words else None
+        joined = "".join(words)
+        missing = {c for c in set(joined) if c not in self._vocab}
+        if missing:
+            words = [w for w in words if missing.isdisjoint(w)]
+            joined = "".join(words)
+        ids = self._symbol_ids(joined) if words else None
         if ids is None:
             return {}
         lens = np.fromiter(map(len, words), np.int64, len(words))
@@ -411,8 +466,28 @@ class BPE:
         pairs = self._pairs = PairTable.from_many(many)
         return pairs
 
+    def merge_free_cutter(self) -> "re.Pattern | None":
+        """Where this model's words can be cut without changing their tokens
+        (:func:`core.tokenizers.models.bpe_cuts.merge_free_cutter`), built on first use
+        (O(vocabulary characters), one C-level pass); None when the cut would not be exact:
+        token ranks, a prefix or suffix, ``ignore_merges``, or characters that can be dropped
+        (no unknown token and incomplete byte fallback)."""
+        cutter = self.__dict__.get("_cutter", False)
+        if cutter is False:
+            exact = (not self._by_rank and not self.continuing_subword_prefix
+                     and not self.end_of_word_suffix and not self.ignore_merges
+                     and (self.unk_token is not None or (self.byte_fallback and all(
+                         f"<0x{b:02X}>" in self._vocab for b in range(256)))))
+            cutter = self._cutter = merge_free_cutter(self._vocab) if exact else None
+        return cutter
+
     def _piece(self, word: str, should_stop: Callable[[], bool] | None = None
                ) -> tuple[tuple, tuple, tuple, tuple]:
+        if len(word) >= CUT_FROM and self.merge_free_cutter() is not None:
+            parts, per_word, shifts = cut_words([word], self._cutter)
+            if len(parts) > 1:
+                return join_pieces(self._tokenize_uncut_words(parts, should_stop),
+                                   per_word, shifts)[0]
         if len(word) >= BATCH_WORD and not (self.ignore_merges and word in self._vocab):
             piece = self._long_piece(word, should_stop)
             if piece is not None:

@@ -1,0 +1,108 @@
+"""Where a word can be cut without changing its BPE tokens: boundaries no merge crosses.
+
+Some files have no pre-tokenizer that splits words (Gemma 3: the normalizer turns spaces
+into ``▁`` and the ``Split`` on ``" "`` that follows never matches), so a whole line reaches
+the model as one word and is merged symbol by symbol, with no word cache to help. Yet most
+of its boundaries are never crossed: BPE merges only ever build vocabulary tokens, so a
+boundary between characters ``c`` and ``▁`` (``c`` not itself ``▁``) can only be crossed by
+a token that contains ``c▁``. Where no token does, the two sides are merged independently,
+and the word's tokens are the tokens of its parts laid end to end — the same tokens, in the
+same order, with the same spans (shifted by each part's start). Gemma 3 has one such token
+(``>▁</``) in 262,144, so a line is cut before every ``▁`` that follows neither ``▁`` nor
+``>``, and its parts are looked up in the word cache like the words of any other file.
+
+The cut is exact only for the plain merge rule (no continuing-subword prefix or
+end-of-word suffix, which are put on word boundaries; no ``ignore_merges``, which looks at
+the whole word) and when no character can be dropped (an unknown token or complete byte
+fallback: a dropped character shifts the reference's later spans in the whole word). The
+model checks that (:meth:`core.tokenizers.models.bpe.BPE.merge_free_cutter`).
+
+Public names: :data:`MARKER`, :func:`merge_free_cutter`, :func:`cut_words`,
+:func:`join_pieces`.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from typing import Iterable
+
+__all__ = ["MARKER", "cut_words", "join_pieces", "merge_free_cutter"]
+
+MARKER = "\u2581"
+"""SentencePiece's word-boundary mark (``▁``), where the cuts are made."""
+
+
+def merge_free_cutter(tokens: Iterable[str]) -> re.Pattern | None:
+    """A pattern matching (empty) every place before ``▁`` that no token can cross.
+
+    Parameters
+    ----------
+    tokens : iterable of str
+        Every token merges can build (the vocabulary).
+
+    Returns
+    -------
+    re.Pattern or None
+        Zero-width matches before each ``▁`` whose preceding character ``c`` is neither
+        ``▁`` nor the first half of a ``c▁`` pair found inside some token; None when ``▁``
+        is not a token (then the file does not mark words this way). O(total characters of
+        the tokens), one regular-expression pass in C.
+    """
+    tokens = list(tokens)
+    if MARKER not in tokens:
+        return None
+    joined = "\n".join(tokens)
+    joiners = set(re.findall(f"([^{MARKER}\n]){MARKER}", joined))
+    if any("\n" in t for t in tokens):  # a token holding the separator: look at it alone
+        joiners |= {t[i - 1] for t in tokens if "\n" in t
+                    for i in range(1, len(t)) if t[i] == MARKER and t[i - 1] != MARKER}
+    held = "".join(map(re.escape, sorted(joiners | {MARKER})))
+    return re.compile(f"(?<=[^{held}])(?={MARKER})")
+
+
+def cut_words(words: list[str], cutter: re.Pattern
+              ) -> tuple[list[str], list[int], list[int]]:
+    """The words cut where ``cutter`` matches.
+
+    Returns
+    -------
+    (parts, per_word, shifts)
+        ``parts``: every word's parts in order (a word with no cut is one part, the empty
+        word one empty part); ``per_word``: parts per word (>= 1); ``shifts``: each part's
+        start inside its word, in code points. O(total characters).
+    """
+    parts: list[str] = []
+    per_word: list[int] = []
+    shifts: list[int] = []
+    split = cutter.split
+    for w in words:
+        cut = split(w)
+        parts += cut
+        per_word.append(len(cut))
+        shifts += accumulate(map(len, cut[:-1]), initial=0)
+    return parts, per_word, shifts
+
+
+def join_pieces(pieces: list, per_word: list[int], shifts: list[int]) -> list:
+    """The parts' pieces ``(tokens, ids, starts, ends)`` put back together per word, the
+    spans shifted by each part's start (the inverse of :func:`cut_words`). O(tokens)."""
+    out = []
+    at = 0
+    for n in per_word:
+        if n == 1:
+            out.append(pieces[at])
+            at += 1
+            continue
+        toks: list = []
+        ids: list = []
+        lo: list = []
+        hi: list = []
+        for piece, s in zip(pieces[at:at + n], shifts[at:at + n]):
+            toks += piece[0]
+            ids += piece[1]
+            lo += [a + s for a in piece[2]]
+            hi += [b + s for b in piece[3]]
+        out.append((tuple(toks), tuple(ids), tuple(lo), tuple(hi)))
+        at += n
+    return out
