@@ -6,15 +6,18 @@ Python code-point indices. The map is kept in two compact columns
 (:class:`core.text.columns.IntArray`, 8 bytes an entry) that index, iterate and compare
 like lists of ints.
 
-Public names: :class:`NormalizedText`, :func:`normalize`, :data:`FORMS`.
+Public names: :class:`NormalizedText`, :func:`normalize`, :func:`normalize_by_units`,
+:data:`FORMS`.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from array import array
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
@@ -396,7 +399,9 @@ def normalize(
     nonspacing mark (category ``Mn``; the mark's span folds into the preceding emitted
     character), full-case-mapping lowercase, whitespace collapse (runs of ``str.isspace``
     characters become one space, leading and trailing whitespace removed). O(N) for N code
-    points: each distinct unit (see ``_units``) is normalized once.
+    points: a word that no step reshapes is emitted whole (checks in C per word), the
+    other words unit by unit, each distinct unit (see ``_units``) normalized once; the
+    result equals :func:`normalize_by_units` (property-tested).
 
     Parameters
     ----------
@@ -423,13 +428,126 @@ def normalize(
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if form is not None and form not in FORMS:
         raise OffsetError(f"unknown normalization form {form!r}; use one of {FORMS} or None")
+    runs = _plain_runs(text, form, strip_accents, lowercase, collapse_whitespace)
+    if runs is None:
+        return normalize_by_units(text, form=form, strip_accents=strip_accents,
+                                  lowercase=lowercase, collapse_whitespace=collapse_whitespace)
     out: list[str] = []  # images of units, each non-empty
     starts: list[int] = []
     ends: list[int] = []
     images: dict[str, str] = {}  # unit -> its image: each distinct unit normalized once
-    last = ""  # the last character emitted
-    for a, b in _units(text, form):
-        unit = text[a:b]
+    steps = (form, strip_accents, lowercase, collapse_whitespace)
+    last = ""
+    for a, b, lowered in runs:
+        if lowered is None:  # not plain: unit by unit
+            last = _emit_units(text, a, _units(text[a:b], form), steps, images,
+                               out, starts, ends, last)
+        elif lowered is _SPACE:  # whitespace between words: one space, the first's span
+            if out and last != " ":
+                out.append(" ")
+                starts.append(a)
+                ends.append(a + 1)
+                last = " "
+        else:
+            out.append(lowered)
+            starts += range(a, b)
+            ends += range(a + 1, b + 1)
+            last = lowered[-1]
+    return _finished(text, out, starts, ends, last, collapse_whitespace)
+
+
+def normalize_by_units(text: str, *, form: Form | None = "NFKD", strip_accents: bool = True,
+                       lowercase: bool = True, collapse_whitespace: bool = True
+                       ) -> NormalizedText:
+    """:func:`normalize` written plainly, one unit (:func:`_units`) at a time: the
+    definition its fast path is tested equal to, and what it runs when the fast path does
+    not apply. Same parameters and result (arguments not checked). O(N) Python steps for
+    N code points."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    last = _emit_units(text, 0, _units(text, form),
+                       (form, strip_accents, lowercase, collapse_whitespace), {},
+                       out, starts, ends, "")
+    return _finished(text, out, starts, ends, last, collapse_whitespace)
+
+
+def _finished(text: str, out: list[str], starts: list[int], ends: list[int], last: str,
+              collapse_whitespace: bool) -> NormalizedText:
+    """The NormalizedText of the emitted images, a trailing collapsed space removed."""
+    if collapse_whitespace and out and last == " ":
+        out[-1] = out[-1][:-1]
+        starts.pop()
+        ends.pop()
+    return NormalizedText(text, "".join(out), starts, ends)
+
+
+_WORDS = re.compile(r"\S+")
+MARK_PLANES = (range(0x20000), range(0xE0000, 0xE1000))
+"""Where ``unicodedata`` has nonspacing marks (category Mn): planes 0 and 1 and the
+variation selectors of plane 14 (a test checks every other code point)."""
+
+
+@lru_cache(maxsize=1)
+def _marks() -> re.Pattern:
+    """A pattern matching any nonspacing mark (``unicodedata``'s category Mn, so the fast
+    path strips exactly what :func:`_image` strips). Built on first use: O(|MARK_PLANES|)."""
+    category = unicodedata.category
+    marks = "".join(chr(c) for plane in MARK_PLANES for c in plane if category(chr(c)) == "Mn")
+    return re.compile("[" + re.escape(marks) + "]")
+
+
+def _plain_runs(text: str, form: Form | None, strip_accents: bool, lowercase: bool,
+                collapse_whitespace: bool) -> list[tuple[int, int, str | None]] | None:
+    """``text`` cut into runs for :func:`normalize`'s fast path: ``(a, b, image)`` where
+    ``image`` is what the steps make of a word that none of them reshapes (already in
+    ``form``, no nonspacing mark when accents are stripped, every character lowercased to
+    one character: the image has one character per code point, spans ``(i, i + 1)``),
+    else None (the word is normalized unit by unit); whitespace between words has the
+    image :data:`_SPACE`.
+    None for the whole text when a word starts with a combining mark (a unit could then
+    reach across the whitespace before it) or whitespace is not collapsed. O(n), the
+    checks in C per word."""
+    if not collapse_whitespace or not text:
+        return None
+    runs: list[tuple[int, int, str | None]] = []
+    pos = 0
+    combining = unicodedata.combining
+    for m in _WORDS.finditer(text):
+        a, b = m.span()
+        word = m.group()
+        if combining(word[0]):
+            return None
+        if a > pos:
+            runs.append((pos, a, _SPACE))
+        plain = form is None or unicodedata.is_normalized(form, word)
+        if plain and strip_accents and not word.isascii():
+            plain = _marks().search(word) is None
+        image: str | None = word
+        if plain and lowercase:
+            image = word.lower() if word.isascii() else "".join(map(str.lower, word))
+            plain = len(image) == len(word)
+        runs.append((a, b, image if plain else None))
+        pos = b
+    if pos < len(text):
+        runs.append((pos, len(text), _SPACE))
+    return runs
+
+
+_SPACE = " "
+"""The image :func:`_plain_runs` gives a run of whitespace: collapsed to one space."""
+
+
+def _emit_units(text: str, shift: int, units: list[tuple[int, int]], steps: tuple,
+                images: dict[str, str], out: list[str], starts: list[int], ends: list[int],
+                last: str) -> str:
+    """:func:`normalize`'s unit loop over ``units`` of ``text[shift:]`` (spans relative to
+    ``shift``), appending to ``out``/``starts``/``ends``; returns the last character
+    emitted. O(units) Python steps."""
+    form, strip_accents, lowercase, collapse_whitespace = steps
+    for a, b in units:
+        unit = text[shift + a:shift + b]
+        a, b = a + shift, b + shift
         if collapse_whitespace and b - a == 1 and unit.isspace():
             if out and last != " ":
                 out.append(" ")
@@ -447,11 +565,7 @@ def normalize(
             last = image[-1]
         elif ends:
             ends[-1] = b
-    if collapse_whitespace and out and last == " ":
-        out[-1] = out[-1][:-1]
-        starts.pop()
-        ends.pop()
-    return NormalizedText(text, "".join(out), starts, ends)
+    return last
 
 
 def _image(unit: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str:

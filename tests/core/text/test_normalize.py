@@ -5,11 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 
 from core.errors import OffsetError
-from core.text.normalize import NormalizedText, normalize
-from tests.core.strategies import any_text
+from core.text.normalize import NormalizedText, normalize, normalize_by_units
+from tests.core.strategies import any_text, tricky_text
 
 
 def spec_reference(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -144,3 +144,33 @@ def test_spans_in_bounds_and_non_decreasing(text):
         for j in range(len(nt.text) + 1):
             s, e = nt.to_original(0, j)
             assert 0 <= s <= e <= len(text)
+
+
+# The fast path (words no step reshapes, emitted whole) equals the unit-by-unit definition.
+
+_MIXED = st.text(st.sampled_from(
+    list("aZ ΣΟΔς\u00a0\t\n\u3000éé\u0301\u0308\u0323İıßﬁ\u1100\u1161\u11a8한\u09c7\u09be\u0928\u093c"
+         "\u0915\u094d\u0937\u0e01\u0e38\u200d👩\U0001f3fd\u2000\u00a8Å\u212b\ud800")), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_MIXED, tricky_text, st.text(max_size=30)),
+       st.sampled_from([None, "NFC", "NFD", "NFKC", "NFKD"]), st.booleans(), st.booleans(),
+       st.booleans())
+def test_normalize_equals_the_unit_by_unit_definition(text, form, strip, lower, collapse):
+    options = dict(form=form, strip_accents=strip, lowercase=lower, collapse_whitespace=collapse)
+    fast, plain = normalize(text, **options), normalize_by_units(text, **options)
+    assert (fast.text, list(fast.starts), list(fast.ends)) == (
+        plain.text, list(plain.starts), list(plain.ends))
+
+
+def test_nonspacing_marks_lie_where_the_fast_path_looks():
+    import unicodedata
+    from core.text.normalize import MARK_PLANES
+    looked = set().union(*map(set, MARK_PLANES))
+    assert not [c for c in range(0x110000)
+                if c not in looked and unicodedata.category(chr(c)) == "Mn"]
+
+
+def test_greek_final_sigma_is_lowercased_per_character_as_before():
+    assert normalize("ΟΔΟΣ ΟΔΟΣ").text == "οδοσ οδοσ" == normalize_by_units("ΟΔΟΣ ΟΔΟΣ").text
