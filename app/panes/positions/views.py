@@ -82,7 +82,7 @@ class RopeView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("RoPE score rope(q, m)·rope(k, n)", "rope_scores", x_label="key position n",
-                                   y_label="query position m", value_label="score",
+                                   y_label="query position m", value_label="score (float64)",
                                    integer_axes=("left", "bottom"))
         self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: the query row m drawn below")
         self.curve = LinePlot("Score vs relative distance n − m", "rope_score_vs_distance", x_label="n − m",
@@ -97,7 +97,8 @@ class RopeView(PositionsView):
         rng = np.random.default_rng(state.seed)
         q, k = rng.normal(size=state.d), rng.normal(size=state.d)
         rows = min(state.T, MAX_MATRIX_T)
-        scores = rope_scores(q, k, np.arange(rows), state.base, pairing=state.pairing, dtype=np.float32)
+        # float64 (2048² × 8 bytes = 32 MiB at most): the hover shows equal offsets as equal scores
+        scores = rope_scores(q, k, np.arange(rows), state.base, pairing=state.pairing, dtype=np.float64)
         lim = float(np.abs(scores).max()) or 1.0
         dist = np.arange(-(state.T - 1), state.T)
         theta = pair_frequencies(state.d, state.base)
@@ -106,7 +107,7 @@ class RopeView(PositionsView):
         return {"scores": scores, "levels": (-lim, lim), "rows": rows, "T": state.T, "m": m, "dist": dist,
                 "random": score_vs_distance(q, k, dist, theta, pairing=state.pairing),
                 "ones": score_vs_distance(ones, ones, dist, theta, pairing=state.pairing),
-                "row_x": np.arange(rows) - m, "row": scores[m].astype(np.float64)}
+                "row_x": np.arange(rows) - m, "row": scores[m]}
 
     def render(self, data):
         self.heatmap.set_image(data["scores"], levels=data["levels"], finite=True)
