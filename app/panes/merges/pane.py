@@ -467,3 +467,13 @@ class MergesPane(Pane):
     def save_state(self) -> None:
         self.store_state(self.state)
 
+    def apply_state(self, values: dict[str, Any]) -> None:
+        """Put the pane in the state ``values`` gives (any :class:`MergesState` fields, e.g.
+        from a lesson step: ``{"source": "text", "text": ..., "target": 30, "tab": 1,
+        "heldout": ..., "unigram": {...}, "digits_text": ...}``; the others stay as they are),
+        show it and retrain. Values are checked like a stored state (a bad one falls back to
+        its default)."""
+        self.state = MergesState.from_dict({**self.state.to_dict(), **values})
+        self._write_state_to_widgets()
+        self.retrain()
+
