@@ -33,6 +33,7 @@ from app.panes.merges.state import (
     load_replay_table,
     skipped_note,
 )
+from app.panes.merges.side_by_side import SideBySideView
 from app.panes.merges.unigram import UnigramView
 from app.workers import TaskRunner
 from app.widgets.text_format import plural
@@ -41,11 +42,15 @@ from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
+from core.training.wordpiece import WordPieceTrainer
 from core.tokenizers import TokenizerLike
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
 SYNC_MAX_STEPS = 200  # larger corpora: runs of more merges than this go to the worker
 DEBOUNCE_MS = 250
+# WordPiece rescans every pair at each merge: the side-by-side tab trains it on corpora up to
+# this many word types and this many merges (on the GUI thread, milliseconds each)
+SIDE_MAX_TYPES, SIDE_MAX_MERGES = 3000, 500
 
 
 class MergesPane(Pane):
@@ -81,6 +86,7 @@ class MergesPane(Pane):
         self._replay_building: Any = None  # the broadcast tokenizer whose table is being built
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
+        self.wordpiece: WordPieceTrainer | None = None
         self.curve: tuple[list, list, list] = ([], [], [])
         self._run_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._run_timer.timeout.connect(self._on_run_timer)
@@ -107,6 +113,10 @@ class MergesPane(Pane):
         self.tabs.setTabToolTip(2, "The merges a real byte-level BPE tokenizer applies to text")
         self.tabs.setTabToolTip(3, "Classic and parity-aware BPE side by side on parallel "
                                    "UDHR texts: per-language tokens and their Gini")
+        self.side_view = SideBySideView()
+        self.tabs.addTab(self.side_view, "BPE vs WordPiece")
+        self.tabs.setTabToolTip(4, "BPE and WordPiece trained side by side on the same corpus, "
+                                   "and the trade-off from characters to whole words")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -201,6 +211,7 @@ class MergesPane(Pane):
 
     def _install(self, result: TrainResult) -> None:
         self.counts, self.trainer = result.counts, result.trainer
+        self.wordpiece = None
         self.curve = result.trainer.curve()
         t = result.trainer
         bound = len(t.merges) + round(t.avg_symbols_per_type * t.n_words) - t.n_words
@@ -267,7 +278,28 @@ class MergesPane(Pane):
             self.curve = current
         self.controls.set_merges(k)
         self.bpe_view.render(trainer, self.curve)
+        if self.tabs.currentWidget() is self.side_view:
+            self._render_side()
         self.sig_step_changed.emit(k)
+
+    def _render_side(self) -> None:
+        """Run the WordPiece trainer to the BPE trainer's merges and show both (small corpora)."""
+        trainer = self.trainer
+        if trainer is None or self.counts is None:
+            return
+        k = len(trainer.merges)
+        if trainer.n_words > SIDE_MAX_TYPES or k > SIDE_MAX_MERGES:
+            self.wordpiece = None
+            self.side_view.show_note(
+                f"WordPiece is trained here on corpora up to {SIDE_MAX_TYPES:,} word types and "
+                f"{SIDE_MAX_MERGES} merges; this one has {trainer.n_words:,} types at {k:,} merges.")
+        else:
+            if self.wordpiece is None:
+                self.wordpiece = WordPieceTrainer(self.counts, tie_break=self.state.tie_break,
+                                                  marker=self.state.marker)
+            self.wordpiece.run_to(k)
+            self.side_view.show_note("")
+        self.side_view.render(trainer, self.wordpiece, self.counts, self.state.heldout, self.curve)
 
     # -- replay --------------------------------------------------------------------------
     def load_replay(self, path: str, *, quiet: bool = False) -> None:
@@ -363,6 +395,8 @@ class MergesPane(Pane):
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
         self._show_languages_if_current()
+        if self.tabs.currentWidget() is self.side_view:
+            self._render_side()
         if self._replay_shown():
             self._show_replay()
 
