@@ -167,15 +167,7 @@ class MergesPane(Pane):
             self.tabs.setCurrentIndex(max(0, min(s.tab, self.tabs.count() - 1)))
         self.bpe_view.heldout_edit.setText(s.heldout)
         self.replay_view.text_edit.setText(s.replay_text)
-        u = s.unigram or {}
-        if isinstance(u.get("vocab"), str) and u["vocab"].strip():
-            self.unigram_view.vocab_edit.setPlainText(u["vocab"])
-        if isinstance(u.get("word"), str):
-            self.unigram_view.word_edit.setText(u["word"])
-        for spin, name in ((self.unigram_view.max_len, "max_len"), (self.unigram_view.n_spin, "n_best")):
-            if isinstance(u.get(name), int):
-                spin.setValue(u[name])
-        self.unigram_view.recompute()
+        self.unigram_view.set_inputs(s.unigram or {})
 
     # -- training ------------------------------------------------------------------------
     def retrain(self) -> None:
@@ -212,6 +204,7 @@ class MergesPane(Pane):
     def _install(self, result: TrainResult) -> None:
         self.counts, self.trainer = result.counts, result.trainer
         self.wordpiece = None
+        self.unigram_view.set_corpus(result.counts)
         self.curve = result.trainer.curve()
         t = result.trainer
         bound = len(t.merges) + round(t.avg_symbols_per_type * t.n_words) - t.n_words

@@ -47,8 +47,16 @@ class UnigramInputs(StoredState):
     max_len: int = 5
     n_best: int = 5
     vocab: str = ""
+    trained: bool = False  # the vocabulary trained by EM on the pane's corpus instead of ``vocab``
+    target_size: int = 17
+    em_steps: int = 0  # training steps done after the seed vocabulary
+    alpha: float = 1.0  # sampling exponent (subword regularisation)
+    seed: int = 0
+    draws: int = 10
 
-    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_len": (1, 32), "n_best": (1, 50)}
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "max_len": (1, 32), "n_best": (1, 50), "target_size": (1, 5000), "em_steps": (0, 10_000),
+        "alpha": (0.05, 50.0), "seed": (0, 2_147_483_647), "draws": (1, 1000)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"word": MAX_LINE_CHARS, "vocab": MAX_TEXT_CHARS}
 
 
