@@ -33,6 +33,7 @@ from app.panes.merges.state import (
     load_replay_table,
     skipped_note,
 )
+from app.panes.merges.digits_view import DigitsView
 from app.panes.merges.side_by_side import SideBySideView
 from app.panes.merges.unigram import UnigramView
 from app.workers import TaskRunner
@@ -117,6 +118,10 @@ class MergesPane(Pane):
         self.tabs.addTab(self.side_view, "BPE vs WordPiece")
         self.tabs.setTabToolTip(4, "BPE and WordPiece trained side by side on the same corpus, "
                                    "and the trade-off from characters to whole words")
+        self.digits_view = DigitsView()
+        self.tabs.addTab(self.digits_view, "Digits")
+        self.tabs.setTabToolTip(5, "Numbers cut per digit, in threes from the right or the left, "
+                                   "and by the current tokenizer")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -143,6 +148,7 @@ class MergesPane(Pane):
             lambda d: setattr(self.state, "languages", d))
         self.replay_view.sig_open_requested.connect(lambda p: self.load_replay(p))
         self.replay_view.sig_text_changed.connect(lambda t: setattr(self.state, "replay_text", t))
+        self.digits_view.sig_text_changed.connect(lambda t: setattr(self.state, "digits_text", t))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         for keys, slot in ((STEP_KEYS, partial(self._on_key, "step")),
@@ -167,6 +173,8 @@ class MergesPane(Pane):
             self.tabs.setCurrentIndex(max(0, min(s.tab, self.tabs.count() - 1)))
         self.bpe_view.heldout_edit.setText(s.heldout)
         self.replay_view.text_edit.setText(s.replay_text)
+        self.digits_view.text_edit.setText(s.digits_text)
+        self.digits_view.recompute()
         self.unigram_view.set_inputs(s.unigram or {})
 
     # -- training ------------------------------------------------------------------------
@@ -313,10 +321,12 @@ class MergesPane(Pane):
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use a broadcast byte-level BPE tokenizer for replay as it is: its merge table is
         built in the worker, only once the replay tab is shown, and a newer broadcast cancels
-        a build still running. Other tokenizers are ignored here (a short note says so) and
-        the remembered replay file stays or is restored."""
+        a build still running. Other tokenizers are ignored by replay (a short note says so) and
+        the remembered replay file stays or is restored. The Digits tab cuts numbers with any
+        tokenizer."""
         if tokenizer is None:
             return
+        self.digits_view.set_tokenizer(tokenizer, label)
         if is_byte_level_bpe(tokenizer):
             self.replay_view.set_note("")
             self._cancel_broadcast_build()

@@ -34,6 +34,7 @@ DEFAULT_TEXT = "low low low low low lower lower newest newest newest newest newe
                "widest widest widest"
 REPLAY_TEXT = "lowest newer tokenization"  # no hidden leading space: the first word shows bare
 _OLD_REPLAY_TEXT = " lowest newer tokenization"  # the earlier default, still in old settings
+DIGITS_TEXT = "1234 1235 12345 2026 44444 1000000"  # the Digits tab's first text
 MAX_TEXT_CHARS = 2_000_000  # code points of a stored training text or Unigram vocabulary
 MAX_LINE_CHARS = 100_000  # code points of a stored word list or replay text
 
@@ -76,6 +77,7 @@ class MergesState(StoredState):
     replay_text: str = REPLAY_TEXT
     tab: int = 0
     languages: dict | None = None  # the Languages tab's (checked by LanguagesView)
+    digits_text: str = DIGITS_TEXT
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
 
