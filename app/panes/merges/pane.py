@@ -171,6 +171,7 @@ class MergesPane(Pane):
         self.controls.write_state(s)
         with QSignalBlocker(self.tabs):
             self.tabs.setCurrentIndex(max(0, min(s.tab, self.tabs.count() - 1)))
+        self._show_languages_if_current()
         self.bpe_view.heldout_edit.setText(s.heldout)
         self.replay_view.text_edit.setText(s.replay_text)
         self.digits_view.text_edit.setText(s.digits_text)
@@ -367,9 +368,9 @@ class MergesPane(Pane):
 
     def _show_languages_if_current(self) -> None:
         """The Languages tab has its own controls (the corpus row is hidden) and trains on
-        first show."""
+        first show; the Digits tab needs no training controls either."""
         shown = self.tabs.currentWidget() is self.languages_view
-        self.controls.setVisible(not shown)
+        self.controls.setVisible(not shown and self.tabs.currentWidget() is not self.digits_view)
         if shown and self.isVisible():
             self.languages_view.ensure_started()
 

@@ -5,6 +5,7 @@ sampled from the lattice (subword regularisation) with a seed."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -40,6 +41,7 @@ from core.training.unigram import (
     lattice,
 )
 
+MAX_SHOWN_PIECES = 60  # pieces of a trained vocabulary listed in the vocabulary row
 UNIGRAM_MAX_TYPES = 1000  # corpora trained by EM on the GUI thread (a step costs milliseconds)
 BEST_BRUSH = pg.mkBrush("#ff7f0e")
 OTHER_BRUSH = pg.mkBrush("#c6dbef")
@@ -151,9 +153,13 @@ class UnigramView(QWidget):
         self.vocab_edit = QPlainTextEdit(_format_counts(BUILTIN_COUNTS))
         self.vocab_edit.setToolTip("Vocabulary as 'piece count' pairs; log p = log(count / total)")
         self.vocab_edit.setMaximumHeight(90)
-        builtin = QPushButton("Built-in vocabulary")
+        builtin = self.builtin_button = QPushButton("Built-in vocabulary")
         builtin.setToolTip("Restore the built-in example vocabulary")
         builtin.clicked.connect(lambda: self.vocab_edit.setPlainText(_format_counts(BUILTIN_COUNTS)))
+        self.trained_vocab = QLabel("")
+        self.trained_vocab.setWordWrap(True)
+        self.trained_vocab.setToolTip("The pieces of the trained vocabulary, most probable first")
+        self.trained_vocab.hide()
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
@@ -184,6 +190,7 @@ class UnigramView(QWidget):
         form.addRow(row)
         vocab_row = QHBoxLayout()
         vocab_row.addWidget(self.vocab_edit, 1)
+        vocab_row.addWidget(self.trained_vocab, 1)
         vocab_row.addWidget(builtin, 0, Qt.AlignmentFlag.AlignTop)
         form.addRow("Vocabulary:", vocab_row)
         side = QGroupBox("Best segmentations")
@@ -331,7 +338,10 @@ class UnigramView(QWidget):
         on = self.trained_check.isChecked()
         for w in (self.em_undo, self.em_step, self.em_reset, self.em_end, self.target_spin):
             w.setEnabled(on)
-        self.vocab_edit.setEnabled(not on)
+        self.vocab_edit.setVisible(not on)
+        self.builtin_button.setVisible(not on)
+        self.trained_vocab.setVisible(on)
+        self.trained_vocab.setText("")
         if not on or not self.counts:
             self.trainer = None
             self.steps_model.set_rows([])
@@ -365,6 +375,10 @@ class UnigramView(QWidget):
         self.em_step.setEnabled(not self.trainer.done)
         self.em_end.setEnabled(not self.trainer.done)
         self.em_undo.setEnabled(last.index > 0)
+        shown = sorted(self.trainer.log_probs.items(), key=lambda t: (-t[1], t[0]))
+        self.trained_vocab.setText(f"Trained, {len(shown)} pieces (p): " + "  ".join(
+            f"{p} {math.exp(v):.3f}" for p, v in shown[:MAX_SHOWN_PIECES])
+            + ("  …" if len(shown) > MAX_SHOWN_PIECES else ""))
 
     def _vocabulary(self) -> dict[str, float]:
         """Log-probabilities in use: the trained ones, else those of the typed counts."""

@@ -21,6 +21,9 @@ def test_schemes_on_typed_text(pane):
     assert rows[2][2] == "1 · 000 · 000  (3)"
     assert rows[0][4] == "" and "Choose a tokenizer" in pane.digits_view.note.text()
     assert pane.state.digits_text == "In 2026, 12345 people paid 1000000."
+    assert pane.controls.isHidden()  # no training controls over this tab
+    pane.tabs.setCurrentIndex(0)
+    assert not pane.controls.isHidden()
 
 
 def test_a_real_tokenizer_column(pane, data_dir):

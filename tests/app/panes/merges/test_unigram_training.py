@@ -21,6 +21,8 @@ def test_em_training_steps_undo_and_runs_to_the_end(pane):
     view = pane.unigram_view
     steps = view.steps_model.rows()
     assert [r[1] for r in steps] == ["seed", "em", "em", "prune"]
+    assert view.vocab_edit.isHidden() and not view.trained_vocab.isHidden()
+    assert view.trained_vocab.text().startswith(f"Trained, {steps[3][2]} pieces (p): ")
     assert steps[3][2] < steps[2][2] and steps[3][4]  # the prune removed pieces
     assert float(steps[2][3]) >= float(steps[1][3]) >= float(steps[0][3])  # EM raises the likelihood
     view.em_undo.click()
