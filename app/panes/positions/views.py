@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from app.panes.positions.cost_views import BlockAnatomyView, EmbeddingCostView
 from app.panes.positions.view_base import PositionsView, splitter
 from app.widgets.plot_heatmap import SEQUENTIAL, HeatmapPlot
 from app.widgets.plot_lines import LinePlot
+from core.positional.learned import positions_without_row
 from core.positional import (
     alibi_bias,
     alibi_slopes,
@@ -135,6 +137,10 @@ class ExtensionView(PositionsView):
         self.scores = LinePlot("Score vs distance, q = k = 1", "extension_score_vs_distance", x_label="distance n − m",
                                y_label="score", legend_below=4, integer_axes=("bottom",))
         bottom = splitter(Qt.Orientation.Horizontal, self.angles, self.scores)
+        self.learned_note = QLabel()
+        self.learned_note.setWordWrap(True)
+        self.learned_note.setToolTip("A learned position table has one trained row per position up to L")
+        self.layout_.addWidget(self.learned_note)
         self.layout_.addWidget(splitter(Qt.Orientation.Vertical, self.wavelengths, bottom, sizes=[450, 400]), 1)
 
     def plots(self):
@@ -147,6 +153,7 @@ class ExtensionView(PositionsView):
         dist = np.unique(np.linspace(0, target, min(target + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
         ones = np.ones(state.d)
         return {"schemes": schemes, "pairs": np.arange(state.d // 2), "target": target, "L": state.L, "dist": dist,
+                "no_row": positions_without_row(state.L, target),
                 "trained_max": state.L * schemes[0].theta, "pair": state.pair,
                 "scores": {s.name: s.score_vs_distance(ones, ones, dist, pairing=state.pairing) for s in schemes}}
 
@@ -164,6 +171,12 @@ class ExtensionView(PositionsView):
         self.wavelengths.set_marker("sL", data["target"], angle=0, color="#9467bd", label=f"target s·L = {data['target']}")
         self.wavelengths.set_marker("pair", data["pair"], color="#ff00ff", label=f"pair {data['pair']}")
         self.scores.set_marker("L", data["L"], color="#ff7f0e", label="L")
+        missing = data["no_row"]
+        self.learned_note.setText(
+            f"Learned absolute positions trained at L = {data['L']:,} have rows 0 … {data['L'] - 1:,} only: at "
+            f"s·L = {data['target']:,}, {missing:,} positions ({100 * missing / data['target']:.0f} %) have no "
+            f"embedding at all. RoPE, sinusoidal and ALiBi define every position." if missing else
+            f"Learned absolute positions trained at L = {data['L']:,} cover all {data['target']:,} positions.")
 
 
 class AlibiView(PositionsView):

@@ -48,3 +48,12 @@ def test_pre_and_post_norm_and_families(qtbot, pane):
     assert column(view.families_model, 0) == ["encoder-only", "decoder-only", "encoder–decoder"]
     assert column(view.families_model, 2)[1] == "self-attention (causal): ■□□□ ■■□□ ■■■□ ■■■■"
     assert "v is never rotated" in view.caption
+
+
+def test_learned_position_limit_in_context_extension(qtbot, pane):
+    show(qtbot, pane, "extension")
+    assert (pane.state.L, pane.state.s) == (2048, 4.0)
+    note = pane.views["extension"].learned_note.text()
+    assert "rows 0 … 2,047 only" in note and "6,144 positions (75 %) have no embedding" in note
+    change(qtbot, pane, "s", 1.0)
+    assert "cover all 2,048 positions" in pane.views["extension"].learned_note.text()
