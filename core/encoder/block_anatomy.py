@@ -168,8 +168,9 @@ def _gelu(x: np.ndarray) -> np.ndarray:  # tanh approximation (Hendrycks & Gimpe
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
 
 
-def block_forward(x: np.ndarray, w: dict[str, np.ndarray], H: int) -> dict[str, np.ndarray]:
-    """Run one pre-norm causal block in numpy and return every intermediate by name.
+def block_forward(x: np.ndarray, w: dict[str, np.ndarray], H: int, *, causal: bool = True,
+                  norm: str = "pre") -> dict[str, np.ndarray]:
+    """Run one block in numpy and return every intermediate by name.
 
     Parameters
     ----------
@@ -178,28 +179,45 @@ def block_forward(x: np.ndarray, w: dict[str, np.ndarray], H: int) -> dict[str, 
         Weights as made by :func:`init_block_weights`.
     H : int
         Number of heads (``d`` divisible by ``H``).
+    causal : bool
+        Mask every key after the query (a decoder); ``False``: every token sees every token
+        (an encoder).
+    norm : {"pre", "post"}
+        ``"pre"`` (GPT-2 onwards): ``x1 = x + Attn(LN1(x))``, ``out = x1 + FFN(LN2(x1))``;
+        ``"post"`` (Vaswani et al. 2017): ``x1 = LN1(x + Attn(x))``, ``out = LN2(x1 + FFN(x1))``.
+        ``"ln1"`` / ``"ln2"`` hold the attention's and the FFN's inputs in both layouts.
 
     Returns
     -------
     dict of str -> ndarray
         Keyed by the names of :attr:`BlockAnatomy.intermediates`.
+
+    Raises
+    ------
+    BlockShapeError
+        Sizes that do not fit, or ``norm`` not "pre" or "post".
     """
     B, T, d = x.shape
     _check(B, T, d, H, w["W_1"].shape[1])
-    out = {"x": x, "ln1": _layer_norm(x, w["ln1_g"], w["ln1_b"])}
+    if norm not in ("pre", "post"):
+        raise BlockShapeError(f"norm must be 'pre' or 'post', got {norm!r}")
+    pre = norm == "pre"
+    out = {"x": x, "ln1": _layer_norm(x, w["ln1_g"], w["ln1_b"]) if pre else x}
     out["qkv"] = out["ln1"] @ w["W_qkv"] + w["b_qkv"]
     q, k, v = (a.reshape(B, T, H, d // H).transpose(0, 2, 1, 3) for a in np.split(out["qkv"], 3, -1))
     out["q, k, v per head"] = q
-    mask = np.triu(np.full((T, T), -np.inf), 1)
+    mask = np.triu(np.full((T, T), -np.inf), 1) if causal else np.zeros((T, T))
     out["scores"] = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d // H) + mask
     e = np.exp(out["scores"] - out["scores"].max(-1, keepdims=True))
     out["weights"] = e / e.sum(-1, keepdims=True)
     out["context"] = out["weights"] @ v
     out["merged"] = out["context"].transpose(0, 2, 1, 3).reshape(B, T, d)
     out["attn_out"] = out["merged"] @ w["W_o"] + w["b_o"]
-    out["x1"] = x + out["attn_out"]
-    out["ln2"] = _layer_norm(out["x1"], w["ln2_g"], w["ln2_b"])
+    residual = x + out["attn_out"]
+    out["x1"] = residual if pre else _layer_norm(residual, w["ln1_g"], w["ln1_b"])
+    out["ln2"] = _layer_norm(out["x1"], w["ln2_g"], w["ln2_b"]) if pre else out["x1"]
     out["ffn_hidden"] = _gelu(out["ln2"] @ w["W_1"] + w["b_1"])
     out["ffn_out"] = out["ffn_hidden"] @ w["W_2"] + w["b_2"]
-    out["out"] = out["x1"] + out["ffn_out"]
+    final = out["x1"] + out["ffn_out"]
+    out["out"] = final if pre else _layer_norm(final, w["ln2_g"], w["ln2_b"])
     return out

@@ -6,6 +6,10 @@
 - :mod:`core.training.pair_index` — pair counts, index and candidate ranking, kept up to date;
 - :mod:`core.training.wordpiece` — the WordPiece score and side-by-side candidate rankings;
 - :mod:`core.training.unigram` — Unigram lattice, Viterbi best path, n-best segmentations;
+- :mod:`core.training.unigram_em` — Unigram training by EM with pruning, stepped; sampling a
+  segmentation (subword regularisation);
+- :mod:`core.training.heldout` — held-out words with token counts and symbols outside the
+  alphabet; the word-level baseline with ``[UNK]``;
 - :mod:`core.training.corpus` — word counts from the built-in corpus, text, files, folders;
 - :mod:`core.training.replay` — replay a real byte-level BPE encoder's merges on a word;
 - :mod:`core.training.symbols` — marker styles, initial symbols, tie-break names.

@@ -27,7 +27,7 @@ from core.errors import SubwordScopeError
 from core.metrics import CompareTable
 from core.metrics import passes, temperature_curve, temperature_shares
 
-DEFAULT_SIZES = "en 5000000\nfr 800000\nsw 20000"
+DEFAULT_SIZES = "en 5000000\nes 800000\nsw 20000"
 TEMPERATURES = np.round(np.geomspace(1.0, 100.0, 61), 6)
 
 

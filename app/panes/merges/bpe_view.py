@@ -7,7 +7,7 @@ curve computed so far and updates the models and plot items in place.
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Collection, Sequence
 
 import numpy as np
 from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
@@ -32,6 +32,7 @@ from app.widgets.span_line_view import SpanLine, SpanLineView
 from app.widgets.span_segments import SegmentStyle
 from app.widgets.text_format import plural
 from core.training.bpe import BpeTrainer
+from core.training.heldout import HeldoutReport, HeldoutWord, heldout_report
 from core.training.wordpiece import compare_candidates
 
 N_CANDIDATES = 10
@@ -40,6 +41,7 @@ N_CANDIDATES = 10
 # more than Qt's regular expressions (which the proxy's fixed-string filter builds) accept
 MAX_FILTER_CHARS = 256
 ANIMATION_MS = 450
+UNKNOWN_COLOUR = "#ff9a9a"  # a held-out symbol outside the learned alphabet
 _SYMBOL_COLOURS = ("#dbe9f6", "#fde2c8", "#d9f0d3", "#eadcf0", "#f9d5d3", "#fff2b3")
 
 
@@ -59,13 +61,16 @@ def make_table(model, tip: str, widths: Sequence[int] = ()) -> QTableView:
     return view
 
 
-def symbols_line(word: str, symbols: Sequence[str], note: str = "") -> SpanLine:
+def symbols_line(word: str, symbols: Sequence[str], note: str = "",
+                 unknown: Collection[str] = ()) -> SpanLine:
     """``word → its symbols``: the symbols' concatenation drawn as one plain text (so it is
-    shaped like the word), each symbol's span on its own background colour and its
-    boundaries checked for cuts inside a grapheme cluster. O(len(symbols))."""
+    shaped like the word), each symbol's span on its own background colour (red for a symbol
+    in ``unknown``: outside the vocabulary) and its boundaries checked for cuts inside a
+    grapheme cluster. O(len(symbols))."""
     segments, cuts, at = [], [], 0
     for i, sym in enumerate(symbols):
-        segments.append((at, at + len(sym), SegmentStyle(background=_SYMBOL_COLOURS[i % len(_SYMBOL_COLOURS)])))
+        colour = UNKNOWN_COLOUR if sym in unknown else _SYMBOL_COLOURS[i % len(_SYMBOL_COLOURS)]
+        segments.append((at, at + len(sym), SegmentStyle(background=colour)))
         at += len(sym)
         cuts.append(at)
     return SpanLine("".join(symbols), head=f"{word} →", tail=note, segments=tuple(segments), cuts=tuple(cuts[:-1]))
@@ -109,6 +114,7 @@ class BpeView(QWidget):
                                                "count(ab) / (count(a)·count(b))", "Pair frequency"),
                                   parent=self)
         self._frames: list[list] = []
+        self.report = HeldoutReport(())
         self._frame = 0
         self._timer = QTimer(self, interval=ANIMATION_MS)
         self._timer.timeout.connect(self._on_animation_tick)
@@ -194,6 +200,10 @@ class BpeView(QWidget):
         self.animate_button.setToolTip("Show the held-out words merge by merge")
         self.animate_button.setCheckable(True)
         self.animate_button.toggled.connect(self._on_animate_toggled)
+        self.totals_label = QLabel("")
+        self.totals_label.setToolTip("Over all held-out words: tokens, characters (code points, "
+                                     "spaces excluded), tokens per character, and symbols outside "
+                                     "the vocabulary (red: they would have no id)")
         self.heldout_view = SpanLineView()
         self.heldout_view.setToolTip("Held-out words and their segmentation with the current merges: "
                                      "each symbol has its own background behind the word's own "
@@ -208,6 +218,7 @@ class BpeView(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(row)
         lay.addWidget(self.heldout_view)
+        lay.addWidget(self.totals_label)
         return box
 
     # -- rendering -----------------------------------------------------------------------
@@ -254,20 +265,25 @@ class BpeView(QWidget):
         if self.trainer is None:
             return
         self._frames = [self.trainer.segment_steps(w) for w in self.heldout_words()]
+        self.report = heldout_report(self.trainer, self.heldout_edit.text())
         if self._timer.isActive():
             return
         self._show_frame(None)
 
     def _show_frame(self, frame: int | None) -> None:
         lines = []
-        for word, steps in zip(self.heldout_words(), self._frames):
+        for i, (word, steps) in enumerate(zip(self.heldout_words(), self._frames)):
             st = steps[-1] if frame is None else steps[min(frame, len(steps) - 1)]
             note = ""
             if st.rank is not None and (frame is None or frame < len(steps)):
                 note = (f"{'last merge used' if frame is None else 'after'}: "
-                        f"rank {st.rank}, {show_pair(st.pair)}")
-            lines.append(symbols_line(word, st.symbols, note))
+                        f"merge {st.rank + 1}, {show_pair(st.pair)}")
+            unknown = set(self.report.words[i].unknown) if frame is None else set()
+            if frame is None:
+                note = f"{_counts_note(self.report.words[i])}{' · ' + note if note else ''}"
+            lines.append(symbols_line(word, st.symbols, note, unknown))
         self.heldout_view.set_lines(lines, "Type words to segment.")
+        self.totals_label.setText(_totals_note(self.report))
 
     def heldout_segmentations(self) -> list[list[str]]:
         """The current segmentation of each held-out word (what the box shows when idle)."""
@@ -293,6 +309,26 @@ class BpeView(QWidget):
             self.animate_button.setChecked(False)
             return
         self._show_frame(self._frame)
+
+
+def _counts_note(word: HeldoutWord) -> str:
+    """``5 tokens / 7 chars = 0.71 tok/char`` and the symbols with no id, for one word."""
+    note = (f"{plural(word.n_tokens, 'token')} / {plural(word.n_chars, 'char')} = "
+            f"{word.n_tokens / word.n_chars:.2f} tok/char")
+    if word.unknown:
+        note += " · not in alphabet: " + " ".join(show_symbol(s) for s in dict.fromkeys(word.unknown))
+    return note
+
+
+def _totals_note(report: HeldoutReport) -> str:
+    """The held-out words' totals as the box's last line ("" when there are none)."""
+    if not report.words:
+        return ""
+    note = (f"All: {plural(report.n_tokens, 'token')}, {plural(report.n_chars, 'character')}, "
+            f"{report.tokens_per_char:.2f} tokens per character")
+    if report.n_unknown:
+        note += f"; {plural(report.n_unknown, 'symbol')} outside the alphabet (red)"
+    return note
 
 
 def _boxed(title: str, *widgets: QWidget) -> QGroupBox:

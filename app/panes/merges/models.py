@@ -73,9 +73,9 @@ class _ReadOnlyTable(QAbstractTableModel):
 class MergeTableModel(_ReadOnlyTable):
     """Rows = the merges done so far (rank order); the newest row is highlighted, ties flagged."""
 
-    HEADERS = ("Rank", "Pair", "Count", "New symbol", "Ties")
+    HEADERS = ("Merge", "Pair", "Count", "New symbol", "Ties")
     TIPS = (
-        "Merge rank: 0 is the first merge",
+        "Merge number: 1 is the first merge (as on the plot's marker)",
         "The two symbols merged",
         "Frequency of the pair just before the merge (occurrences × word count)",
         "The symbol the merge adds to the vocabulary",
@@ -115,7 +115,7 @@ class MergeTableModel(_ReadOnlyTable):
         step, col = self._steps[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             ties = len(step.ties)
-            values = (step.rank, show_pair(step.pair), step.count, show_symbol(step.new_symbol),
+            values = (step.rank + 1, show_pair(step.pair), step.count, show_symbol(step.new_symbol),
                       (f"⚑ {ties}{'+' if ties >= 16 else ''} tied" if ties > 1 else ""))
             return values[col]
         if role == Qt.ItemDataRole.ToolTipRole:

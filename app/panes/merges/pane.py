@@ -33,6 +33,8 @@ from app.panes.merges.state import (
     load_replay_table,
     skipped_note,
 )
+from app.panes.merges.digits_view import DigitsView
+from app.panes.merges.side_by_side import SideBySideView
 from app.panes.merges.unigram import UnigramView
 from app.workers import TaskRunner
 from app.widgets.text_format import plural
@@ -41,11 +43,15 @@ from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
+from core.training.wordpiece import WordPieceTrainer
 from core.tokenizers import TokenizerLike
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
 SYNC_MAX_STEPS = 200  # larger corpora: runs of more merges than this go to the worker
 DEBOUNCE_MS = 250
+# WordPiece rescans every pair at each merge: the side-by-side tab trains it on corpora up to
+# this many word types and this many merges (on the GUI thread, milliseconds each)
+SIDE_MAX_TYPES, SIDE_MAX_MERGES = 3000, 500
 
 
 class MergesPane(Pane):
@@ -81,6 +87,7 @@ class MergesPane(Pane):
         self._replay_building: Any = None  # the broadcast tokenizer whose table is being built
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
+        self.wordpiece: WordPieceTrainer | None = None
         self.curve: tuple[list, list, list] = ([], [], [])
         self._run_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._run_timer.timeout.connect(self._on_run_timer)
@@ -107,6 +114,14 @@ class MergesPane(Pane):
         self.tabs.setTabToolTip(2, "The merges a real byte-level BPE tokenizer applies to text")
         self.tabs.setTabToolTip(3, "Classic and parity-aware BPE side by side on parallel "
                                    "UDHR texts: per-language tokens and their Gini")
+        self.side_view = SideBySideView()
+        self.tabs.addTab(self.side_view, "BPE vs WordPiece")
+        self.tabs.setTabToolTip(4, "BPE and WordPiece trained side by side on the same corpus, "
+                                   "and the trade-off from characters to whole words")
+        self.digits_view = DigitsView()
+        self.tabs.addTab(self.digits_view, "Digits")
+        self.tabs.setTabToolTip(5, "Numbers cut per digit, in threes from the right or the left, "
+                                   "and by the current tokenizer")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -133,6 +148,7 @@ class MergesPane(Pane):
             lambda d: setattr(self.state, "languages", d))
         self.replay_view.sig_open_requested.connect(lambda p: self.load_replay(p))
         self.replay_view.sig_text_changed.connect(lambda t: setattr(self.state, "replay_text", t))
+        self.digits_view.sig_text_changed.connect(lambda t: setattr(self.state, "digits_text", t))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         for keys, slot in ((STEP_KEYS, partial(self._on_key, "step")),
@@ -155,17 +171,12 @@ class MergesPane(Pane):
         self.controls.write_state(s)
         with QSignalBlocker(self.tabs):
             self.tabs.setCurrentIndex(max(0, min(s.tab, self.tabs.count() - 1)))
+        self._show_languages_if_current()
         self.bpe_view.heldout_edit.setText(s.heldout)
         self.replay_view.text_edit.setText(s.replay_text)
-        u = s.unigram or {}
-        if isinstance(u.get("vocab"), str) and u["vocab"].strip():
-            self.unigram_view.vocab_edit.setPlainText(u["vocab"])
-        if isinstance(u.get("word"), str):
-            self.unigram_view.word_edit.setText(u["word"])
-        for spin, name in ((self.unigram_view.max_len, "max_len"), (self.unigram_view.n_spin, "n_best")):
-            if isinstance(u.get(name), int):
-                spin.setValue(u[name])
-        self.unigram_view.recompute()
+        self.digits_view.text_edit.setText(s.digits_text)
+        self.digits_view.recompute()
+        self.unigram_view.set_inputs(s.unigram or {})
 
     # -- training ------------------------------------------------------------------------
     def retrain(self) -> None:
@@ -201,6 +212,8 @@ class MergesPane(Pane):
 
     def _install(self, result: TrainResult) -> None:
         self.counts, self.trainer = result.counts, result.trainer
+        self.wordpiece = None
+        self.unigram_view.set_corpus(result.counts)
         self.curve = result.trainer.curve()
         t = result.trainer
         bound = len(t.merges) + round(t.avg_symbols_per_type * t.n_words) - t.n_words
@@ -267,7 +280,28 @@ class MergesPane(Pane):
             self.curve = current
         self.controls.set_merges(k)
         self.bpe_view.render(trainer, self.curve)
+        if self.tabs.currentWidget() is self.side_view:
+            self._render_side()
         self.sig_step_changed.emit(k)
+
+    def _render_side(self) -> None:
+        """Run the WordPiece trainer to the BPE trainer's merges and show both (small corpora)."""
+        trainer = self.trainer
+        if trainer is None or self.counts is None:
+            return
+        k = len(trainer.merges)
+        if trainer.n_words > SIDE_MAX_TYPES or k > SIDE_MAX_MERGES:
+            self.wordpiece = None
+            self.side_view.show_note(
+                f"WordPiece is trained here on corpora up to {SIDE_MAX_TYPES:,} word types and "
+                f"{SIDE_MAX_MERGES} merges; this one has {trainer.n_words:,} types at {k:,} merges.")
+        else:
+            if self.wordpiece is None:
+                self.wordpiece = WordPieceTrainer(self.counts, tie_break=self.state.tie_break,
+                                                  marker=self.state.marker)
+            self.wordpiece.run_to(k)
+            self.side_view.show_note("")
+        self.side_view.render(trainer, self.wordpiece, self.counts, self.state.heldout, self.curve)
 
     # -- replay --------------------------------------------------------------------------
     def load_replay(self, path: str, *, quiet: bool = False) -> None:
@@ -288,10 +322,12 @@ class MergesPane(Pane):
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use a broadcast byte-level BPE tokenizer for replay as it is: its merge table is
         built in the worker, only once the replay tab is shown, and a newer broadcast cancels
-        a build still running. Other tokenizers are ignored here (a short note says so) and
-        the remembered replay file stays or is restored."""
+        a build still running. Other tokenizers are ignored by replay (a short note says so) and
+        the remembered replay file stays or is restored. The Digits tab cuts numbers with any
+        tokenizer."""
         if tokenizer is None:
             return
+        self.digits_view.set_tokenizer(tokenizer, label)
         if is_byte_level_bpe(tokenizer):
             self.replay_view.set_note("")
             self._cancel_broadcast_build()
@@ -332,9 +368,9 @@ class MergesPane(Pane):
 
     def _show_languages_if_current(self) -> None:
         """The Languages tab has its own controls (the corpus row is hidden) and trains on
-        first show."""
+        first show; the Digits tab needs no training controls either."""
         shown = self.tabs.currentWidget() is self.languages_view
-        self.controls.setVisible(not shown)
+        self.controls.setVisible(not shown and self.tabs.currentWidget() is not self.digits_view)
         if shown and self.isVisible():
             self.languages_view.ensure_started()
 
@@ -363,6 +399,8 @@ class MergesPane(Pane):
     def _on_tab_changed(self, index: int) -> None:
         self.state.tab = index
         self._show_languages_if_current()
+        if self.tabs.currentWidget() is self.side_view:
+            self._render_side()
         if self._replay_shown():
             self._show_replay()
 
@@ -466,4 +504,14 @@ class MergesPane(Pane):
 
     def save_state(self) -> None:
         self.store_state(self.state)
+
+    def apply_state(self, values: dict[str, Any]) -> None:
+        """Put the pane in the state ``values`` gives (any :class:`MergesState` fields, e.g.
+        from a lesson step: ``{"source": "text", "text": ..., "target": 30, "tab": 1,
+        "heldout": ..., "unigram": {...}, "digits_text": ...}``; the others stay as they are),
+        show it and retrain. Values are checked like a stored state (a bad one falls back to
+        its default)."""
+        self.state = MergesState.from_dict({**self.state.to_dict(), **values})
+        self._write_state_to_widgets()
+        self.retrain()
 

@@ -34,6 +34,7 @@ DEFAULT_TEXT = "low low low low low lower lower newest newest newest newest newe
                "widest widest widest"
 REPLAY_TEXT = "lowest newer tokenization"  # no hidden leading space: the first word shows bare
 _OLD_REPLAY_TEXT = " lowest newer tokenization"  # the earlier default, still in old settings
+DIGITS_TEXT = "1234 1235 12345 2026 44444 1000000"  # the Digits tab's first text
 MAX_TEXT_CHARS = 2_000_000  # code points of a stored training text or Unigram vocabulary
 MAX_LINE_CHARS = 100_000  # code points of a stored word list or replay text
 
@@ -47,8 +48,16 @@ class UnigramInputs(StoredState):
     max_len: int = 5
     n_best: int = 5
     vocab: str = ""
+    trained: bool = False  # the vocabulary trained by EM on the pane's corpus instead of ``vocab``
+    target_size: int = 17
+    em_steps: int = 0  # training steps done after the seed vocabulary
+    alpha: float = 1.0  # sampling exponent (subword regularisation)
+    seed: int = 0
+    draws: int = 10
 
-    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_len": (1, 32), "n_best": (1, 50)}
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "max_len": (1, 32), "n_best": (1, 50), "target_size": (1, 5000), "em_steps": (0, 10_000),
+        "alpha": (0.05, 50.0), "seed": (0, 2_147_483_647), "draws": (1, 1000)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"word": MAX_LINE_CHARS, "vocab": MAX_TEXT_CHARS}
 
 
@@ -68,6 +77,7 @@ class MergesState(StoredState):
     replay_text: str = REPLAY_TEXT
     tab: int = 0
     languages: dict | None = None  # the Languages tab's (checked by LanguagesView)
+    digits_text: str = DIGITS_TEXT
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {"target": (0, MAX_TARGET), "tab": (0, 9)}
 

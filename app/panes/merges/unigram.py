@@ -1,11 +1,19 @@
 """The Unigram tab of the Merges pane: the lattice of a word as bars, the Viterbi best path
-highlighted, and the n best segmentations with their log-probabilities."""
+highlighted, the n best segmentations with their log-probabilities; the vocabulary given as
+counts or trained by EM with pruning on the pane's corpus, step by step; and segmentations
+sampled from the lattice (subword regularisation) with a seed."""
 
 from __future__ import annotations
+
+import math
+import random
+from collections import Counter
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,6 +32,7 @@ from app.panes.merges.state import UnigramInputs
 from app.widgets.plot_frame import PlotFrame
 from app.widgets.rows_model import RowsModel
 from core.errors import SubwordScopeError
+from core.training.unigram_em import UnigramTrainer, sample, segmentation_probability
 from core.training.unigram import (
     BUILTIN_COUNTS,
     LatticeEdge,
@@ -32,6 +41,8 @@ from core.training.unigram import (
     lattice,
 )
 
+MAX_SHOWN_PIECES = 60  # pieces of a trained vocabulary listed in the vocabulary row
+UNIGRAM_MAX_TYPES = 1000  # corpora trained by EM on the GUI thread (a step costs milliseconds)
 BEST_BRUSH = pg.mkBrush("#ff7f0e")
 OTHER_BRUSH = pg.mkBrush("#c6dbef")
 
@@ -142,9 +153,13 @@ class UnigramView(QWidget):
         self.vocab_edit = QPlainTextEdit(_format_counts(BUILTIN_COUNTS))
         self.vocab_edit.setToolTip("Vocabulary as 'piece count' pairs; log p = log(count / total)")
         self.vocab_edit.setMaximumHeight(90)
-        builtin = QPushButton("Built-in vocabulary")
+        builtin = self.builtin_button = QPushButton("Built-in vocabulary")
         builtin.setToolTip("Restore the built-in example vocabulary")
         builtin.clicked.connect(lambda: self.vocab_edit.setPlainText(_format_counts(BUILTIN_COUNTS)))
+        self.trained_vocab = QLabel("")
+        self.trained_vocab.setWordWrap(True)
+        self.trained_vocab.setToolTip("The pieces of the trained vocabulary, most probable first")
+        self.trained_vocab.hide()
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
@@ -154,10 +169,15 @@ class UnigramView(QWidget):
         self.nbest_model = RowsModel(("#", "Segmentation", "log p"),
                                      header_tips=("Rank", "Pieces", "Sum of the pieces' log-probabilities"),
                                      parent=self)
+        self.counts: dict[str, int] | None = None
+        self.trainer: UnigramTrainer | None = None
+        self._build_training()
+        self._build_sampling()
         self._timer = QTimer(self, singleShot=True, interval=150)
         self._timer.timeout.connect(self.recompute)
         for sig in (self.word_edit.textChanged, self.max_len.valueChanged, self.n_spin.valueChanged,
-                    self.vocab_edit.textChanged):
+                    self.vocab_edit.textChanged, self.alpha_spin.valueChanged,
+                    self.seed_spin.valueChanged, self.draws_spin.valueChanged):
             sig.connect(self._timer.start)
         form = QFormLayout()
         form.addRow("Word:", self.word_edit)
@@ -170,15 +190,23 @@ class UnigramView(QWidget):
         form.addRow(row)
         vocab_row = QHBoxLayout()
         vocab_row.addWidget(self.vocab_edit, 1)
+        vocab_row.addWidget(self.trained_vocab, 1)
         vocab_row.addWidget(builtin, 0, Qt.AlignmentFlag.AlignTop)
         form.addRow("Vocabulary:", vocab_row)
         side = QGroupBox("Best segmentations")
         lay = QVBoxLayout(side)
         lay.addWidget(self.best_label)
         lay.addWidget(make_table(self.nbest_model, "The n best segmentations (k-best Viterbi)"))
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(side)
+        right.addWidget(self.sampling_box)
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.plot)
+        left.addWidget(self.training_box)
+        left.setSizes([500, 300])
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.plot)
-        split.addWidget(side)
+        split.addWidget(left)
+        split.addWidget(right)
         split.setSizes([850, 450])
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -186,16 +214,186 @@ class UnigramView(QWidget):
         layout.addWidget(split, 1)
         self.recompute()
 
+    def _build_training(self) -> None:
+        self.trained_check = QCheckBox("Use the vocabulary trained on the corpus (EM + pruning)")
+        self.trained_check.setToolTip("Seed with every substring of the corpus words, then "
+                                      "alternate EM re-estimation and pruning of the pieces whose "
+                                      "loss of likelihood is smallest")
+        self.target_spin = _spin("target_size")
+        self.target_spin.setToolTip("Pruning stops at this many pieces (characters always stay)")
+        self.em_undo = QPushButton("◀ Undo")
+        self.em_step = QPushButton("Step ▶")
+        self.em_reset = QPushButton("Reset")
+        self.em_end = QPushButton("Run to end")
+        self.train_label = QLabel("")
+        self.train_label.setWordWrap(True)
+        self.steps_model = RowsModel(
+            ("#", "Step", "Pieces", "log-likelihood", "Removed"),
+            header_tips=("Step number (0: the seed vocabulary)", "seed, EM re-estimation or prune",
+                         "Vocabulary size after the step",
+                         "Σ count · log Σ p(segmentation) over the corpus words",
+                         "Pieces the step took out"), parent=self)
+        row = QHBoxLayout()
+        row.addWidget(self.trained_check)
+        row.addWidget(QLabel("target size"))
+        row.addWidget(self.target_spin)
+        for b in (self.em_undo, self.em_step, self.em_reset, self.em_end):
+            row.addWidget(b)
+        row.addStretch(1)
+        self.training_box = QGroupBox("Unigram training: EM and pruning")
+        lay = QVBoxLayout(self.training_box)
+        lay.addLayout(row)
+        lay.addWidget(self.train_label)
+        self.steps_view = make_table(self.steps_model, "Every training step so far", (40, 60, 60, 110))
+        lay.addWidget(self.steps_view)
+        self.trained_check.toggled.connect(self._on_training_changed)
+        self.target_spin.valueChanged.connect(self._on_training_changed)
+        self.max_len.valueChanged.connect(self._on_training_changed)
+        self.em_step.clicked.connect(lambda: self.train_to(self._em_steps() + 1))
+        self.em_undo.clicked.connect(lambda: self.train_to(max(0, self._em_steps() - 1)))
+        self.em_reset.clicked.connect(lambda: self.train_to(0))
+        self.em_end.clicked.connect(lambda: self.train_to(UnigramInputs.bounds("em_steps")[1]))
+
+    def _build_sampling(self) -> None:
+        lo, hi = UnigramInputs.bounds("alpha")
+        self.alpha_spin = QDoubleSpinBox(minimum=lo, maximum=hi, value=UnigramInputs.alpha,
+                                         decimals=2, singleStep=0.1)
+        self.alpha_spin.setToolTip("α: segmentation x is drawn with probability p(x)^α / Σ p(x')^α "
+                                   "(small α: nearly uniform; large α: nearly always the best)")
+        self.seed_spin = _spin("seed")
+        self.seed_spin.setToolTip("Seed of the random draws: the same seed draws the same list")
+        self.draws_spin = _spin("draws")
+        self.draws_spin.setToolTip("How many segmentations to draw")
+        self.samples_model = RowsModel(
+            ("Segmentation", "Drawn", "P"),
+            header_tips=("A sampled segmentation", "How many of the draws gave it",
+                         "Its exact probability under α"), parent=self)
+        row = QHBoxLayout()
+        for label, w in (("α", self.alpha_spin), ("seed", self.seed_spin), ("draws", self.draws_spin)):
+            row.addWidget(QLabel(label))
+            row.addWidget(w)
+        row.addStretch(1)
+        self.sampling_box = QGroupBox("Sampled segmentations (subword regularisation)")
+        lay = QVBoxLayout(self.sampling_box)
+        lay.addLayout(row)
+        lay.addWidget(make_table(self.samples_model, "Segmentations drawn from the lattice",
+                                 (200, 60)))
+
     def state(self) -> dict:
         return {"word": self.word_edit.text(), "max_len": self.max_len.value(),
-                "n_best": self.n_spin.value(), "vocab": self.vocab_edit.toPlainText()}
+                "n_best": self.n_spin.value(), "vocab": self.vocab_edit.toPlainText(),
+                "trained": self.trained_check.isChecked(), "target_size": self.target_spin.value(),
+                "em_steps": self._em_steps(), "alpha": self.alpha_spin.value(),
+                "seed": self.seed_spin.value(), "draws": self.draws_spin.value()}
+
+    def set_inputs(self, values: dict) -> None:
+        """Show the :class:`UnigramInputs` in ``values`` (checked as stored; missing keys keep
+        their defaults) and recompute."""
+        u = UnigramInputs.from_dict(values)
+        widgets = (self.word_edit, self.max_len, self.n_spin, self.vocab_edit, self.trained_check,
+                   self.target_spin, self.alpha_spin, self.seed_spin, self.draws_spin)
+        for w in widgets:
+            w.blockSignals(True)
+        if u.vocab.strip():
+            self.vocab_edit.setPlainText(u.vocab)
+        self.word_edit.setText(u.word)
+        self.max_len.setValue(u.max_len)
+        self.n_spin.setValue(u.n_best)
+        self.trained_check.setChecked(u.trained)
+        self.target_spin.setValue(u.target_size)
+        self.alpha_spin.setValue(u.alpha)
+        self.seed_spin.setValue(u.seed)
+        self.draws_spin.setValue(u.draws)
+        for w in widgets:
+            w.blockSignals(False)
+        self._wanted_steps = u.em_steps
+        self.trainer = None
+        self._sync_trainer()
+        self.recompute()
+
+    # -- training ------------------------------------------------------------------------
+    def set_corpus(self, counts: dict[str, int]) -> None:
+        """The pane's corpus changed: a trained vocabulary is trained again on it."""
+        self.counts, self.trainer = counts, None
+        self._sync_trainer()
+        self.recompute()
+
+    def _em_steps(self) -> int:
+        return self.trainer.n_steps if self.trainer is not None else getattr(self, "_wanted_steps", 0)
+
+    def train_to(self, n: int) -> None:
+        """Step or undo the Unigram trainer to ``n`` steps after the seed (or its end)."""
+        self._wanted_steps = max(0, int(n))
+        self._sync_trainer()
+        self.recompute()
+
+    def _on_training_changed(self, *_args) -> None:
+        self.trainer = None
+        self._sync_trainer()
+        self.recompute()
+
+    def _sync_trainer(self) -> None:
+        """Build the trainer when training is on (corpora up to :data:`UNIGRAM_MAX_TYPES`
+        word types) and bring it to the wanted step; show its log."""
+        on = self.trained_check.isChecked()
+        for w in (self.em_undo, self.em_step, self.em_reset, self.em_end, self.target_spin):
+            w.setEnabled(on)
+        self.vocab_edit.setVisible(not on)
+        self.builtin_button.setVisible(not on)
+        self.trained_vocab.setVisible(on)
+        self.trained_vocab.setText("")
+        if not on or not self.counts:
+            self.trainer = None
+            self.steps_model.set_rows([])
+            self.train_label.setText("" if not on else "No corpus yet.")
+            return
+        if len(self.counts) > UNIGRAM_MAX_TYPES:
+            self.trainer = None
+            self.steps_model.set_rows([])
+            self.train_label.setText(f"Unigram training runs here on corpora up to "
+                                     f"{UNIGRAM_MAX_TYPES:,} word types; this one has "
+                                     f"{len(self.counts):,}. Paste a smaller text.")
+            return
+        if self.trainer is None:
+            try:
+                self.trainer = UnigramTrainer(self.counts, target_size=self.target_spin.value(),
+                                              max_len=self.max_len.value())
+            except SubwordScopeError as exc:
+                self.train_label.setText(str(exc))
+                return
+        self.trainer.run_to(getattr(self, "_wanted_steps", 0))
+        self._wanted_steps = self.trainer.n_steps
+        history = self.trainer.history
+        self.steps_model.set_rows(
+            [(s.index, s.kind, s.size, f"{s.log_likelihood:.3f}", " ".join(s.removed))
+             for s in history], highlight=len(history) - 1)
+        self.steps_view.scrollToBottom()
+        last = history[-1]
+        self.train_label.setText(
+            f"Step {last.index} ({last.kind}): {last.size} pieces, corpus log-likelihood "
+            f"{last.log_likelihood:.3f}" + (" — training is over." if self.trainer.done else ""))
+        self.em_step.setEnabled(not self.trainer.done)
+        self.em_end.setEnabled(not self.trainer.done)
+        self.em_undo.setEnabled(last.index > 0)
+        shown = sorted(self.trainer.log_probs.items(), key=lambda t: (-t[1], t[0]))
+        self.trained_vocab.setText(f"Trained, {len(shown)} pieces (p): " + "  ".join(
+            f"{p} {math.exp(v):.3f}" for p, v in shown[:MAX_SHOWN_PIECES])
+            + ("  …" if len(shown) > MAX_SHOWN_PIECES else ""))
+
+    def _vocabulary(self) -> dict[str, float]:
+        """Log-probabilities in use: the trained ones, else those of the typed counts."""
+        if self.trained_check.isChecked():
+            if self.trainer is None:
+                raise SubwordScopeError(self.train_label.text() or "No trained vocabulary yet.")
+            return self.trainer.log_probs
+        return log_probs_from_counts(parse_counts(self.vocab_edit.toPlainText()))
 
     def recompute(self) -> None:
         """Recompute lattice and paths from the controls; errors show inline."""
         self._timer.stop()
         word = self.word_edit.text().strip()
         try:
-            log_probs = log_probs_from_counts(parse_counts(self.vocab_edit.toPlainText()))
+            log_probs = self._vocabulary()
         except SubwordScopeError as exc:
             self._show_error(str(exc), word, [])
             return
@@ -215,12 +413,26 @@ class UnigramView(QWidget):
                                 f"(log p = {best[0].score:.3f})")
         self.nbest_model.set_rows([(i + 1, " + ".join(s.pieces), f"{s.score:.3f}")
                                    for i, s in enumerate(best)], highlight=0)
+        self._sample(word, log_probs)
         self.sig_state_changed.emit(self.state())
+
+    def _sample(self, word: str, log_probs: dict[str, float]) -> None:
+        """Draw the segmentations (seeded) and list each distinct one with its count and exact
+        probability, most drawn first. O(draws · len(word) · max piece length)."""
+        rng = random.Random(self.seed_spin.value())
+        alpha, max_len = self.alpha_spin.value(), self.max_len.value()
+        drawn = Counter(sample(word, log_probs, rng, alpha=alpha, max_len=max_len)
+                        for _ in range(self.draws_spin.value()))
+        rows = [(" + ".join(seg), n,
+                 f"{segmentation_probability(seg, word, log_probs, alpha=alpha, max_len=max_len):.4f}")
+                for seg, n in sorted(drawn.items(), key=lambda t: -t[1])]
+        self.samples_model.set_rows(rows)
 
     def _show_error(self, message: str, word: str, edges: list[LatticeEdge]) -> None:
         self.message.setText(message)
         self.plot.set_lattice(word, edges, set())
         self.nbest_model.set_rows([])
+        self.samples_model.set_rows([])
         self.best_label.setText("")
         self.sig_state_changed.emit(self.state())
 

@@ -45,6 +45,10 @@ LOCAL_CONTROLS = (
     ("emb_layers", "", "int", _range("emb_layers", 1), "Number of transformer blocks L for 12·L·d²", ""),
     ("block_B", "", "int", _range("block_B", 1), "Batch size B", ""),
     ("block_d_ff", "", "int", _range("block_d_ff", 64), "FFN hidden width (usually 4·d)", ""),
+    ("block_causal", "Causal mask", "check", None, "The experiment's block masks later tokens (a decoder) "
+     "or lets every token see every token (an encoder)", ""),
+    ("block_edit", "", "int", _range("block_edit", 1), "The token the experiment replaces (0-based)", ""),
+    ("block_layers", "", "int", _range("block_layers", 1), "Blocks stacked for the residual-stream norms", ""),
 )
 
 

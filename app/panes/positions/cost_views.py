@@ -8,11 +8,15 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QTableView
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from app.panes.positions.view_base import PositionsView, splitter
 from app.widgets.plot_lines import LinePlot
 from core.encoder.block_anatomy import block_anatomy
+from core.encoder.block_experiments import FAMILIES, causal_experiment, family_masks, residual_norms
+
+MAX_EXPERIMENT_T = 64  # the causal-mask experiment runs on the first positions only
+FAMILY_MASK_T = 4  # tokens in the families' mask patterns
 from core.positional import embedding_cost
 
 
@@ -65,7 +69,9 @@ class EmbeddingCostView(PositionsView):
 class BlockAnatomyView(PositionsView):
     key, title = "anatomy", "Block anatomy"
     caption = ("One pre-norm block, x + Attn(LN(x)) then x + FFN(LN(x)), causal mask; T, d and H come from the "
-               "shared controls. Shapes of every intermediate and where the parameters are.")
+               "shared controls. Shapes of every intermediate and where the parameters are. Post-norm (2017) "
+               "normalizes after each residual add instead: LN(x + Attn(x)). RoPE, when used, rotates q and k "
+               "after the projection, before the scores; v is never rotated.")
 
     def __init__(self, controls: dict, parent=None):
         super().__init__(parent)
@@ -89,12 +95,61 @@ class BlockAnatomyView(PositionsView):
             view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
             views.append(view)
         self.shapes_view, self.params_view = views
-        self.layout_.addWidget(splitter(Qt.Orientation.Vertical, *views, sizes=[500, 250]), 1)
+        experiments = self._build_experiments(controls)
+        self.layout_.addWidget(splitter(Qt.Orientation.Vertical, *views, experiments, sizes=[400, 200, 300]), 1)
         self.layout_.addWidget(self.totals)
+
+    def _build_experiments(self, controls: dict) -> QTabWidget:
+        """The causal-mask experiment, pre- vs post-norm and the model families, as tabs."""
+        self.edit_model = QStandardItemModel(0, 3, self)
+        self.edit_model.setHorizontalHeaderLabels(["position", "largest |Δ output|", "after the edit"])
+        self.norms_model = QStandardItemModel(0, 3, self)
+        self.norms_model.setHorizontalHeaderLabels(["after block", "pre-norm mean ‖x‖", "post-norm mean ‖x‖"])
+        self.families_model = QStandardItemModel(0, 5, self)
+        self.families_model.setHorizontalHeaderLabels(
+            ["family", "attention", f"mask ({FAMILY_MASK_T} tokens, ■ = may attend)", "trained to", "examples"])
+        self.edit_note = QLabel()
+        self.edit_note.setWordWrap(True)
+        row = QHBoxLayout()
+        for name, label in (("block_causal", ""), ("block_edit", "Edit token t")):
+            if label:
+                row.addWidget(QLabel(label))
+            row.addWidget(controls[name])
+        row.addStretch(1)
+        edit_page = QWidget()
+        lay = QVBoxLayout(edit_page)
+        lay.addLayout(row)
+        lay.addWidget(self.edit_note)
+        lay.addWidget(_table(self.edit_model), 1)
+        norms_row = QHBoxLayout()
+        norms_row.addWidget(QLabel("Blocks stacked"))
+        norms_row.addWidget(controls["block_layers"])
+        norms_row.addStretch(1)
+        norms_page = QWidget()
+        lay = QVBoxLayout(norms_page)
+        lay.addLayout(norms_row)
+        note = QLabel("Random blocks stacked on the same input: post-norm ends every block with LayerNorm "
+                      "(each row's norm ≈ √d); pre-norm keeps an unnormalized path through the residual "
+                      "adds, so the stream grows with depth (pre-norm models add a final LayerNorm).")
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        lay.addWidget(_table(self.norms_model), 1)
+        self.experiment_tabs = QTabWidget()
+        self.experiment_tabs.addTab(edit_page, "Causal mask: edit one token")
+        self.experiment_tabs.addTab(norms_page, "Pre-norm vs post-norm")
+        self.experiment_tabs.addTab(_table(self.families_model), "Model families")
+        return self.experiment_tabs
 
     @staticmethod
     def compute(state) -> dict:
-        return {"anatomy": block_anatomy(state.block_B, state.T, state.d, state.H, state.block_d_ff)}
+        anatomy = block_anatomy(state.block_B, state.T, state.d, state.H, state.block_d_ff)
+        T = min(state.T, MAX_EXPERIMENT_T)
+        edit = min(state.block_edit, T - 1)
+        moved = causal_experiment(T, state.d, state.H, state.block_d_ff, edit, causal=state.block_causal)
+        norms = {n: residual_norms(state.block_layers, T, state.d, state.H, state.block_d_ff, norm=n)
+                 for n in ("pre", "post")}
+        return {"anatomy": anatomy, "moved": moved, "edit": edit, "T": state.T, "causal": state.block_causal,
+                "norms": norms, "masks": family_masks(FAMILY_MASK_T)}
 
     @staticmethod
     def _fill(model: QStandardItemModel, rows: list[list[str]]) -> None:
@@ -113,6 +168,37 @@ class BlockAnatomyView(PositionsView):
                                        for g in a.parameters])
         for view in (self.shapes_view, self.params_view):
             view.resizeColumnsToContents()
+        self._render_experiments(data)
         self.totals.setText(f"<b>{a.total:,}</b> parameters: attention {a.attention:,} "
                             f"({100 * a.attention / a.total:.0f} %), FFN {a.ffn:,} ({100 * a.ffn_fraction:.0f} %), "
                             f"layer norms {a.part_total('norm'):,}")
+
+    def _render_experiments(self, data: dict) -> None:
+        moved, t = data["moved"], data["edit"]
+        self._fill(self.edit_model, [[str(p), f"{m:.3g}", "bit-identical" if m == 0.0 else "changed"]
+                                     for p, m in enumerate(moved)])
+        same = int(np.sum(moved == 0.0))
+        cut = f" (the first {len(moved)} of {data['T']} positions)" if len(moved) < data["T"] else ""
+        self.edit_note.setText(
+            f"Token {t} replaced{cut}: {same} position(s) bit-identical, {len(moved) - same} changed. "
+            + ("Under the causal mask no position sees a later token, so one forward pass yields "
+               f"{len(moved)} next-token predictions at once, one training example per position."
+               if data["causal"] else "Without the mask every position sees the edited token."))
+        pre, post = data["norms"]["pre"], data["norms"]["post"]
+        self._fill(self.norms_model, [["input" if i == 0 else str(i), f"{a:.4f}", f"{b:.4f}"]
+                                      for i, (a, b) in enumerate(zip(pre, post))])
+        self._fill(self.families_model, [
+            [f.name, f.attention, "  |  ".join(f"{label}: " + " ".join(
+                "".join("■" if v else "□" for v in row) for row in mask) for label, mask in data["masks"][f.name]),
+             f.objective, f.examples] for f in FAMILIES])
+        for view in self.findChildren(QTableView):
+            view.resizeColumnsToContents()
+
+
+def _table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    return view

@@ -36,6 +36,9 @@ class PositionsState(StoredState):
     emb_layers: int = 32
     block_B: int = 2
     block_d_ff: int = 256
+    block_causal: bool = True  # the block experiments' mask
+    block_edit: int = 5  # the token the causal-mask experiment edits
+    block_layers: int = 12  # blocks stacked for the pre- vs post-norm residual norms
     view: str = "sinusoidal"
 
     # The controls' ranges (app/panes/positions/controls.py takes them from here).
@@ -43,7 +46,7 @@ class PositionsState(StoredState):
         "T": (1, 16384), "d": (2, 4096), "cursor": (0, 16383), "base": (2.0, 1e8), "pair": (0, 2047),
         "seed": (0, 2**31 - 1), "s": (1.0, 256.0), "L": (1, 1_048_576), "H": (1, 256), "head": (0, 255),
         "emb_V": (1, 100_000_000), "emb_d": (1, 65536), "emb_layers": (1, 1000), "block_B": (1, 4096),
-        "block_d_ff": (1, 262144)}
+        "block_d_ff": (1, 262144), "block_edit": (0, 16383), "block_layers": (1, 96)}
     CHOICES: ClassVar[dict[str, Any]] = {
         "pairing": ("interleaved", "half"), "emb_dtype": tuple(DTYPE_BYTES),
         "view": VIEWS}

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from app.panes.positions.cost_views import BlockAnatomyView, EmbeddingCostView
 from app.panes.positions.view_base import PositionsView, splitter
 from app.widgets.plot_heatmap import SEQUENTIAL, HeatmapPlot
 from app.widgets.plot_lines import LinePlot
+from core.positional.learned import positions_without_row
 from core.positional import (
     alibi_bias,
     alibi_slopes,
@@ -82,7 +84,7 @@ class RopeView(PositionsView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.heatmap = HeatmapPlot("RoPE score rope(q, m)·rope(k, n)", "rope_scores", x_label="key position n",
-                                   y_label="query position m", value_label="score",
+                                   y_label="query position m", value_label="score (float64)",
                                    integer_axes=("left", "bottom"))
         self.cursor_line = self._add_cursor_line(self.heatmap, "Position cursor: the query row m drawn below")
         self.curve = LinePlot("Score vs relative distance n − m", "rope_score_vs_distance", x_label="n − m",
@@ -97,7 +99,8 @@ class RopeView(PositionsView):
         rng = np.random.default_rng(state.seed)
         q, k = rng.normal(size=state.d), rng.normal(size=state.d)
         rows = min(state.T, MAX_MATRIX_T)
-        scores = rope_scores(q, k, np.arange(rows), state.base, pairing=state.pairing, dtype=np.float32)
+        # float64 (2048² × 8 bytes = 32 MiB at most): the hover shows equal offsets as equal scores
+        scores = rope_scores(q, k, np.arange(rows), state.base, pairing=state.pairing, dtype=np.float64)
         lim = float(np.abs(scores).max()) or 1.0
         dist = np.arange(-(state.T - 1), state.T)
         theta = pair_frequencies(state.d, state.base)
@@ -106,7 +109,7 @@ class RopeView(PositionsView):
         return {"scores": scores, "levels": (-lim, lim), "rows": rows, "T": state.T, "m": m, "dist": dist,
                 "random": score_vs_distance(q, k, dist, theta, pairing=state.pairing),
                 "ones": score_vs_distance(ones, ones, dist, theta, pairing=state.pairing),
-                "row_x": np.arange(rows) - m, "row": scores[m].astype(np.float64)}
+                "row_x": np.arange(rows) - m, "row": scores[m]}
 
     def render(self, data):
         self.heatmap.set_image(data["scores"], levels=data["levels"], finite=True)
@@ -134,6 +137,10 @@ class ExtensionView(PositionsView):
         self.scores = LinePlot("Score vs distance, q = k = 1", "extension_score_vs_distance", x_label="distance n − m",
                                y_label="score", legend_below=4, integer_axes=("bottom",))
         bottom = splitter(Qt.Orientation.Horizontal, self.angles, self.scores)
+        self.learned_note = QLabel()
+        self.learned_note.setWordWrap(True)
+        self.learned_note.setToolTip("A learned position table has one trained row per position up to L")
+        self.layout_.addWidget(self.learned_note)
         self.layout_.addWidget(splitter(Qt.Orientation.Vertical, self.wavelengths, bottom, sizes=[450, 400]), 1)
 
     def plots(self):
@@ -146,6 +153,7 @@ class ExtensionView(PositionsView):
         dist = np.unique(np.linspace(0, target, min(target + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
         ones = np.ones(state.d)
         return {"schemes": schemes, "pairs": np.arange(state.d // 2), "target": target, "L": state.L, "dist": dist,
+                "no_row": positions_without_row(state.L, target),
                 "trained_max": state.L * schemes[0].theta, "pair": state.pair,
                 "scores": {s.name: s.score_vs_distance(ones, ones, dist, pairing=state.pairing) for s in schemes}}
 
@@ -163,6 +171,12 @@ class ExtensionView(PositionsView):
         self.wavelengths.set_marker("sL", data["target"], angle=0, color="#9467bd", label=f"target s·L = {data['target']}")
         self.wavelengths.set_marker("pair", data["pair"], color="#ff00ff", label=f"pair {data['pair']}")
         self.scores.set_marker("L", data["L"], color="#ff7f0e", label="L")
+        missing = data["no_row"]
+        self.learned_note.setText(
+            f"Learned absolute positions trained at L = {data['L']:,} have rows 0 … {data['L'] - 1:,} only: at "
+            f"s·L = {data['target']:,}, {missing:,} positions ({100 * missing / data['target']:.0f} %) have no "
+            f"embedding at all. RoPE, sinusoidal and ALiBi define every position." if missing else
+            f"Learned absolute positions trained at L = {data['L']:,} cover all {data['target']:,} positions.")
 
 
 class AlibiView(PositionsView):

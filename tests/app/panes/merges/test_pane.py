@@ -34,6 +34,8 @@ def test_first_screen_is_the_golden_run(pane, qtmodeltester):
                                            "n + e", "ne + w", "new + est</w>"]
     assert [r[2] for r in rows(model)] == [9, 9, 9, 7, 7, 6, 6, 6]
     assert rows(model)[0][4] == "⚑ 3 tied" and rows(model)[2][4] == ""
+    assert [r[0] for r in rows(model)] == list(range(1, 9))  # merge 8 is the plot's "merge 8"
+    assert pane.bpe_view.tokens_plot.markers["current"].label.toPlainText() == "merge 8"
     x, y = pane.bpe_view.tokens_plot.curve_data("corpus tokens")
     assert list(y) == GOLDEN_TOKENS and list(x) == list(range(11, 20))
     _, avg = pane.bpe_view.avg_plot.curve_data("symbols per word type")
@@ -256,10 +258,10 @@ def test_heldout_animation_walks_through_the_merges(pane, qtbot):
     seen = []
     view._timer.timeout.connect(lambda: seen.append(view.heldout_view.toPlainText()))
     qtbot.mouseClick(view.animate_button, Qt.MouseButton.LeftButton)
-    assert "after: rank" not in view.heldout_view.toPlainText()  # frame 0: the initial split
+    assert "after: merge" not in view.heldout_view.toPlainText()  # frame 0: the initial split
     qtbot.waitUntil(lambda: not view.animate_button.isChecked(), timeout=5000)
-    assert any("after: rank 0, e + s" in s for s in seen)
-    assert any("after: rank 4, lo + w" in s for s in seen)
+    assert any("after: merge 1, e + s" in s for s in seen)  # merges count from 1, as on the plot
+    assert any("after: merge 5, lo + w" in s for s in seen)
     assert view.heldout_segmentations() == [["low", "est</w>"]]
 
 
@@ -399,3 +401,26 @@ def test_replay_text_is_bounded(pane):
 
     pane.replay_view.text_edit.setText("\N{GRINNING FACE}" * 1000)  # 2 UTF-16 units each
     assert pane.replay_view.text_edit.text() == "\N{GRINNING FACE}" * (REPLAY_MAX_CHARS // 2)
+
+
+TRADE_OFF_TEXT = " ".join(["the"] * 5 + ["tokenizer", "tokenizes", "text", "transformer", "transforms"]
+                          + ["tokens"] * 2 + ["a", "learner", "learns", "learned"])
+
+
+@pytest.mark.parametrize("heldout, totals, flagged", [
+    ("the learner learns", "All: 5 tokens, 16 characters, 0.31 tokens per character", ""),
+    ("The Learner Learns", "All: 16 tokens, 16 characters, 1.00 tokens per character; "
+                           "3 symbols outside the alphabet (red)", "not in alphabet: L"),
+    ("learner 2026 44444", "All: 13 tokens, 16 characters, 0.81 tokens per character; "
+                           "9 symbols outside the alphabet (red)", "not in alphabet: 4"),
+    ("der lernende lernt", "All: 15 tokens, 16 characters, 0.94 tokens per character", ""),
+])
+def test_heldout_box_shows_the_pathology_figures(pane, qtbot, heldout, totals, flagged):
+    """The lecture reading's pathology table after 30 merges of the trade-off corpus."""
+    pane.apply_state({"source": "text", "text": TRADE_OFF_TEXT, "target": 30, "heldout": heldout})
+    assert len(pane.trainer.merges) == 30 and pane.bpe_view.heldout_edit.text() == heldout
+    assert pane.bpe_view.totals_label.text() == totals
+    shown = pane.bpe_view.heldout_view.toPlainText()
+    assert (flagged in shown) if flagged else ("not in alphabet" not in shown)
+    if heldout.startswith("der"):
+        assert "8 tokens / 8 chars = 1.00 tok/char" in shown

@@ -98,15 +98,15 @@ def assert_rope(pane):
     view = pane.views["rope"]
     rng = np.random.default_rng(s.seed)
     q, k = rng.normal(size=s.d), rng.normal(size=s.d)
-    expected = rope_scores(q, k, np.arange(min(s.T, 2048)), s.base, pairing=s.pairing, dtype=np.float32)
+    expected = rope_scores(q, k, np.arange(min(s.T, 2048)), s.base, pairing=s.pairing, dtype=np.float64)
     assert np.array_equal(view.heatmap.image(), expected)
     dist, curve = view.curve.curve_data("q·k, formula")
     assert np.array_equal(dist, np.arange(-(s.T - 1), s.T))
     assert np.array_equal(curve, score_vs_distance(q, k, dist, pair_frequencies(s.d, s.base), pairing=s.pairing))
     row_x, row = view.curve.curve_data("heatmap row m")
     assert np.array_equal(row, expected[s.cursor])
-    # the heatmap row agrees with the distance formula (float32 matrix product)
-    assert np.allclose(row, curve[row_x + s.T - 1], atol=1e-3)
+    # the heatmap row agrees with the distance formula (float64 matrix product)
+    assert np.allclose(row, curve[row_x + s.T - 1], atol=1e-9)
 
 
 @pytest.mark.parametrize(("name", "value"), [("pairing", "half"), ("seed", 5), ("T", 100), ("d", 16), ("base", 100.0), ("cursor", 3)])
@@ -114,6 +114,20 @@ def test_rope_follows_controls(qtbot, pane, name, value):
     show(qtbot, pane, "rope")
     change(qtbot, pane, name, value)
     assert_rope(pane)
+
+
+def test_rope_hover_shows_equal_offsets_as_equal_scores(qtbot, pane):
+    """The reading's figure: d=16, q and k drawn with seed 0, offset 2 → 2.6520686154 at
+    (5,3), (105,103) and (50,48), identical in the hover (float64, 10 significant digits)."""
+    show(qtbot, pane, "rope")
+    for name, value in (("d", 16), ("seed", 0), ("T", 128)):
+        if pane.state.to_dict()[name] != value:
+            change(qtbot, pane, name, value)
+    heatmap = pane.views["rope"].heatmap
+    shown = {heatmap.readout_at(n + 0.5, m + 0.5).rsplit("= ", 1)[1] for m, n in ((5, 3), (105, 103), (50, 48))}
+    assert shown == {"2.652068615"}
+    assert heatmap.image()[5, 3] == pytest.approx(2.6520686154, abs=5e-11)
+    assert "float64" in heatmap.readout_at(3.5, 5.5)
 
 
 def test_rope_matrix_is_capped(qtbot, pane):
