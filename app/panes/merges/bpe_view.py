@@ -7,7 +7,7 @@ curve computed so far and updates the models and plot items in place.
 from __future__ import annotations
 
 import html
-from typing import Collection, Sequence
+from typing import Callable, Collection, Sequence
 
 import numpy as np
 from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
@@ -76,11 +76,12 @@ def symbols_line(word: str, symbols: Sequence[str], note: str = "",
     return SpanLine("".join(symbols), head=f"{word} →", tail=note, segments=tuple(segments), cuts=tuple(cuts[:-1]))
 
 
-def symbols_html(symbols: Sequence[str]) -> str:
-    """Symbols as coloured boxes (alternating background colours) in HTML."""
+def symbols_html(symbols: Sequence[str], show: Callable[[str], str] = show_symbol) -> str:
+    """Symbols shown by ``show`` as coloured boxes (alternating background colours) in
+    HTML."""
     return "".join(
         f'<span style="background-color:{_SYMBOL_COLOURS[i % len(_SYMBOL_COLOURS)]};">'
-        f"&nbsp;{html.escape(show_symbol(s))}&nbsp;</span>&#8202;" for i, s in enumerate(symbols))
+        f"&nbsp;{html.escape(show(s))}&nbsp;</span>&#8202;" for i, s in enumerate(symbols))
 
 
 class BpeView(QWidget):

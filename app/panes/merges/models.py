@@ -9,12 +9,13 @@ tables of pre-formatted rows (candidates, n-best paths, replay steps) use the ap
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from app.widgets.token_badges import visible
+from app.widgets.token_badges import readable, visible
+from core.text.byte_alphabet import CHAR_TO_BYTE, from_byte_level
 from core.training.bpe import BpeTrainer, MergeStep
 
 TIE_COLOUR = QColor("#fff2cc")
@@ -35,15 +36,28 @@ def show_symbol(symbol: str) -> str:
     return "◌" + shown if shown and unicodedata.category(shown[0]).startswith("M") else shown
 
 
-def show_pair(pair: tuple[str, str]) -> str:
-    """``a + b`` with :func:`show_symbol` applied to both parts."""
-    return f"{show_symbol(pair[0])} + {show_symbol(pair[1])}"
+def show_pair(pair: tuple[str, str], show: Callable[[str], str] = show_symbol) -> str:
+    """``a + b`` with ``show`` (:func:`show_symbol`) applied to both parts."""
+    return f"{show(pair[0])} + {show(pair[1])}"
 
 
-def show_symbols(symbols: Sequence[str], limit: int = 60) -> str:
-    """Symbols joined by a middle dot (cut after ``limit`` symbols)."""
-    shown = SEPARATOR.join(show_symbol(s) for s in symbols[:limit])
+def show_symbols(symbols: Sequence[str], limit: int = 60,
+                 show: Callable[[str], str] = show_symbol) -> str:
+    """Symbols shown by ``show`` (:func:`show_symbol`) joined by a middle dot (cut after
+    ``limit`` symbols)."""
+    shown = SEPARATOR.join(show(s) for s in symbols[:limit])
     return shown + (" …" if len(symbols) > limit else "")
+
+
+def readable_symbol(symbol: str) -> str:
+    """A byte-level symbol (GPT-2's alphabet) as a person reads it: its bytes decoded from
+    UTF-8, bytes that are only part of a character here shown as ``⟨E0 A4⟩`` badges
+    (:func:`app.widgets.token_badges.readable`), a leading mark after ``◌``; a symbol
+    outside the byte alphabet (an added token) as :func:`show_symbol` shows it."""
+    if not all(map(CHAR_TO_BYTE.__contains__, symbol)):
+        return show_symbol(symbol)
+    shown = readable(from_byte_level(symbol))
+    return "◌" + shown if shown and unicodedata.category(shown[0]).startswith("M") else shown
 
 
 class _ReadOnlyTable(QAbstractTableModel):

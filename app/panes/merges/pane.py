@@ -148,6 +148,8 @@ class MergesPane(Pane):
             lambda d: setattr(self.state, "languages", d))
         self.replay_view.sig_open_requested.connect(lambda p: self.load_replay(p))
         self.replay_view.sig_text_changed.connect(lambda t: setattr(self.state, "replay_text", t))
+        self.replay_view.sig_readable_changed.connect(
+            lambda on: setattr(self.state, "replay_readable", on))
         self.digits_view.sig_text_changed.connect(lambda t: setattr(self.state, "digits_text", t))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
@@ -174,6 +176,7 @@ class MergesPane(Pane):
         self._show_languages_if_current()
         self.bpe_view.heldout_edit.setText(s.heldout)
         self.replay_view.text_edit.setText(s.replay_text)
+        self.replay_view.readable_box.setChecked(s.replay_readable)
         self.digits_view.text_edit.setText(s.digits_text)
         self.digits_view.recompute()
         self.unigram_view.set_inputs(s.unigram or {})

@@ -14,6 +14,7 @@ import html
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.merges.bpe_view import make_table, symbols_html
-from app.panes.merges.models import show_pair, show_symbols
+from app.panes.merges.models import readable_symbol, show_pair, show_symbol, show_symbols
 from app.panes.merges.state import REPLAY_TEXT
 from app.widgets.rows_model import RowsModel
 from app.widgets.text_format import plural
@@ -50,10 +51,12 @@ class ReplayView(QWidget):
     -------
     sig_open_requested(str) : the user chose a file to load (the pane loads it in a worker).
     sig_text_changed(str) : the typed text (the pane stores it).
+    sig_readable_changed(bool) : the Readable toggle (the pane stores it).
     """
 
     sig_open_requested = Signal(str)
     sig_text_changed = Signal(str)
+    sig_readable_changed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -90,6 +93,15 @@ class ReplayView(QWidget):
         self.next_button.setShortcut("Alt+Right")
         self.next_button.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
         self.frame_label = QLabel("")
+        self.readable_box = QCheckBox("Readable")
+        self.readable_box.setChecked(True)
+        self.readable_box.setToolTip(
+            "Show each symbol's bytes decoded from UTF-8 (न, not à¤¨); bytes that are only "
+            "part of a character in a symbol show as ⟨E0 A4⟩. Off: GPT-2's byte alphabet, "
+            "as the file stores the symbols (Ctrl+R)")
+        self.readable_box.setShortcut("Ctrl+R")
+        self.readable_box.toggled.connect(self.recompute)
+        self.readable_box.toggled.connect(self.sig_readable_changed)
         self.symbols_view = QTextBrowser()
         self.symbols_view.setToolTip("The symbols of every piece at the current step")
         self.result_label = QLabel("")
@@ -115,8 +127,11 @@ class ReplayView(QWidget):
         text_row = QHBoxLayout()
         text_row.addWidget(QLabel("Text:"))
         text_row.addWidget(self.text_edit, 1)
-        hint = QLabel("Symbols use GPT-2's byte alphabet: Ġ is a space, Ċ a newline; "
-                      "other bytes of multi-byte characters show as Latin-1 look-alikes.")
+        text_row.addWidget(self.readable_box)
+        hint = QLabel("Readable shows each symbol's bytes as text (⟨E0 A4⟩: part of a character); "
+                      "off, GPT-2's byte alphabet: Ġ is a space, Ċ a newline, other bytes of "
+                      "multi-byte characters Latin-1 look-alikes.")
+        hint.setWordWrap(True)
         hint.setStyleSheet("color: #555555;")
         step_row = QHBoxLayout()
         step_row.addWidget(self.back_button)
@@ -187,6 +202,7 @@ class ReplayView(QWidget):
         if self.table is None:
             return
         pieces = self.table.pretokenize(self.text_edit.text())
+        show = self.show_symbol
         rows, tips, frames = [], [], []
         state = [(w,) if w in self.table.added else tuple(w) for w, _ in pieces]
         frames.append((-1, list(state)))
@@ -195,7 +211,8 @@ class ReplayView(QWidget):
             for k, (word, surface) in enumerate(pieces):
                 for n, step in enumerate(self.table.steps(word), 1):
                     rows.append((visible(surface) if n == 1 else "", n, step.rank,
-                                 show_pair(step.pair), show_symbols(step.symbols)))
+                                 show_pair(step.pair, show),
+                                 show_symbols(step.symbols, show=show)))
                     tips.append(f"piece {k}: {surface!r} = {word}")
                     state[k] = step.symbols
                     frames.append((len(rows) - 1, list(state)))
@@ -209,11 +226,16 @@ class ReplayView(QWidget):
         self.frames = frames
         self.steps_model.set_rows(rows, tips)
         self.result_label.setText(
-            f"<b>{plural(len(tokens), 'token')}</b>: {html.escape(show_symbols(tokens, 200))}<br>"
+            f"<b>{plural(len(tokens), 'token')}</b>: {html.escape(show_symbols(tokens, 200, show))}<br>"
             f"<b>ids</b>: {' '.join(map(str, ids))}")
         self.slider.setRange(0, len(frames) - 1)
         self.slider.setValue(len(frames) - 1)
         self._on_frame_changed(self.slider.value())
+
+    def show_symbol(self, symbol: str) -> str:
+        """How a symbol is shown: readable (:func:`readable_symbol`) or in the byte
+        alphabet (:func:`show_symbol`), as the Readable toggle says."""
+        return readable_symbol(symbol) if self.readable_box.isChecked() else show_symbol(symbol)
 
     def final_tokens(self) -> list[str]:
         return [s for syms in (self.frames[-1][1] if self.frames else []) for s in syms]
@@ -229,4 +251,5 @@ class ReplayView(QWidget):
             self.frame_label.setText(f"merge {value} of {len(self.frames) - 1} (rank {r[2]})")
         else:
             self.frame_label.setText(f"raw bytes (0 of {len(self.frames) - 1})")
-        self.symbols_view.setHtml("".join(f"<p>{symbols_html(s)}</p>" for s in state))
+        show = self.show_symbol
+        self.symbols_view.setHtml("".join(f"<p>{symbols_html(s, show)}</p>" for s in state))

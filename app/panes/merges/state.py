@@ -75,6 +75,7 @@ class MergesState(StoredState):
     unigram: dict | None = None
     replay_path: str = ""
     replay_text: str = REPLAY_TEXT
+    replay_readable: bool = True
     tab: int = 0
     languages: dict | None = None  # the Languages tab's (checked by LanguagesView)
     digits_text: str = DIGITS_TEXT

@@ -185,6 +185,25 @@ def test_replay_tab_with_gpt2_and_ignored_tokenizers(pane, qtbot, data_dir):
     bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
     pane.set_tokenizer(load(bert), str(bert))
     assert view.table is not None and "not byte-level BPE" in view.note.text()
+
+
+def test_replay_shows_byte_level_symbols_readable_by_default(pane, qtbot, data_dir):
+    gpt2 = data_dir / "tokenizers" / "gpt2"
+    with qtbot.waitSignal(pane.sig_replay_loaded, timeout=20000):
+        pane.load_replay(str(gpt2 / "merges.txt"))
+    view = pane.replay_view
+    view.text_edit.setText("नमस्ते café")
+    view.recompute()
+    steps = rows(view.steps_model)
+    assert view.readable_box.isChecked()
+    assert steps[0][3] == "⟨E0⟩ + ⟨A4⟩"  # a Devanagari letter's first two bytes, no letter yet
+    assert "⟨E0 A4⟩ · ⟨A8⟩" in steps[0][4]
+    assert any("é" in r[4] for r in steps) and not any("Ã" in r[3] + r[4] for r in steps)
+    assert "é" in view.result_label.text() and "à¤" not in view.result_label.text()
+    view.readable_box.setChecked(False)  # the file's own alphabet, as before
+    steps = rows(view.steps_model)
+    assert steps[0][3] == "à + ¤" and any("Ã©" in r[4] for r in steps)
+    assert pane.state.replay_readable is False
     assert view.message.isHidden() and not pane.runner.busy
 
 
@@ -372,6 +391,8 @@ def test_cl100k_replay_builds_no_merge_list_and_matches_tiktoken(pane, qtbot, da
         view.text_edit.setText(text)
     assert view.result_label.text().endswith("<b>ids</b>: " + " ".join(map(str, want)))
     assert view.final_tokens() == ["Ġtoken", "ization"] and len(want) == 2
+    assert [r[4] for r in rows(view.steps_model)][-1] == "␣token · ization"  # readable
+    view.readable_box.setChecked(False)
     steps = rows(view.steps_model)
     assert [r[4] for r in steps][-1] == "Ġtoken · ization"
     ranks = [r[2] for r in steps]  # each merge's rank is its token's id, lowest first here
