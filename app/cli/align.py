@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return bad_input("align", CliError(view.error or view.notice))
     rows = [[r[0], r[1], r[3], r[4], r[5], r[8], r[9]] for r in token_rows(view, args.units)]
     write_rows(list(COLUMNS), rows, args.format,
-               extra={"scheme": view.scheme, "units": args.units, "text": text,
+               extra={"scheme": view.aligned.scheme if view.aligned else None, "units": args.units, "text": text,
                       "normalized": view.normalized.text if view.normalized else None})
     warning = uncovered_warning(view, args.units)
     if warning:
@@ -111,11 +111,11 @@ def uncovered_warning(view: AlignmentView, units: str) -> str | None:
     uncovered = view.audit.uncovered
     first, text = uncovered[0], view.text
     end = first
-    while end < len(text) and end - first < SHOWN_RUN and view.cover[end] == 0 and not text[end].isspace():
+    while end < len(text) and end - first < SHOWN_RUN and view.layer.cover[end] == 0 and not text[end].isspace():
         end += 1
     shown = text[first:end] + ("…" if end - first == SHOWN_RUN and end < len(text)
-                               and view.cover[end] == 0 and not text[end].isspace() else "")
-    table = {"utf16": view.utf16, "utf8": view.utf8}.get(units)
+                               and view.layer.cover[end] == 0 and not text[end].isspace() else "")
+    table = {"utf16": view.tables.utf16, "utf8": view.tables.utf8}.get(units)
     where = first if table is None else table[first]
     n = len(uncovered)
     return (f"{n:,} character{'s are' if n != 1 else ' is'} in no token (first at "

@@ -137,14 +137,14 @@ class Extras:
 
     def _on_encoding(self, result: Any) -> None:
         view = render.shown(self.pane) or result
-        self.markers.set_cover(result.text, view.cover)
+        self.markers.set_cover(result.text, view.layer.cover)
         self.side.set_text(result.text)
         if self.special.isChecked() and result.mode == "tokenize":  # the ids come with them
             self._specials.submit(encode_with_specials, self._current(), result.text)
             return
         self._specials.cancel()
         self.markers.set_specials([])
-        self.ids.set_ids(result.ids)
+        self.ids.set_ids(result.rows.ids)
 
     def _on_special_toggled(self, on: bool) -> None:
         self.limits.setVisible(on)

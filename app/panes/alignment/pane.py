@@ -70,7 +70,7 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     with gc_paused(freeze=len(request.state.text) >= GC_FREEZE_CHARS):
         ready = pane_state.prepare(request, should_stop)
         view, derived = ready.view, request.state.derived_spans
-        return replace(ready, rows=row_arrays(view.spans, view.audit, view.unknown, view.byte_fallback),
+        return replace(ready, rows=row_arrays(view.spans, view.audit, view.rows.unknown, view.rows.byte_fallback),
                        marks=span_marks(view.text, render.shown_cover(view, derived)), marks_derived=derived)
 
 
@@ -445,9 +445,10 @@ class AlignmentPane(Pane):
         if not self._labels_must_fit or result.mode != "labels":
             return False
         self._labels_must_fit = False
-        if not result.labels or len(result.labels) == len(result.tokens):
+        labels = result.labelled.labels if result.labelled is not None else []
+        if not labels or len(labels) == len(result.tokens):
             return False
-        notice = (f"Showing tokens: the {len(result.labels):,} labels do not fit this tokenizer's "
+        notice = (f"Showing tokens: the {len(labels):,} labels do not fit this tokenizer's "
                   f"{len(result.tokens):,} tokens (they stay in Labels mode's box; give one label per token there)")
         self.w.mode.setCurrentIndex(list(MODES).index("tokenize"))  # recomputes
         self.mode_notice = notice

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QListWidgetItem
 from core.align.modes import SCHEME_NAMES
 from core.align.view import AlignmentView
 from app.widgets.span_segments import entity_colour
+from app.widgets.token_table import TableRows
 
 MAP_DEFAULT_CHARS = 120  # offset map shown for the start of the text when nothing is selected
 
@@ -37,20 +38,16 @@ def render(pane: Any, result: AlignmentView, seconds: float, prepared: Any = Non
     computed for drawing it."""
     w = pane.w
     render_spans(pane, result, prepared)
-    w.table.token_model.set_tokens(
-        result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
-        labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
-        error_row=-1 if result.error_token is None else result.error_token,
-        unknown=result.unknown, byte_fallback=result.byte_fallback, derived=result.derived_spans,
-        rows=prepared.rows if prepared is not None and prepared.view is result else None,
-        specials=prepared.specials if prepared is not None and prepared.view is result else None,
-    )
-    w.table.show_readable(result.token_bytes is not None)
+    ready = prepared is not None and prepared.view is result
+    w.table.token_model.set_tokens(TableRows(result, prepared.rows if ready else None,
+                                             prepared.specials if ready else None))
+    w.table.show_readable(result.rows.token_bytes is not None)
     w.table.show_derived(result.misleading > 0)
     w.entities.clear()
     for e in result.entities:
-        item = QListWidgetItem(f"{e.label}  {e.text!r}  {e.start}–{e.end}  (UTF-16 {result.utf16[e.start]}–"
-                           f"{result.utf16[e.end]}, UTF-8 {result.utf8[e.start]}–{result.utf8[e.end]})")
+        utf16, utf8 = result.tables.utf16, result.tables.utf8
+        item = QListWidgetItem(f"{e.label}  {e.text!r}  {e.start}–{e.end}  (UTF-16 {utf16[e.start]}–"
+                               f"{utf16[e.end]}, UTF-8 {utf8[e.start]}–{utf8[e.end]})")
         item.setForeground(QColor(entity_colour(e.label)))
         w.entities.addItem(item)
     if result.mode == "labels" and not result.entities and result.error is None:
@@ -83,7 +80,7 @@ def clear(pane: Any) -> None:
     w = pane.w
     for view in (w.original, w.normalized):
         view.set_content("")
-    w.table.token_model.set_tokens("", [], [], [], [0], [0])
+    w.table.token_model.set_tokens(TableRows())
     w.entities.clear()
     w.offset_map.show_span(None, 0, 0)
     w.count.setText("")
@@ -100,9 +97,9 @@ def render_spans(pane: Any, result: AlignmentView, prepared: Any = None) -> None
     ready = prepared if prepared is not None and prepared.view is result else None
     marks = ready.marks if ready and ready.marks_derived == pane.state.derived_spans else None
     w.original.set_content(result.text, view.spans, shown_cover(result, pane.state.derived_spans),
-                           ready.utf16 if ready else result.utf16, chars=ready.chars if ready else None, marks=marks,
+                           ready.utf16 if ready else result.tables.utf16, chars=ready.chars if ready else None, marks=marks,
                            breaks=ready.breaks if ready else None)
-    w.normalized.set_content(nt.text if nt else "", view.norm_spans, None,
+    w.normalized.set_content(nt.text if nt else "", view.layer.norm_spans, None,
                              ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None,
                              breaks=ready.norm_breaks if ready else None)
     for span_view in (w.original, w.normalized):
@@ -116,10 +113,11 @@ def shown_cover(result: AlignmentView, derived: bool) -> np.ndarray:
     """``(n,) int``: how many tokens cover each original code point as the span views draw
     it (derived spans or not); after an alignment mismatch the rest counts as covered
     (unaligned, not "in no token"). O(n)."""
-    cover = (result.derived_view if derived else result).cover
-    if result.error_pos is not None:
+    cover = (result.derived_view if derived else result).layer.cover
+    if result.mismatch is not None:
+        at = result.mismatch.position
         cover = cover.copy()
-        cover[result.error_pos:] = np.maximum(cover[result.error_pos:], 1)
+        cover[at:] = np.maximum(cover[at:], 1)
     return cover
 
 
@@ -144,16 +142,16 @@ def _render_error(pane: Any, result: AlignmentView) -> None:
     if message is None and getattr(pane, "mode_notice", None):  # Labels mode was left
         message = pane.mode_notice
     pane.show_banner(message, kind)
-    if result.error_pos is not None and result.error_token is not None:
-        pane.w.table.select_token(result.error_token)
+    if result.mismatch is not None:
+        pane.w.table.select_token(result.mismatch.token)
 
 
 def _error_span(result: AlignmentView) -> tuple[int, int] | None:
     """The original text marked at an alignment mismatch: the word at its position (at most
     40 code points), or the character before it at the end of the text or on a space."""
-    if result.error_pos is None:
+    if result.mismatch is None:
         return None
-    text, pos = result.text, result.error_pos
+    text, pos = result.text, result.mismatch.position
     end = pos
     while end < len(text) and end - pos < 40 and not text[end].isspace():
         end += 1
@@ -165,15 +163,15 @@ def _error_span(result: AlignmentView) -> tuple[int, int] | None:
 def _status(pane: Any, result: AlignmentView, seconds: float) -> str:
     n, t = len(result.text), len(result.tokens)
     parts = [f"{n:,} code points", f"{t:,} tokens"]
-    if result.mode == "align" and result.scheme:
+    if result.aligned is not None:
         auto = " (detected)" if pane.state.scheme == "auto" else ""
-        after = " after the teaching normalizer" if result.scheme_normalized else ""
-        parts.append(f"aligned as {SCHEME_NAMES[result.scheme]} tokens{auto}{after}")
+        after = " after the teaching normalizer" if result.aligned.after_normalizer else ""
+        parts.append(f"aligned as {SCHEME_NAMES[result.aligned.scheme]} tokens{auto}{after}")
     if result.normalized is not None:
         parts.append(f"{len(result.normalized.text):,} normalized characters")
     if t and result.audit is not None:
         a = result.audit
-        shared = int((shown(pane).cover > 1).sum())
+        shared = int((shown(pane).layer.cover > 1).sum())
         missing = pane.w.original.mark_count("uncov")
         cuts = int(a.cuts_grapheme.sum())
         parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
@@ -243,7 +241,8 @@ def link_tokens(pane: Any, indices: list[int], *, select: bool = False, scroll: 
         return
     w = pane.w
     spans = [result.spans[i] for i in indices if result.spans[i]]
-    norm = [result.norm_spans[i] for i in indices if i < len(result.norm_spans) and result.norm_spans[i]]
+    norm_spans = result.layer.norm_spans
+    norm = [norm_spans[i] for i in indices if i < len(norm_spans) and norm_spans[i]]
     w.original.set_linked(spans, scroll=scroll and source is not w.original)
     w.normalized.set_linked(norm, scroll=scroll and source is not w.normalized)
     if indices and source is not w.table:

@@ -187,9 +187,9 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     view = compute(request, should_stop)
     nt = view.normalized
     breaks = long_run_breaks(view.text)
-    utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
+    utf16 = qt_positions(view.tables.utf16, breaks) if len(breaks) else view.tables.utf16
     counts = TextCounts.of(view)
-    specials = special_sources(view.text, view.tokens, view.ids, view.spans, view.special,
+    specials = special_sources(view.text, view.tokens, view.rows.ids, view.spans, view.rows.special,
                                special_ids(request.tokenizer))
     found = Counter(view.tokens[j] for j in np.flatnonzero(specials == IN_TEXT).tolist())
     extra = {"counts": counts, "specials": specials, "special_texts": tuple(found.most_common())}
