@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from app.__main__ import main
 from app.main_window import PANES, MainWindow
 from app.workers import wait_for_workers
+from app.tokenizer_load import LoadPhase
 
 
 @pytest.fixture(autouse=True)
@@ -186,7 +187,7 @@ def test_a_bad_start_tokenizer_falls_back_and_the_banner_stays(qtbot, tmp_path):
     window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b"\xff\xd8\xff\xe0 not a tokenizer")
     assert window.load_tokenizer(str(bad), wait=True) is not None  # what --tokenizer does
     window.restore_tokenizer()  # the start-up timer: the fallback already asked, nothing more
-    qtbot.waitUntil(lambda: window._chosen, timeout=30_000)
+    qtbot.waitUntil(lambda: window.tokenizer_load.phase is LoadPhase.CHOSEN, timeout=30_000)
     assert "bert-base-uncased" in window._status_label.text()  # not the teaching vocabulary
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))

@@ -20,7 +20,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QSplitter
 
-from app.panes.alignment import render
 from app.panes.alignment.picker import TEACHING_ENTRY, TokenizerPicker
 from app.panes.alignment.side_by_side import SideBySidePanel
 from app.panes.alignment.token_ids import TokenIdsView
@@ -136,7 +135,7 @@ class Extras:
         return self._tokenizer if self._tokenizer is not None else self._demo
 
     def _on_encoding(self, result: Any) -> None:
-        view = render.shown(self.pane) or result
+        view = self.pane.shown_view() or result
         self.markers.set_cover(result.text, view.layer.cover)
         self.side.set_text(result.text)
         if self.special.isChecked() and result.mode == "tokenize":  # the ids come with them
@@ -185,7 +184,7 @@ class Extras:
         self.strip.show_info(str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) or ""))
 
     def _on_text_hovered(self, pos: int) -> None:
-        result = render.shown(self.pane)
+        result = self.pane.shown_view()
         if result is None or not 0 <= pos < len(result.text):
             self.strip.show_info("")
             return
