@@ -21,8 +21,7 @@ from typing import Callable
 
 from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QProgressBar, QPushButton,
-                               QWidget)
+from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
 
 from app.panes.alignment import ui
 from app.panes.alignment.render import AlignmentRendering, shown_cover
@@ -32,7 +31,6 @@ from app.panes.alignment import state as pane_state
 from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
 from app.settings import read_state, write_state
-from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
 from app.widgets.wrap_guard import set_plain_text
@@ -142,7 +140,6 @@ class AlignmentPane(AlignmentRendering, Pane):
         self.extras.picker.sig_path_chosen.connect(self.sig_tokenizer_chosen)
         self.extras.picker.sig_open_requested.connect(self.sig_open_tokenizer_requested)
         self._wire_decoded()
-        self._build_busy_row()  # after the extras: they place widgets relative to the status line
         self.recompute(save=False)  # the restored state: nothing new to save (and a first
         # run stays one: the main window asks the store whether a text was ever saved)
 
@@ -300,6 +297,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         for box in (w.strip_accents, w.lowercase, w.collapse, w.repair, w.parse_special):
             box.toggled.connect(self._on_options_changed)
         w.export.clicked.connect(self._on_export_requested)
+        w.cancel_button.clicked.connect(self.cancel_compute)
         w.original.sig_hovered.connect(self._on_original_hovered)
         w.original.sig_selection_changed.connect(self._on_original_selected)
         w.normalized.sig_hovered.connect(self._on_normalized_hovered)
@@ -420,47 +418,22 @@ class AlignmentPane(AlignmentRendering, Pane):
         self.show_banner(f"Could not tokenize this text ({type(exc).__name__}): {exc}", "error")
 
     # -- the busy indicator --------------------------------------------------------------
-    def _build_busy_row(self) -> None:
-        """The status line's row gets a busy bar, what is being computed, and Cancel, shown
-        only while a computation runs long; their space is kept while hidden, so showing
-        them moves nothing (a relayout of the views costs as much as their text)."""
-        self.busy_row = QWidget(self)
-        row = QHBoxLayout(self.busy_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        root = self.layout()
-        # the status line changes with every result: its layout requests stop at the boundary
-        root.insertWidget(root.indexOf(self.w.status), LayoutBoundary(self.busy_row, self))
-        row.addWidget(self.w.status, 1)  # moved from the pane's layout into this row
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setRange(0, 0)  # busy, no fraction known
-        self.busy_bar.setMaximumSize(120, 14)
-        self.busy_label = QLabel()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop this computation; the tokens shown stay as they are")
-        self.cancel_button.clicked.connect(self.cancel_compute)
-        for widget in (self.busy_bar, self.busy_label, self.cancel_button):
-            policy = widget.sizePolicy()
-            policy.setRetainSizeWhenHidden(True)
-            widget.setSizePolicy(policy)
-            row.addWidget(widget)
-            widget.hide()
-
     @property
     def busy_shown(self) -> bool:
         """The busy indicator (and its Cancel button) is on screen."""
-        return self.cancel_button.isVisibleTo(self)
+        return self.w.cancel_button.isVisibleTo(self)
 
     def _show_busy(self) -> None:
         if self._runner.busy:
             n = len(self.state.text)
-            self.busy_label.setText(f"Tokenizing {n:,} characters… (a new edit or Cancel stops it)")
-            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+            self.w.busy_label.setText(f"Tokenizing {n:,} characters… (a new edit or Cancel stops it)")
+            for widget in (self.w.busy_bar, self.w.busy_label, self.w.cancel_button):
                 widget.show()
 
     def _on_busy_changed(self, busy: bool) -> None:
         if not busy:
             self._busy_timer.stop()
-            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+            for widget in (self.w.busy_bar, self.w.busy_label, self.w.cancel_button):
                 widget.hide()
 
     # -- rendering -----------------------------------------------------------------------
