@@ -24,7 +24,7 @@ from app import help as help_texts
 from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
-from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
@@ -53,7 +53,6 @@ STATE_READERS = {f"{name}/state": cls.state_class.from_dict for name, cls in PAN
 
 MAX_RECENT = 8
 TEACHING = ":teaching-example:"  # tokenizer/current when the teaching example was chosen last
-TEACHING_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_CACHE_ITEMS = 150  # File ▸ Open from Cache lists at most this many tokenizers
 
 
@@ -127,7 +126,7 @@ class MainWindow(QMainWindow):
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self._status_label = QLabel(f"Tokenizer: {TEACHING_LABEL}")
+        self._status_label = QLabel(f"Tokenizer: {TEACHING_NAME}")
         self._progress = QProgressBar()
         self._progress.setMaximumWidth(160)
         self._progress.setRange(0, 0)
@@ -399,7 +398,7 @@ class MainWindow(QMainWindow):
         self.tokenizer_load.choose_teaching()
         self.panes["alignment"].set_load_error(None)
         self.settings.setValue("tokenizer/current", TEACHING)
-        self._broadcast_tokenizer(None, TEACHING_LABEL)
+        self._broadcast_tokenizer(None, TEACHING_NAME)
 
     def show_teaching_example(self) -> None:
         """File ▸ Teaching Example: the teaching vocabulary on its sentence, in labels mode.
@@ -448,7 +447,7 @@ class MainWindow(QMainWindow):
 
     def _broadcast_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None
-        shown = TEACHING_LABEL if tokenizer is None else f"{builtin} (built in)" if builtin else label
+        shown = TEACHING_NAME if tokenizer is None else f"{builtin} (built in)" if builtin else label
         self._status_label.setText(f"Tokenizer: {shown}")
         self._status_label.setToolTip(label)
         for pane in self.panes.values():

@@ -12,6 +12,7 @@ import json
 import sys
 
 from core.align import SCHEMES
+from core.align.modes import NORMALIZER_FORMS
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
@@ -20,7 +21,6 @@ from app.cli.common import OK, CliError, add_format, bad_input, read_input, writ
 from app.cli.encode import COLUMNS as ENCODE_COLUMNS
 from app.cli.encode import UNITS, _epilog, token_rows
 
-FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")
 COLUMNS = {k: v for k, v in ENCODE_COLUMNS.items() if k not in ("id", "derived_start", "derived_end")}
 COLUMNS["flags"] = "comma-separated: unknown ([UNK]-like), cuts-grapheme, shares-characters, empty"
 UNCOVERED_HELP = (
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
     tokens.add_argument("--tokens-file", metavar="F", help="read the token list from this file ('-': stdin)")
     p.add_argument("--scheme", choices=("auto", *SCHEMES), default="auto",
                    help="how tokens are marked (default: detected from the markers)")
-    p.add_argument("--form", choices=FORMS, default="NFKD",
+    p.add_argument("--form", choices=NORMALIZER_FORMS, default="NFKD",
                    help="normalization form of the teaching normalizer (WordPiece; default NFKD)")
     p.add_argument("--keep-case", action="store_true", help="do not lowercase before aligning")
     p.add_argument("--keep-accents", action="store_true", help="do not strip accents before aligning")

@@ -11,7 +11,7 @@
 fix come back as ``error`` (with a :class:`~core.align.records.Mismatch` for a list that stops
 fitting), never raised.
 
-Public names: :data:`MODES`, :data:`SCHEME_NAMES`, :data:`MAX_CHARS`, :data:`MAX_TOKENS`,
+Public names: :data:`MODES`, :data:`SCHEME_NAMES`, :data:`SCHEME_MARKERS`, :data:`NORMALIZER_FORMS`, :data:`MAX_CHARS`, :data:`MAX_TOKENS`,
 :func:`parse_list`, :func:`tokenize`, :func:`align_tokens`, :func:`label_entities`.
 """
 
@@ -28,6 +28,7 @@ from core.align.records import AlignedAs, Labelled, Mismatch, ModeOutput, TokenR
 from core.errors import SubwordScopeError
 from core.text.columns import SpanArray
 from core.text.normalize import NormalizedText, normalize
+from core.text.unicode_forms import FORMS
 from core.tokenizers.normalizers import Teaching
 from core.tokenizers.protocol import TokenizerLike
 
@@ -44,6 +45,10 @@ SCHEME_NAMES = {  # core.align schemes, as the app and the error messages name t
     "bytelevel": "byte-level",
     "surface": "surface",
 }
+SCHEME_MARKERS = {"wordpiece": "##", "sentencepiece": "\u2581", "bytelevel": "\u0120"}
+"""How a scheme's tokens mark word pieces (surface strings carry no marker)."""
+NORMALIZER_FORMS = (*FORMS, "none")
+"""The teaching normalizer's form choices: a Unicode normalization form, or ``"none"``."""
 MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized (code points)
 MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
 

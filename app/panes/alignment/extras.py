@@ -16,12 +16,12 @@ worker), and the tokenizers are found once, on a worker.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.panes.alignment.picker import TEACHING_ENTRY
+from app.panes.alignment.state import TEACHING_NAME
 from app.settings import get_json
 from app.widgets.info_strip import suppress_tooltips
 from app.workers import TaskRunner
@@ -31,11 +31,25 @@ from core.tokenizers import TokenizerLike, demo_tokenizer
 from core.tokenizers.special import encoding_specials, limits_line
 
 if TYPE_CHECKING:
-    from app.panes.alignment.pane import AlignmentPane
+    from PySide6.QtCore import QSettings, SignalInstance
+
     from app.panes.alignment.ui import AlignmentWidgets
     from core.align.view import AlignmentView
 
-TEACHING_SHOWN = TEACHING_ENTRY[0].lower() + TEACHING_ENTRY[1:]
+
+class ExtrasHost(Protocol):
+    """What the extras use of their pane (:class:`~app.panes.alignment.pane.AlignmentPane`)."""
+
+    w: AlignmentWidgets
+    settings: QSettings
+    result: AlignmentView | None
+    sig_encoding_changed: SignalInstance
+    sig_status_requested: SignalInstance
+
+    def shown_view(self) -> AlignmentView | None: ...
+    def set_tokenizer(self, tokenizer: TokenizerLike | None, label: str) -> None: ...
+    def window(self) -> QWidget: ...
+
 
 
 def encode_with_specials(tokenizer: TokenizerLike, text: str, should_stop=None) -> tuple[list[int], list[tuple[int, str]]]:
@@ -63,12 +77,12 @@ class Extras:
     """The behaviour of the pane's extra views (see the module docstring); the widgets are
     made by :func:`app.panes.alignment.ui.build` and only wired here."""
 
-    def __init__(self, pane: AlignmentPane):
+    def __init__(self, pane: ExtrasHost):
         self.pane = pane
         w = pane.w
         self._tokenizer: TokenizerLike | None = None
         self._demo = demo_tokenizer()
-        self._label = TEACHING_SHOWN
+        self._label = TEACHING_NAME
         self.picker, self.special, self.whitespace = w.picker, w.special_tokens, w.whitespace
         self.limits, self.strip, self.ids, self.side = w.limits, w.strip, w.ids, w.side
         self.markers, self.norm_markers = w.markers, w.norm_markers
@@ -97,7 +111,7 @@ class Extras:
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The pane's tokenizer changed (None: the demo vocabulary)."""
         self._tokenizer, self._label = tokenizer, label
-        shown = TEACHING_SHOWN if tokenizer is None else getattr(tokenizer, "name", label)
+        shown = TEACHING_NAME if tokenizer is None else getattr(tokenizer, "name", label)
         self.picker.set_current(shown)
         self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
         self.limits.setText(limits_line(tokenizer))
@@ -139,7 +153,7 @@ class Extras:
         if callable(show):
             show()
         else:
-            self.pane.set_tokenizer(None, TEACHING_SHOWN)
+            self.pane.set_tokenizer(None, TEACHING_NAME)
 
     def _on_more_requested(self) -> None:
         """"More…": pick any tokenizer file in the Hugging Face cache folder."""
@@ -167,6 +181,6 @@ class Extras:
             self.strip.show_info(char_info(result.text, pos))
 
 
-def wire_extras(pane: AlignmentPane) -> Extras:
+def wire_extras(pane: ExtrasHost) -> Extras:
     """Connect the extra views of ``pane`` (made by ``ui.build``)."""
     return Extras(pane)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.align.modes import MODES
+from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAMES
 from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
 from app.panes.alignment.side_by_side import SideBySidePanel
@@ -36,19 +36,15 @@ from app.widgets.span_text_view import SpanTextView
 from app.widgets.token_table import TokenTableView
 from app.widgets.wrap_guard import WrapGuard
 
-FORMS = ("NFKD", "NFKC", "NFD", "NFC", "none")
 BANNER_STYLES = {
     "error": "background:#fee2e2; color:#7f1d1d; border:1px solid #fca5a5;",
     "info": "background:#e0f2fe; color:#0c4a6e; border:1px solid #7dd3fc;",
 }
 
 
-SCHEMES = {
-    "auto": "Scheme: auto",
-    "wordpiece": "WordPiece (##)",
-    "sentencepiece": "SentencePiece (▁)",
-    "bytelevel": "Byte-level (Ġ)",
-    "surface": "Surface strings",
+SCHEMES = {"auto": "Scheme: auto"} | {
+    key: f"{name} ({SCHEME_MARKERS[key]})" if key in SCHEME_MARKERS else f"{name} strings"
+    for key, name in SCHEME_NAMES.items()
 }
 SCHEME_TIP = (
     "How the pasted tokens mark word pieces. Auto: ## → WordPiece, ▁ → SentencePiece, Ġ/Ċ → "
@@ -137,7 +133,7 @@ def _controls(w: dict) -> QHBoxLayout:
     w["tokenizer"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     w["tokenizer"].setMinimumWidth(120)
     w["form"] = QComboBox()
-    w["form"].addItems(FORMS)
+    w["form"].addItems(NORMALIZER_FORMS)
     w["form"].setToolTip("Unicode normalization form of the teaching normalizer")
     w["strip_accents"] = QCheckBox("Strip accents")
     w["strip_accents"].setToolTip("Remove every nonspacing mark (category Mn); its span folds into its letter")

@@ -83,7 +83,7 @@ def test_special_tokens_are_encoded_only_while_asked_for_and_an_edit_cancels_the
 def test_picker_and_toggles_sit_in_the_pane(qtbot, pane):
     extras = pane.extras
     assert pane.isAncestorOf(extras.picker) and pane.isAncestorOf(extras.side)
-    assert extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry vocabulary)"
+    assert extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry WordPiece vocabulary)"
     assert not any("demo" in text for text, _, _ in extras.picker.entries())
     extras.whitespace.setChecked(True)
     assert extras.markers.show_whitespace and extras.norm_markers.show_whitespace
@@ -94,4 +94,4 @@ def test_the_pickers_teaching_example_switches_to_the_teaching_vocabulary(qtbot,
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.extras.picker.sig_teaching_requested.emit()  # alone (no main window): this pane switches
     assert pane._tokenizer is None
-    assert pane.extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry vocabulary)"
+    assert pane.extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry WordPiece vocabulary)"
