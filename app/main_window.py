@@ -78,10 +78,10 @@ class MainWindow(QMainWindow):
             pane.sig_status_requested.connect(self._on_status_requested)
             self.panes[name] = pane
             self.tabs.addTab(pane, pane.title)
-        self._loader = TaskRunner(self)
-        self._loader.sig_returned.connect(self._on_tokenizer_loaded)
-        self._loader.sig_errored.connect(self._on_tokenizer_failed)
-        self._loader.sig_busy_changed.connect(self._on_loader_busy)
+        self.loader = TaskRunner(self)  # loads tokenizer files off the GUI thread
+        self.loader.sig_returned.connect(self._on_tokenizer_loaded)
+        self.loader.sig_errored.connect(self._on_tokenizer_failed)
+        self.loader.sig_busy_changed.connect(self._on_loader_busy)
         self.tokenizer_load = TokenizerLoad()  # where the loading stands (chosen, falling back, …)
         self._build_status_bar()
         self._build_menus()
@@ -126,12 +126,12 @@ class MainWindow(QMainWindow):
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self._status_label = QLabel(f"Tokenizer: {TEACHING_NAME}")
+        self.tokenizer_status = QLabel(f"Tokenizer: {TEACHING_NAME}")  # the permanent "Tokenizer: …"
         self._progress = QProgressBar()
         self._progress.setMaximumWidth(160)
         self._progress.setRange(0, 0)
         self._progress.hide()
-        self.statusBar().addPermanentWidget(self._status_label)
+        self.statusBar().addPermanentWidget(self.tokenizer_status)
         self.statusBar().addPermanentWidget(self._progress)
 
     def use_encoder(self, folder: str) -> None:
@@ -278,7 +278,7 @@ class MainWindow(QMainWindow):
         """Render the window to a PNG at ``path`` once pending work has settled."""
         app = QApplication.instance()
         app.processEvents()  # runs the start-up restore of the tokenizer
-        self._wait_for_loader()
+        self.wait_for_loader()
         for pane in self.panes.values():  # panes that compute on workers: their result first
             wait = getattr(pane, "wait_until_idle", None)
             if wait is not None:
@@ -324,7 +324,7 @@ class MainWindow(QMainWindow):
                 return exc
             self._on_tokenizer_loaded(tok)
             return None
-        self._loader.submit(load_tokenizer_file, str(path), **options)
+        self.loader.submit(load_tokenizer_file, str(path), **options)
         return None
 
     def _on_special_tokens_toggled(self, on: bool) -> None:
@@ -382,19 +382,19 @@ class MainWindow(QMainWindow):
             time.sleep(0.01)
         return False
 
-    def _wait_for_loader(self, timeout_ms: int = 30_000) -> None:
+    def wait_for_loader(self, timeout_ms: int = 30_000) -> None:
         """Run the event loop until a tokenizer being loaded has arrived (screenshots only)."""
-        if not self._loader.busy:
+        if not self.loader.busy:
             return
         loop = QEventLoop()
-        self._loader.sig_busy_changed.connect(loop.quit)
+        self.loader.sig_busy_changed.connect(loop.quit)
         QTimer.singleShot(timeout_ms, loop.quit)
         loop.exec()
-        self._loader.sig_busy_changed.disconnect(loop.quit)
+        self.loader.sig_busy_changed.disconnect(loop.quit)
 
     def use_demo_tokenizer(self) -> None:
         """Switch every pane to the 15-entry teaching vocabulary (the text stays)."""
-        self._loader.cancel()
+        self.loader.cancel()
         self.tokenizer_load.choose_teaching()
         self.panes["alignment"].set_load_error(None)
         self.settings.setValue("tokenizer/current", TEACHING)
@@ -448,8 +448,8 @@ class MainWindow(QMainWindow):
     def _broadcast_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None
         shown = TEACHING_NAME if tokenizer is None else f"{builtin} (built in)" if builtin else label
-        self._status_label.setText(f"Tokenizer: {shown}")
-        self._status_label.setToolTip(label)
+        self.tokenizer_status.setText(f"Tokenizer: {shown}")
+        self.tokenizer_status.setToolTip(label)
         for pane in self.panes.values():
             pane.set_tokenizer(tokenizer, label)
 

@@ -86,8 +86,8 @@ class Extras:
         self.picker, self.special, self.whitespace = w.picker, w.special_tokens, w.whitespace
         self.limits, self.strip, self.ids, self.side = w.limits, w.strip, w.ids, w.side
         self.markers, self.norm_markers = w.markers, w.norm_markers
-        self._specials = TaskRunner(pane)
-        self._specials.sig_returned.connect(self._on_specials)
+        self.special_runner = TaskRunner(pane)
+        self.special_runner.sig_returned.connect(self._on_specials)
         suppress_tooltips(w.table.viewport())
         self._connect(w)
         self.set_tokenizer(None, self._label)
@@ -101,7 +101,7 @@ class Extras:
         w.table.sig_token_hovered.connect(self._on_row_hovered)
         w.original.sig_hovered.connect(self._on_text_hovered)
         self.ids.sig_copied.connect(lambda n: self.pane.sig_status_requested.emit(f"Copied {n:,} token ids"))
-        w.editor.textChanged.connect(self._specials.cancel)  # its text is stale now
+        w.editor.textChanged.connect(self.special_runner.cancel)  # its text is stale now
         w.editor.textChanged.connect(self.ids.text_edited)
         self.picker.sig_cache_scanned.connect(self._on_sources)
         self.picker.sig_teaching_requested.connect(self._on_teaching_requested)
@@ -125,9 +125,9 @@ class Extras:
         self.markers.set_cover(result.text, view.layer.cover)
         self.side.set_text(result.text)
         if self.special.isChecked() and result.mode == "tokenize":  # the ids come with them
-            self._specials.submit(encode_with_specials, self._current(), result.text)
+            self.special_runner.submit(encode_with_specials, self._current(), result.text)
             return
-        self._specials.cancel()
+        self.special_runner.cancel()
         self.markers.set_specials([])
         self.ids.set_ids(result.rows.ids)
 

@@ -184,6 +184,11 @@ class AlignmentPane(AlignmentRendering, Pane):
         self.recompute()
 
     @property
+    def tokenizer(self) -> TokenizerLike | None:
+        """The tokenizer in use; None for the teaching vocabulary."""
+        return self._tokenizer
+
+    @property
     def busy(self) -> bool:
         """A computation for the current state is pending or running."""
         return self._runner.busy or self._pending

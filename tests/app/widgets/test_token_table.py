@@ -3,11 +3,15 @@ an edit changed."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
 from app.panes.alignment import state as alignment_state
 from app.widgets.token_badges import readable, visible, visible_runs
 from app.widgets.token_table import COLUMNS, TableRows, TokenTableModel, row_arrays
 from tests.app.widgets.table_rows import table_rows
 from core.align.audit import audit
+from core.align.view import alignment_view
 from core.tokenizers import demo_tokenizer
 from tests.app.panes.alignment.support import FULL
 
@@ -89,3 +93,15 @@ def test_row_arrays_computed_ahead_give_the_same_rows(qtbot):
         assert getattr(here, name).tolist() == getattr(ahead, name).tolist()
     assert any(here._marks) and [ahead.cell(r, 2) for r in range(ahead.rowCount())] == [
         here.cell(r, 2) for r in range(here.rowCount())]
+
+
+def test_the_token_that_does_not_fit_is_the_error_row(qtbot):
+    """A pasted list that stops fitting: its first token that does not fit is flagged, the
+    rest have no span."""
+    view = alignment_view("zoe flew to", mode="align", tokens_text="zoe flx to")
+    assert view.mismatch is not None and view.mismatch.token == 1
+    model = TokenTableModel()
+    model.set_tokens(TableRows(view))
+    flags = [model.cell(r, COLUMNS.index("Flags")) for r in range(model.rowCount())]
+    assert flags == ["", "does not fit", "not aligned"]
+    assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) == QColor("#fecaca")

@@ -60,8 +60,8 @@ def test_clicking_below_the_text_selects_nothing(qtbot, pane):
         QApplication.sendEvent(view.viewport(), event)
     assert selected == [] and pane.current_token == 0
     hover(view, 6)
-    assert view._hovered == 6
+    assert view.hovered() == 6
     event = QMouseEvent(QEvent.Type.MouseMove, below, view.viewport().mapToGlobal(below),
                         Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), event)
-    assert view._hovered == -1
+    assert view.hovered() == -1

@@ -92,7 +92,7 @@ def test_labels_mode_lists_core_entities_and_strict_toggle(qtbot, pane):
     assert [e.text for e in pane.result.entities] == ["Zoe\u0301"]
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.repair.setChecked(False)
-    assert pane.result.entities == [] and pane.w.original._entities == []
+    assert pane.result.entities == [] and pane.w.original.drawn_entities() == []
 
 
 def test_restart_restores_text_mode_tokens_and_labels(qtbot, pane):
@@ -219,7 +219,7 @@ def test_bert_tokenizer_marks_the_dropped_accent(qtbot, pane, data_dir):
     r = pane.result
     assert r.tokens == ["zoe", "flew"] and r.spans == [(0, 3), (5, 9)]
     assert r.rows.ids == [bert.token_to_id("zoe"), bert.token_to_id("flew")]
-    assert (3, 4, "uncov") in pane.w.original._marks
+    assert (3, 4, "uncov") in pane.w.original.drawn_marks()
     assert not pane.w.form.isEnabled()
 
 
