@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -24,14 +24,14 @@ from app import help as help_texts
 from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
-from app.panes.alignment.render import set_load_error
-from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
 from app.panes.pooling import PoolingPane
 from app.panes.positions import PositionsPane
 from app.panes.retrieval import RetrievalPane
+from app.tokenizer_load import TokenizerLoad
 from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
 from app.workers import TaskRunner, wait_for_workers
 from core.data import ResourceError, builtin_name
@@ -53,7 +53,6 @@ STATE_READERS = {f"{name}/state": cls.state_class.from_dict for name, cls in PAN
 
 MAX_RECENT = 8
 TEACHING = ":teaching-example:"  # tokenizer/current when the teaching example was chosen last
-TEACHING_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_CACHE_ITEMS = 150  # File ▸ Open from Cache lists at most this many tokenizers
 
 
@@ -79,19 +78,16 @@ class MainWindow(QMainWindow):
             pane.sig_status_requested.connect(self._on_status_requested)
             self.panes[name] = pane
             self.tabs.addTab(pane, pane.title)
-        self._loader = TaskRunner(self)
-        self._loader.sig_returned.connect(self._on_tokenizer_loaded)
-        self._loader.sig_errored.connect(self._on_tokenizer_failed)
-        self._loader.sig_busy_changed.connect(self._on_loader_busy)
-        self._pending_path: str | None = None
-        self._chosen = False  # a tokenizer (or the teaching vocabulary) was chosen and is shown
-        self._falling_back = False  # loading the remembered/bundled one after a failed request
-        self._load_error: str | None = None  # the failed request's message, kept over a fallback
+        self.loader = TaskRunner(self)  # loads tokenizer files off the GUI thread
+        self.loader.sig_returned.connect(self._on_tokenizer_loaded)
+        self.loader.sig_errored.connect(self._on_tokenizer_failed)
+        self.loader.sig_busy_changed.connect(self._on_loader_busy)
+        self.tokenizer_load = TokenizerLoad()  # where the loading stands (chosen, falling back, …)
         self._build_status_bar()
         self._build_menus()
-        picker = self.panes["alignment"].extras.picker  # the Alignment toolbar's tokenizer picker
-        picker.sig_path_chosen.connect(self.load_tokenizer)
-        picker.sig_open_requested.connect(self._on_open_tokenizer_requested)
+        alignment = self.panes["alignment"]  # its toolbar's tokenizer picker
+        alignment.sig_tokenizer_chosen.connect(self.load_tokenizer)
+        alignment.sig_open_tokenizer_requested.connect(self._on_open_tokenizer_requested)
         compare = self.panes["compare"]  # a double-clicked atlas cell: its tokenizer, then its text
         compare.sig_tokenizer_requested.connect(lambda path, _label: path and self.load_tokenizer(path))
         compare.sig_text_requested.connect(self.show_text_in_alignment)
@@ -102,7 +98,6 @@ class MainWindow(QMainWindow):
             self.resize(1400, 900)
         self.tabs.setCurrentIndex(int(self.settings.value("window/tab", 0) or 0))
         self.tabs.currentChanged.connect(lambda i: self.settings.setValue("window/tab", i))
-        self._first_run_path: str | None = None  # the default tokenizer of a first run, until loaded
         if read_state(self.settings, "alignment/state") is None:  # no text saved: a first run
             self.set_text(SAMPLE_TEXT)  # in Tokenize mode (the state's default)
         QTimer.singleShot(0, self, self.restore_tokenizer)
@@ -113,30 +108,30 @@ class MainWindow(QMainWindow):
     def restore_tokenizer(self) -> None:
         """Load the tokenizer remembered from the last run, else the bundled BERT, unless one
         was asked for since the window was made (``--tokenizer`` wins over settings)."""
-        if self._pending_path is not None:
+        if not self.tokenizer_load.may_restore:
             return
         last = str(self.settings.value("tokenizer/current") or "")
         if last == TEACHING:
-            self._chosen = True
+            self.tokenizer_load.choose_teaching()
             return  # the panes start on the teaching vocabulary
         if last and os.path.exists(last):
             self.load_tokenizer(last)
             return
         try:
-            self._first_run_path = default_tokenizer_path()
+            self.tokenizer_load.first_run_path = default_tokenizer_path()
         except ResourceError as exc:
             self._on_tokenizer_failed(exc)
             return
-        self.load_tokenizer(self._first_run_path)
+        self.load_tokenizer(self.tokenizer_load.first_run_path)
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self._status_label = QLabel(f"Tokenizer: {TEACHING_LABEL}")
+        self.tokenizer_status = QLabel(f"Tokenizer: {TEACHING_NAME}")  # the permanent "Tokenizer: …"
         self._progress = QProgressBar()
         self._progress.setMaximumWidth(160)
         self._progress.setRange(0, 0)
         self._progress.hide()
-        self.statusBar().addPermanentWidget(self._status_label)
+        self.statusBar().addPermanentWidget(self.tokenizer_status)
         self.statusBar().addPermanentWidget(self._progress)
 
     def use_encoder(self, folder: str) -> None:
@@ -276,14 +271,14 @@ class MainWindow(QMainWindow):
     def show_text_in_alignment(self, text: str) -> None:
         """Put ``text`` in the Alignment pane as one undoable edit (Ctrl+Z brings the user's
         text back) and bring that pane to the front (a Compare vocabulary example)."""
-        self._replace_undoably(self.panes["alignment"].w.editor, text)
+        self.panes["alignment"].replace_text(text)
         self.show_pane("alignment")
 
     def save_screenshot(self, path: str) -> bool:
         """Render the window to a PNG at ``path`` once pending work has settled."""
         app = QApplication.instance()
         app.processEvents()  # runs the start-up restore of the tokenizer
-        self._wait_for_loader()
+        self.wait_for_loader()
         for pane in self.panes.values():  # panes that compute on workers: their result first
             wait = getattr(pane, "wait_until_idle", None)
             if wait is not None:
@@ -318,7 +313,7 @@ class MainWindow(QMainWindow):
     def load_tokenizer(self, path: str, *, wait: bool = False) -> Exception | None:
         """Load ``path`` off the GUI thread; ``wait=True`` blocks until done (screenshots)
         and returns the error that stopped the load (None when it loaded or runs on)."""
-        self._pending_path = str(path)
+        self.tokenizer_load.start(str(path))
         self.statusBar().showMessage(f"Loading {path}…")
         options = self._load_options(str(path))
         if wait:
@@ -329,7 +324,7 @@ class MainWindow(QMainWindow):
                 return exc
             self._on_tokenizer_loaded(tok)
             return None
-        self._loader.submit(load_tokenizer_file, str(path), **options)
+        self.loader.submit(load_tokenizer_file, str(path), **options)
         return None
 
     def _on_special_tokens_toggled(self, on: bool) -> None:
@@ -387,107 +382,74 @@ class MainWindow(QMainWindow):
             time.sleep(0.01)
         return False
 
-    def _wait_for_loader(self, timeout_ms: int = 30_000) -> None:
+    def wait_for_loader(self, timeout_ms: int = 30_000) -> None:
         """Run the event loop until a tokenizer being loaded has arrived (screenshots only)."""
-        if not self._loader.busy:
+        if not self.loader.busy:
             return
         loop = QEventLoop()
-        self._loader.sig_busy_changed.connect(loop.quit)
+        self.loader.sig_busy_changed.connect(loop.quit)
         QTimer.singleShot(timeout_ms, loop.quit)
         loop.exec()
-        self._loader.sig_busy_changed.disconnect(loop.quit)
+        self.loader.sig_busy_changed.disconnect(loop.quit)
 
     def use_demo_tokenizer(self) -> None:
         """Switch every pane to the 15-entry teaching vocabulary (the text stays)."""
-        self._loader.cancel()
-        self._pending_path = self._first_run_path = None
-        self._chosen, self._falling_back = True, False
-        self._set_load_error(None)
+        self.loader.cancel()
+        self.tokenizer_load.choose_teaching()
+        self.panes["alignment"].set_load_error(None)
         self.settings.setValue("tokenizer/current", TEACHING)
-        self._broadcast_tokenizer(None, TEACHING_LABEL)
+        self._broadcast_tokenizer(None, TEACHING_NAME)
 
     def show_teaching_example(self) -> None:
         """File ▸ Teaching Example: the teaching vocabulary on its sentence, in labels mode.
         The text and labels are replaced as one edit each, so Ctrl+Z brings the user's back."""
-        pane = self.panes["alignment"]
-        self._replace_undoably(pane.w.editor, DEMO_TEXT)
-        self._replace_undoably(pane.w.labels_input, DEMO_LABELS)
-        pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
+        self.panes["alignment"].show_example(DEMO_TEXT, DEMO_LABELS)
         self.use_demo_tokenizer()
         self.show_pane("alignment")
 
-    @staticmethod
-    def _replace_undoably(editor: Any, text: str) -> None:
-        if editor.toPlainText() != text:
-            cursor = editor.textCursor()
-            cursor.select(QTextCursor.SelectionType.Document)
-            cursor.insertText(text)
-
-    def _finish_first_run(self, path: str) -> None:
-        """The first-run tokenizer arrived: the sample's labels wait in Labels mode's box (the
-        screen stays in Tokenize mode), unless the text was changed meanwhile (``--text-file``,
-        typing)."""
-        if path != self._first_run_path:
-            return
-        self._first_run_path = None
-        pane = self.panes["alignment"]
-        if pane.w.editor.toPlainText() == SAMPLE_TEXT:
-            pane.w.labels_input.setPlainText(SAMPLE_LABELS)
 
     def _on_loader_busy(self, busy: bool) -> None:
         self._progress.setVisible(busy)
 
     def _on_tokenizer_loaded(self, tokenizer: TokenizerLike) -> None:
-        path = self._pending_path or ""
+        path = self.tokenizer_load.path or ""
         self.settings.setValue("tokenizer/current", path)
         self._remember_recent(path)
         self._broadcast_tokenizer(tokenizer, path)
-        self._finish_first_run(path)
+        alignment = self.panes["alignment"]
+        if self.tokenizer_load.finish_first_run(path):  # the sample's labels wait in Labels mode's box
+            alignment.offer_labels(SAMPLE_LABELS, for_text=SAMPLE_TEXT)  # unless the text changed
         builtin = builtin_name(path)
         shown = f"{builtin} (built in)" if builtin else path
-        if self._falling_back and self._load_error:  # the request failed: keep saying so
-            self._set_load_error(f"{self._load_error} — showing {shown} instead")
-            self.statusBar().showMessage(self._load_error, 15000)
+        failure = self.tokenizer_load.loaded()
+        if failure:  # the request failed and this is the fallback: keep saying so
+            alignment.set_load_error(f"{failure} — showing {shown} instead")
+            self.statusBar().showMessage(failure, 15000)
         else:
-            self._set_load_error(None)
+            alignment.set_load_error(None)
             self.statusBar().showMessage(f"Loaded {shown}", 5000)
-        self._chosen, self._falling_back = True, False
 
     def _on_tokenizer_failed(self, exc: object) -> None:
         """A load failed: say so in the status bar and in the Alignment pane's banner, which
         stays until a tokenizer loads (a result of the old tokenizer does not hide it). When
         nothing was shown yet (a bad ``--tokenizer`` at start-up), the remembered tokenizer
         (else the bundled BERT) is loaded instead of leaving the teaching vocabulary."""
+        path = self.tokenizer_load.path
         message = f"Could not load tokenizer: {exc}"
-        if self._pending_path and self._pending_path not in str(exc):  # name the file
-            message = f"Could not load tokenizer {self._pending_path}: {exc}"
+        if path and path not in str(exc):  # name the file
+            message = f"Could not load tokenizer {path}: {exc}"
         self.statusBar().showMessage(message, 15000)
-        if self._falling_back:  # the fallback failed too: stop here, on what is shown
-            self._falling_back = False
-            self._set_load_error(f"{self._load_error} — {message}" if self._load_error else message)
-            return
-        self._set_load_error(message)
-        if not self._chosen:
-            self._pending_path = None
-            self._falling_back = True
+        self.panes["alignment"].set_load_error(self.tokenizer_load.failed(message))
+        if self.tokenizer_load.may_restore:  # nothing was shown yet: the remembered or bundled one
             self.restore_tokenizer()
-            if self._pending_path is None:  # nothing to fall back to
-                self._falling_back = False
-            else:
-                self.statusBar().showMessage(f"{message} — loading {self._pending_path} instead…",
-                                             15000)
-
-    def _set_load_error(self, message: str | None) -> None:
-        self._load_error = message
-        alignment = self.panes.get("alignment")
-        if alignment is not None:
-            set_load_error(alignment, message)
+            if self.tokenizer_load.path is not None:
+                self.statusBar().showMessage(f"{message} — loading {self.tokenizer_load.path} instead…", 15000)
 
     def _broadcast_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None
-        shown = TEACHING_LABEL if tokenizer is None else f"{builtin} (built in)" if builtin else label
-        self._status_label.setText(f"Tokenizer: {shown}")
-        self._status_label.setToolTip(label)
+        shown = TEACHING_NAME if tokenizer is None else f"{builtin} (built in)" if builtin else label
+        self.tokenizer_status.setText(f"Tokenizer: {shown}")
+        self.tokenizer_status.setToolTip(label)
         for pane in self.panes.values():
             pane.set_tokenizer(tokenizer, label)
 

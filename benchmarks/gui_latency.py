@@ -258,7 +258,7 @@ def measure(name: str, path: str, repeats: int, big: bool) -> dict:
     pane = window.panes["alignment"]
     pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
     window.load_tokenizer(path, wait=True)
-    tokenizer = pane._tokenizer
+    tokenizer = pane.tokenizer
     data = data_dir()
     out: dict = {"name": name}
     text = sample_text(data, 10_000)

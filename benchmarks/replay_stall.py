@@ -68,7 +68,7 @@ def stall_while_loading(app, window, path: str, timeout: float = 120.0
         ticks["last"] = now
 
     loaded = []
-    window._loader.sig_returned.connect(lambda _: loaded.append(time.perf_counter()))
+    window.loader.sig_returned.connect(lambda _: loaded.append(time.perf_counter()))
     meter, poll, loop = QTimer(interval=10), QTimer(interval=5), QEventLoop()
     meter.timeout.connect(tick)
     end = time.perf_counter() + timeout

@@ -12,6 +12,7 @@ import json
 import sys
 
 from core.align import SCHEMES
+from core.align.modes import NORMALIZER_FORMS
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
@@ -20,7 +21,6 @@ from app.cli.common import OK, CliError, add_format, bad_input, read_input, writ
 from app.cli.encode import COLUMNS as ENCODE_COLUMNS
 from app.cli.encode import UNITS, _epilog, token_rows
 
-FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")
 COLUMNS = {k: v for k, v in ENCODE_COLUMNS.items() if k not in ("id", "derived_start", "derived_end")}
 COLUMNS["flags"] = "comma-separated: unknown ([UNK]-like), cuts-grapheme, shares-characters, empty"
 UNCOVERED_HELP = (
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
     tokens.add_argument("--tokens-file", metavar="F", help="read the token list from this file ('-': stdin)")
     p.add_argument("--scheme", choices=("auto", *SCHEMES), default="auto",
                    help="how tokens are marked (default: detected from the markers)")
-    p.add_argument("--form", choices=FORMS, default="NFKD",
+    p.add_argument("--form", choices=NORMALIZER_FORMS, default="NFKD",
                    help="normalization form of the teaching normalizer (WordPiece; default NFKD)")
     p.add_argument("--keep-case", action="store_true", help="do not lowercase before aligning")
     p.add_argument("--keep-accents", action="store_true", help="do not strip accents before aligning")
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return bad_input("align", CliError(view.error or view.notice))
     rows = [[r[0], r[1], r[3], r[4], r[5], r[8], r[9]] for r in token_rows(view, args.units)]
     write_rows(list(COLUMNS), rows, args.format,
-               extra={"scheme": view.scheme, "units": args.units, "text": text,
+               extra={"scheme": view.aligned.scheme if view.aligned else None, "units": args.units, "text": text,
                       "normalized": view.normalized.text if view.normalized else None})
     warning = uncovered_warning(view, args.units)
     if warning:
@@ -111,11 +111,11 @@ def uncovered_warning(view: AlignmentView, units: str) -> str | None:
     uncovered = view.audit.uncovered
     first, text = uncovered[0], view.text
     end = first
-    while end < len(text) and end - first < SHOWN_RUN and view.cover[end] == 0 and not text[end].isspace():
+    while end < len(text) and end - first < SHOWN_RUN and view.layer.cover[end] == 0 and not text[end].isspace():
         end += 1
     shown = text[first:end] + ("…" if end - first == SHOWN_RUN and end < len(text)
-                               and view.cover[end] == 0 and not text[end].isspace() else "")
-    table = {"utf16": view.utf16, "utf8": view.utf8}.get(units)
+                               and view.layer.cover[end] == 0 and not text[end].isspace() else "")
+    table = {"utf16": view.tables.utf16, "utf8": view.tables.utf8}.get(units)
     where = first if table is None else table[first]
     n = len(uncovered)
     return (f"{n:,} character{'s are' if n != 1 else ' is'} in no token (first at "

@@ -101,9 +101,9 @@ def flag_codes(view: AlignmentView, specials: dict[int, str] | None = None) -> n
     text holds it (so a word the model maps to ``[UNK]``, or a piece that got ``<unk>``'s
     id, is not flagged special). O(tokens)."""
     n = len(view.tokens)
-    code = _bits(view.special, n).astype(np.int64)
-    code |= _bits(view.unknown, n) << 1
-    code |= _bits(view.byte_fallback, n) << 2
+    code = _bits(view.rows.special, n).astype(np.int64)
+    code |= _bits(view.rows.unknown, n) << 1
+    code |= _bits(view.rows.byte_fallback, n) << 2
     a = view.audit
     if a is not None and len(a):
         k = min(len(a), n)
@@ -111,8 +111,8 @@ def flag_codes(view: AlignmentView, specials: dict[int, str] | None = None) -> n
         for bit, arr in ((3, a.misleading), (4, a.cuts_grapheme), (5, a.shares_chars),
                          (6, a.partial), (7, a.empty)):
             code[:k] |= (np.asarray(arr[:k], bool) & on).astype(np.int64) << bit
-    if specials and view.ids:
-        code |= special_sources(view.text, view.tokens, view.ids, view.spans, None, specials) == IN_TEXT
+    if specials and view.rows.ids:
+        code |= special_sources(view.text, view.tokens, view.rows.ids, view.spans, None, specials) == IN_TEXT
     return code
 
 
@@ -135,10 +135,10 @@ def token_columns(view: AlignmentView, units: str, first: int = 0,
     n = len(view.tokens)
     if n == 0:
         return [[] for _ in COLUMNS]
-    table = {"utf16": view.utf16, "utf8": view.utf8}.get(units)
+    table = {"utf16": view.tables.utf16, "utf8": view.tables.utf8}.get(units)
     offset = shift[UNITS.index(units)]
     spans = view.spans
-    derived = view.derived_spans if view.derived_spans is not None and len(view.derived_spans) else spans
+    derived = view.rows.derived_spans if view.rows.derived_spans is not None and len(view.rows.derived_spans) else spans
     cols = []
     for col in (spans, derived):
         s = np.asarray(col.starts.view() if hasattr(col, "starts") else [p[0] if p else -1 for p in col])
@@ -164,7 +164,7 @@ def token_columns(view: AlignmentView, units: str, first: int = 0,
         partial = np.flatnonzero(codes >> 6 & 1).tolist()
         for j, note in zip(partial, map("; ".join, view.audit.partial_notes(partial))):
             notes[j] = note
-    ids = list(view.ids) if view.ids else [None] * n
+    ids = list(view.rows.ids) if view.rows.ids else [None] * n
     flags = list(map(_NAMES.__getitem__, codes.tolist()))
     return [list(range(first, first + n)), list(view.tokens), ids, unit(s, missing),
             unit(e, missing), texts, unit(ds, dmissing), unit(de, dmissing), flags, notes]
@@ -242,7 +242,7 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
         stream.write_columns(columns)
         count += len(columns[0])
         misleading += view.misleading
-        shift = (shift[0] + len(piece.text), shift[1] + view.utf16[-1], shift[2] + view.utf8[-1])
+        shift = (shift[0] + len(piece.text), shift[1] + view.tables.utf16[-1], shift[2] + view.tables.utf8[-1])
         if keep_text:
             kept.append(piece.text)
         del view, columns

@@ -4,5 +4,24 @@ with no Qt import, other modules are named by role (views, models, controls, …
 import each other; what they share is in :mod:`app.panes.base` (the ``Pane`` class),
 :mod:`app.panes.stored` (reading stored state back, no Qt) and :mod:`app.widgets`.
 
-This module imports nothing, so importing a pane's state loads no Qt.
+Each pane package exports its pane class on first use (:func:`lazy_pane`, PEP 562), so
+importing a pane's state loads no Qt; this module imports no Qt either.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+
+def lazy_pane(package: str, name: str) -> Callable[[str], type]:
+    """The module ``__getattr__`` of pane package ``package``: ``name`` (the pane class) is
+    imported from ``package + ".pane"`` when first asked for (PEP 562), so importing the
+    package's state module loads no Qt."""
+
+    def __getattr__(attr: str) -> type:
+        if attr == name:
+            return getattr(importlib.import_module(f"{package}.pane"), name)
+        raise AttributeError(f"module {package!r} has no attribute {attr!r}")
+
+    return __getattr__

@@ -276,6 +276,27 @@ class SpanTextView(QPlainTextEdit):
         """The currently highlighted linked spans (code points)."""
         return list(self._linked)
 
+    def drawn_spans(self) -> Sequence[tuple[int, int] | None]:
+        """The token spans drawn (code points; None for a token without a span)."""
+        return self._spans
+
+    def drawn_entities(self) -> list[tuple[int, int, str]]:
+        """The entity spans drawn: ``(start, end, colour key)``, code points."""
+        return list(self._entities)
+
+    def drawn_unknown(self) -> list[bool]:
+        """One bool per drawn span: marked as an unknown token or byte-fallback piece."""
+        return list(self._unknown)
+
+    def drawn_marks(self) -> list[tuple[int, int, str]]:
+        """The characters' marks as drawn: ``(start, end, kind)`` runs (``"multi"``,
+        ``"uncov"``; see :func:`app.widgets.span_segments.marks`)."""
+        return self._marks
+
+    def hovered(self) -> int:
+        """The code point under the mouse, -1 for none."""
+        return self._hovered
+
     def mark_count(self, kind: str) -> int:
         """Characters marked ``"multi"`` (shared by tokens) or ``"uncov"`` (in no token)."""
         return self._mark_counts.get(kind, 0)

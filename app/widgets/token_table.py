@@ -12,7 +12,7 @@ column gives the span the token's own content occupies. Cells are computed lazil
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Sequence
 
@@ -27,10 +27,11 @@ from app.widgets.viewport_cache import ViewportCache
 from app.widgets.token_flags import (
     BYTE_FALLBACK_FLAG, FLAG_TEXTS, MISLEADING_FLAG, UNKNOWN_FLAG, flag_bits, marks, short_note)
 from core.align.audit import Audit, TokenFlags
+from core.align.view import AlignmentView
 from core.text.columns import SpanArray
 from core.text.edits import common_prefix
 
-__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "RowArrays", "TokenTableModel", "TokenTableView", "row_arrays"]
+__all__ = ["COLUMNS", "FLAG_TEXTS", "TIPS", "RowArrays", "TableRows", "TokenTableModel", "TokenTableView", "row_arrays"]
 
 _COLUMN_TIPS = {
     "#": "Token index",
@@ -79,6 +80,19 @@ class RowArrays:
     marks: np.ndarray
     bits: np.ndarray
     end_max: np.ndarray
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """What :meth:`TokenTableModel.set_tokens` lists: one alignment result (its reference
+    spans, never the derived ones), with what was computed ahead for it (e.g. on a worker):
+    ``arrays``, the :class:`RowArrays` of exactly this view (None: computed here), and
+    ``specials``, ``(tokens,) int`` where each special token came from
+    (:func:`core.align.specials.special_sources`; None: no special rows)."""
+
+    view: AlignmentView = field(default_factory=lambda: AlignmentView("", "tokenize"))
+    arrays: RowArrays | None = None
+    specials: Sequence[int] | None = None
 
 
 def row_arrays(spans: Sequence[tuple[int, int] | None], audit: Audit | None = None,
@@ -142,45 +156,35 @@ class TokenTableModel(QAbstractTableModel):
         self.updating = False  # True while set_tokens inserts or removes rows
         self._specials: np.ndarray | None = None  # (rows,) int8: see special()
 
-    def set_tokens(
-        self,
-        text: str,
-        tokens: Sequence[str],
-        ids: Sequence[int | None],
-        spans: Sequence[tuple[int, int] | None],
-        utf16: list[int],
-        utf8: list[int],
-        *,
-        labels: Sequence[str] = (),
-        audit: Audit | None = None,
-        token_bytes: Sequence[bytes] | None = None,
-        error_row: int = -1,
-        unknown: Sequence[bool] = (),
-        byte_fallback: Sequence[bool] = (),
-        derived: Sequence[tuple[int, int]] | None = None,
-        rows: RowArrays | None = None,
-        specials: Sequence[int] | None = None,
-    ) -> None:
-        """Replace all rows. ``audit`` (from :func:`core.align.audit.audit`, for the first
-        ``len(audit)`` rows) gives the Flags column; ``token_bytes`` (byte-level tokenizers)
-        the Readable column; ``unknown`` / ``byte_fallback`` (one bool per token) flag the
-        model's unknown token and byte-fallback pieces; ``derived`` (the derived code-point
-        spans) the text they swallowed and the Derived span column; ``rows`` the per-row
-        arrays of exactly these inputs, computed ahead (:func:`row_arrays`); ``specials``
+    def set_tokens(self, rows: TableRows) -> None:
+        """Replace all rows with those of ``rows.view``: its audit (for the first
+        ``len(audit)`` rows) gives the Flags column, its token bytes (byte-level tokenizers)
+        the Readable column, its unknown / byte-fallback marks flag the model's unknown token
+        and byte-fallback pieces, its derived spans the text they swallowed and the Derived
+        span column, its labels (labels mode) the Label column and its mismatch the row that
+        does not fit; ``rows.arrays`` are the per-row arrays of exactly this view, computed
+        ahead (:func:`row_arrays`); ``rows.specials``
         (:func:`core.align.specials.special_sources`: 1 from the template, 2 found in the
         text, 0 not special) the ``special`` flag and tooltip.
 
         Rows are inserted or removed at the end and one ``dataChanged`` covers the rows
         from the first that differs (no model reset, so the view keeps its scroll position
         and current row, and repaints only rows it shows that changed)."""
-        tokens, ids, labels = list(tokens), list(ids), list(labels)
+        view, specials = rows.view, rows.specials
+        text, audit, utf16, utf8 = view.text, view.audit, view.tables.utf16, view.tables.utf8
+        error_row = -1 if view.mismatch is None else view.mismatch.token
+        derived, token_bytes = view.rows.derived_spans, view.rows.token_bytes
+        labels = view.labelled.labels if view.labelled is not None else ()
+        tokens, ids, labels = list(view.rows.tokens), list(view.rows.ids), list(labels)
+        spans = view.layer.spans
         spans = spans if isinstance(spans, SpanArray) else list(spans)  # a SpanArray is immutable
-        if rows is None or len(rows.marks) != len(tokens):
-            rows = None
-            row_marks = marks(len(tokens), unknown, byte_fallback)
+        ahead = rows.arrays
+        if ahead is None or len(ahead.marks) != len(tokens):
+            ahead = None
+            row_marks = marks(len(tokens), view.rows.unknown, view.rows.byte_fallback)
             bits = flag_bits(audit, len(tokens), row_marks)
         else:
-            row_marks, bits = rows.marks, rows.bits
+            row_marks, bits = ahead.marks, ahead.bits
         token_bytes = list(token_bytes) if token_bytes is not None else None
         first = self._first_changed_row(text, tokens, ids, spans, labels, bits, error_row)
         if (token_bytes is None) != (self._token_bytes is None):
@@ -204,8 +208,8 @@ class TokenTableModel(QAbstractTableModel):
         self._specials = new_specials
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}
-        if rows is not None:
-            self._end_max = rows.end_max
+        if ahead is not None:
+            self._end_max = ahead.end_max
         else:
             self._update_end_max(first)
         if new_rows > old_rows:

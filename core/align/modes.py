@@ -6,10 +6,12 @@
 - :func:`label_entities`: the current tokenization plus one pasted BIO label per token, lifted
   to entities with :func:`core.align.entities.entities`.
 
-Each function returns a dict of :class:`~core.align.view.AlignmentView` fields; errors a user
-can fix come back as ``error`` (with ``error_pos`` for a mismatch), never raised.
+:func:`tokenize` and :func:`align_tokens` return a :class:`~core.align.records.ModeOutput`,
+:func:`label_entities` a :class:`~core.align.records.Labelled` and an error; errors a user can
+fix come back as ``error`` (with a :class:`~core.align.records.Mismatch` for a list that stops
+fitting), never raised.
 
-Public names: :data:`MODES`, :data:`SCHEME_NAMES`, :data:`MAX_CHARS`, :data:`MAX_TOKENS`,
+Public names: :data:`MODES`, :data:`SCHEME_NAMES`, :data:`SCHEME_MARKERS`, :data:`NORMALIZER_FORMS`, :data:`MAX_CHARS`, :data:`MAX_TOKENS`,
 :func:`parse_list`, :func:`tokenize`, :func:`align_tokens`, :func:`label_entities`.
 """
 
@@ -22,9 +24,11 @@ from typing import Any, Callable
 
 from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
 from core.align.entities import LabelError, entities
+from core.align.records import AlignedAs, Labelled, Mismatch, ModeOutput, TokenRows
 from core.errors import SubwordScopeError
 from core.text.columns import SpanArray
 from core.text.normalize import NormalizedText, normalize
+from core.text.unicode_forms import FORMS
 from core.tokenizers.normalizers import Teaching
 from core.tokenizers.protocol import TokenizerLike
 
@@ -41,6 +45,10 @@ SCHEME_NAMES = {  # core.align schemes, as the app and the error messages name t
     "bytelevel": "byte-level",
     "surface": "surface",
 }
+SCHEME_MARKERS = {"wordpiece": "##", "sentencepiece": "\u2581", "bytelevel": "\u0120"}
+"""How a scheme's tokens mark word pieces (surface strings carry no marker)."""
+NORMALIZER_FORMS = (*FORMS, "none")
+"""The teaching normalizer's form choices: a Unicode normalization form, or ``"none"``."""
 MAX_CHARS = 1_000_000  # longer texts are kept but not tokenized (code points)
 MAX_TOKENS = 500_000  # longer pasted token / label lists are refused
 
@@ -91,7 +99,7 @@ def parse_list(raw: str, what: str) -> list[str]:
 
 
 def tokenize(tokenizer: TokenizerLike, text: str, options: dict, is_demo: bool,
-             should_stop: Callable[[], bool] | None = None, parse_special_tokens: bool = True) -> dict:
+             should_stop: Callable[[], bool] | None = None, parse_special_tokens: bool = True) -> ModeOutput:
     """Encode ``text`` (without the template's special tokens); the demo honours the
     normalizer options. ``should_stop`` is handed to the tokenizer's ``encode`` (it raises
     ``Cancelled``); ``parse_special_tokens=False`` encodes the text's special-token strings
@@ -102,18 +110,17 @@ def tokenize(tokenizer: TokenizerLike, text: str, options: dict, is_demo: bool,
         extra = {} if parse_special_tokens else {"parse_special_tokens": False}
         enc = tokenizer.encode(text, add_special_tokens=False, should_stop=should_stop, **extra)
     except SubwordScopeError as exc:
-        return {"error": f"The tokenizer could not encode this text: {exc}"}
-    return {
-        "tokens": list(enc.tokens),
-        "ids": list(enc.ids),
-        "spans": _spans(enc.offsets),
-        "normalized": enc.normalized,
-        "token_bytes": enc.token_bytes if getattr(enc, "byte_level", False) else None,
-        "special": list(enc.special_tokens_mask),
-        "unknown": list(enc.unknown_mask),
-        "byte_fallback": list(enc.byte_fallback_mask),
-        "derived_spans": _spans(enc.derived_offsets),
-    }
+        return ModeOutput(error=f"The tokenizer could not encode this text: {exc}")
+    rows = TokenRows(
+        tokens=list(enc.tokens),
+        ids=list(enc.ids),
+        unknown=list(enc.unknown_mask),
+        byte_fallback=list(enc.byte_fallback_mask),
+        token_bytes=enc.token_bytes if getattr(enc, "byte_level", False) else None,
+        special=list(enc.special_tokens_mask),
+        derived_spans=_spans(enc.derived_offsets),
+    )
+    return ModeOutput(rows, _spans(enc.offsets), enc.normalized)
 
 
 def _spans(offsets) -> Any:
@@ -122,7 +129,7 @@ def _spans(offsets) -> Any:
 
 
 def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "auto",
-                 normalize_all: bool = False, should_stop: Callable[[], bool] | None = None) -> dict:
+                 normalize_all: bool = False, should_stop: Callable[[], bool] | None = None) -> ModeOutput:
     """Align the pasted tokens; on a mismatch keep the spans of the tokens that fit.
 
     ``scheme`` is ``"auto"`` or one of :data:`core.align.SCHEMES`. Auto follows
@@ -137,11 +144,11 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
     try:
         tokens = parse_list(tokens_text, "tokens")
     except SubwordScopeError as exc:
-        return {"normalized": normalize(text, **options), "error": f"Token list: {exc}"}
+        return ModeOutput(normalized=normalize(text, **options), error=f"Token list: {exc}")
     if not tokens:
-        return {"normalized": normalize(text, **options),
-                "error": "Paste a token list (a JSON list or tokens separated by spaces)."}
-    unknown = [t in UNK_TOKENS for t in tokens]
+        return ModeOutput(normalized=normalize(text, **options),
+                          error="Paste a token list (a JSON list or tokens separated by spaces).")
+    rows = TokenRows(tokens, [None] * len(tokens), [t in UNK_TOKENS for t in tokens])
     errors = []
     for name, normalized in _attempts(tokens, scheme, normalize_all):
         nt = normalize(text, **options) if normalized else NormalizedText.identity(text)
@@ -152,22 +159,19 @@ def align_tokens(text: str, tokens_text: str, options: dict, *, scheme: str = "a
         except AlignmentError as exc:
             errors.append((exc.token_index, name, nt, exc))
             continue
-        return {"tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "spans": spans,
-                "scheme": name, "unknown": unknown,
-                "scheme_normalized": normalized and scheme == "auto" and name != "wordpiece"}
+        return ModeOutput(rows, spans, nt, aligned=AlignedAs(
+            name, after_normalizer=normalized and scheme == "auto" and name != "wordpiece"))
     _, name, nt, exc = max(errors, key=lambda e: e[0])  # the attempt that got furthest
     good = align(text, tokens[: exc.token_index], scheme=name, normalizer=lambda _: nt,
                  should_stop=should_stop)
     message = str(exc).replace(f" — {exc.hint}", "") if exc.hint else str(exc)
-    return {
-        "tokens": tokens, "ids": [None] * len(tokens), "normalized": nt, "scheme": name,
-        "unknown": unknown,
-        "spans": good + [None] * (len(tokens) - len(good)),
-        "error": f"The token list does not fit the text ({SCHEME_NAMES[name]} tokens): {message}"
+    return ModeOutput(
+        rows, good + [None] * (len(tokens) - len(good)), nt,
+        error=f"The token list does not fit the text ({SCHEME_NAMES[name]} tokens): {message}"
         + (f"\nHint: {exc.hint}." if exc.hint else ""),
-        "error_pos": exc.original_cursor,
-        "error_token": exc.token_index,
-    }
+        mismatch=Mismatch(exc.original_cursor, exc.token_index),
+        aligned=AlignedAs(name),
+    )
 
 
 def _attempts(tokens: list[str], scheme: str, normalize_all: bool) -> list[tuple[str, bool]]:
@@ -189,24 +193,23 @@ def _lowercase_state(options: dict, normalized: bool) -> str:
     return "applied" if normalized else "ticked"
 
 
-def label_entities(text: str, tokens: list[str], spans: list, labels_text: str, repair: bool) -> dict:
+def label_entities(text: str, tokens: list[str], spans: list, labels_text: str,
+                   repair: bool) -> tuple[Labelled | None, str | None]:
     """Entities of a tokenization (``tokens`` with their original ``spans``) from one pasted
-    BIO label per token."""
+    BIO label per token: ``(labelled, error)``; ``labelled`` is None when the labels do not
+    parse, its entities empty when they do not fit (``error`` says why)."""
     try:
         labels = parse_list(labels_text, "labels")
     except SubwordScopeError as exc:
-        return {"error": f"Labels: {exc}"}
+        return None, f"Labels: {exc}"
     if len(labels) != len(tokens):
-        return {
-            "labels": labels,
-            "error": f"{len(labels)} labels for {len(tokens)} tokens: give exactly one "
-            "BIO label per token (B-X, I-X or O).",
-        }
+        return Labelled(labels), (f"{len(labels)} labels for {len(tokens)} tokens: give exactly one "
+                                  "BIO label per token (B-X, I-X or O).")
     try:
         found = entities(text, tokens, spans, labels, repair=repair)
     except LabelError as exc:
-        return {"labels": labels, "error": f"Labels: {exc}"}
-    return {"labels": labels, "entities": found}
+        return Labelled(labels), f"Labels: {exc}"
+    return Labelled(labels, found), None
 
 
 def _with_teaching(tokenizer: TokenizerLike, options: dict) -> Any:

@@ -3,13 +3,15 @@
 :func:`alignment_view` tokenizes (or aligns a pasted token list, or lifts pasted labels to
 entities), maps every span into the normalized text, builds the UTF-16/UTF-8 offset tables,
 the grapheme-cluster boundaries and :func:`core.align.audit.audit`'s flags, and returns one
-frozen :class:`AlignmentView`. It runs on a worker thread for long texts and never raises on
+frozen :class:`AlignmentView` composed of the records of :mod:`core.align.records`
+(:class:`TokenRows`, :class:`SpanLayer`, :class:`TextTables`, :class:`Labelled`,
+:class:`AlignedAs`, :class:`Mismatch`). It runs on a worker thread for long texts and never raises on
 bad input: errors a user can fix (a token list that does not fit, a wrong label count, empty
 or oversized text) come back in ``error`` / ``notice``. Positions are code points unless a
 name says UTF-16 or UTF-8.
 
-Public names: :func:`alignment_view`, :class:`AlignmentView`, :func:`audit_spans`,
-:func:`normalized_spans`.
+Public names: :func:`alignment_view`, :class:`AlignmentView` (and the records it is made of),
+:func:`audit_spans`, :func:`normalized_spans`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from core.align.audit import Audit, audit
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
+from core.align.records import AlignedAs, Labelled, Mismatch, SpanLayer, TextTables, TokenRows
 from core.collector import release_freed_memory
 from core.errors import check_stop
 from core.text.columns import SpanArray, int_array
@@ -35,56 +38,80 @@ from core.text.normalize import NormalizedText
 from core.text.offsets import int_table, offset_arrays
 from core.tokenizers.protocol import TokenizerLike
 
+__all__ = ["AlignedAs", "AlignmentView", "Labelled", "Mismatch", "SpanLayer", "TextTables", "TokenRows",
+           "alignment_view", "audit_spans", "normalized_spans"]
+
 
 @dataclass(frozen=True)
 class AlignmentView:
-    """Everything one rendering of the alignment pane needs.
+    """Everything one rendering of the alignment pane needs, as a few records.
 
-    ``spans[i]`` is token ``i``'s original code-point span, or None for tokens after an
-    alignment error; ``norm_spans[i]`` the matching span of ``normalized.text``. Once
-    :func:`alignment_view` has filled them, ``spans``, ``norm_spans``, ``derived_spans`` and
-    ``derived_norm_spans`` are :class:`core.text.columns.SpanArray` columns (16 bytes a
-    span): indexing gives a ``(start, end)`` tuple or None, as a list of them would, and
-    they compare equal to such a list.
-    ``audit`` holds :func:`core.align.audit.audit`'s flags for the leading tokens that have a
-    span; ``cover[c]`` (from the audit) counts the tokens covering original code point ``c``;
-    ``grapheme_start[i]`` says whether position ``i`` is a grapheme-cluster boundary;
-    ``utf16[i]`` / ``utf8[i]`` are the UTF-16 unit / UTF-8 byte offsets of code point ``i``
-    (compact ``array("i")`` tables, :func:`core.text.offsets.int_table`; index them as lists).
-    ``unknown[i]`` / ``byte_fallback[i]`` mark the model's unknown token and byte-fallback
-    pieces (align mode: ``[UNK]``-like tokens, see :data:`core.align.UNK_TOKENS`);
-    ``derived_spans[i]`` is the span token ``i``'s own content occupies
-    (``Encoding.derived_offsets``; tokenize and labels modes) and the audit flags the tokens
-    whose span differs from it; :attr:`derived_view` shows the derived spans instead.
+    Attributes
+    ----------
+    text : str
+        The original text (code points).
+    mode : {"tokenize", "align", "labels"}
+    rows : TokenRows
+        One entry per token: strings, ids, unknown / byte-fallback / special marks, bytes,
+        derived spans.
+    layer : SpanLayer
+        The tokens' reference spans (original and normalized) and how many cover each code
+        point: what the span views draw.
+    tables : TextTables
+        The normalized text, the UTF-16 / UTF-8 offset tables and the grapheme boundaries.
+    audit : Audit | None
+        :func:`core.align.audit.audit`'s flags for the leading tokens that have a span; None
+        when nothing ran (empty or oversized text).
+    derived : SpanLayer | None
+        The derived spans as a layer (``Encoding.derived_offsets``, their normalized spans
+        and cover): only when some token is ``misleading``; :attr:`derived_view` draws it.
+    labelled : Labelled | None
+        Labels mode: the pasted labels and their entities (None in the other modes, and when
+        the labels do not parse).
+    aligned : AlignedAs | None
+        Align mode: the scheme the pasted list was aligned with.
+    mismatch : Mismatch | None
+        Align mode: where the pasted list stopped fitting (``error`` says how).
+    error : str | None
+        A message a user can act on (a list that does not fit, a wrong label count); the
+        result shows what could be computed.
+    notice : str | None
+        An inline message that is not an error (an empty or oversized text).
     """
 
     text: str
     mode: str
-    tokens: list[str] = field(default_factory=list)
-    ids: list[int | None] = field(default_factory=list)
-    spans: list[tuple[int, int] | None] = field(default_factory=list)
-    norm_spans: list[tuple[int, int] | None] = field(default_factory=list)
-    normalized: NormalizedText | None = None
-    utf16: Sequence[int] = field(default_factory=lambda: [0])
-    utf8: Sequence[int] = field(default_factory=lambda: [0])
-    cover: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
-    grapheme_start: np.ndarray = field(default_factory=lambda: np.ones(1, bool))  # (n+1,) bool
-    token_bytes: list[bytes] | None = None  # byte-level tokenizers: the bytes of each token
-    special: list[int] | None = None  # the encoding's special-tokens mask
-    audit: Audit | None = None  # core's flags for the tokens that have a span
-    labels: list[str] = field(default_factory=list)
-    entities: list[Entity] = field(default_factory=list)
+    rows: TokenRows = field(default_factory=TokenRows)
+    layer: SpanLayer = field(default_factory=SpanLayer)
+    tables: TextTables = field(default_factory=TextTables)
+    audit: Audit | None = None
+    derived: SpanLayer | None = field(default=None, repr=False)
+    labelled: Labelled | None = None
+    aligned: AlignedAs | None = None
+    mismatch: Mismatch | None = None
     error: str | None = None
-    error_pos: int | None = None  # original code point of an alignment mismatch
-    error_token: int | None = None
-    notice: str | None = None  # an inline message that is not an error
-    scheme: str | None = None  # align mode: the scheme the token list was aligned with
-    scheme_normalized: bool = False  # align mode, auto: it fitted only after the teaching normalizer
-    unknown: list[bool] = field(default_factory=list)
-    byte_fallback: list[bool] = field(default_factory=list)
-    derived_spans: list[tuple[int, int]] | None = None
-    derived_norm_spans: list[tuple[int, int] | None] | None = None
-    derived_cover: np.ndarray | None = field(default=None, repr=False)
+    notice: str | None = None
+
+    # -- short names for what every reader uses ------------------------------------------------
+    @property
+    def tokens(self) -> list[str]:
+        """``rows.tokens``: the token strings."""
+        return self.rows.tokens
+
+    @property
+    def spans(self) -> Sequence[tuple[int, int] | None]:
+        """``layer.spans``: each token's original span as drawn (None after a mismatch)."""
+        return self.layer.spans
+
+    @property
+    def normalized(self) -> NormalizedText | None:
+        """``tables.normalized``: the normalized text (None when nothing ran)."""
+        return self.tables.normalized
+
+    @property
+    def entities(self) -> list[Entity]:
+        """The labelled entities (empty outside labels mode)."""
+        return self.labelled.entities if self.labelled is not None else []
 
     @property
     def misleading(self) -> int:
@@ -94,30 +121,31 @@ class AlignmentView:
     @cached_property
     def marked(self) -> list[bool]:
         """One bool per token: the unknown token or a byte-fallback piece (drawn distinctly)."""
-        if not any(self.unknown) and not any(self.byte_fallback):  # the common case, in C
-            n = len(self.unknown)
-            return [False] * (min(n, len(self.byte_fallback)) if self.byte_fallback else n)
-        if not self.byte_fallback:
-            return [bool(u) for u in self.unknown]
-        return list(map(bool, map(operator.or_, self.unknown, self.byte_fallback)))
+        unknown, fallback = self.rows.unknown, self.rows.byte_fallback
+        if not any(unknown) and not any(fallback):  # the common case, in C
+            n = len(unknown)
+            return [False] * (min(n, len(fallback)) if fallback else n)
+        if not fallback:
+            return [bool(u) for u in unknown]
+        return list(map(bool, map(operator.or_, unknown, fallback)))
 
     @cached_property
     def unknown_summary(self) -> tuple[int, int, int, int]:
         """``(unknown tokens, code points they cover, byte-fallback pieces, code points
         those spell)``; covered code points are counted once (derived spans where known).
         O(tokens + n)."""
-        spans = self.derived_spans or self.spans
-        return (sum(self.unknown), _covered(len(self.text), spans, self.unknown),
-                sum(self.byte_fallback), _covered(len(self.text), spans, self.byte_fallback))
+        unknown, fallback = self.rows.unknown, self.rows.byte_fallback
+        spans = self.rows.derived_spans or self.spans
+        return (sum(unknown), _covered(len(self.text), spans, unknown),
+                sum(fallback), _covered(len(self.text), spans, fallback))
 
     @cached_property
     def derived_view(self) -> "AlignmentView":
-        """This view with the derived spans (and their normalized spans and cover) in place
-        of the reference spans — itself when no token is misleading."""
-        if not self.misleading or self.derived_spans is None:
+        """This view with the derived layer (derived spans, their normalized spans and
+        cover) in place of the reference layer — itself when no token is misleading."""
+        if not self.misleading or self.derived is None:
             return self
-        return replace(self, spans=self.derived_spans, norm_spans=self.derived_norm_spans,
-                       cover=self.derived_cover)
+        return replace(self, layer=self.derived)
 
     @cached_property
     def _sorted_starts(self) -> list[int]:
@@ -125,7 +153,7 @@ class AlignmentView:
 
     @cached_property
     def _sorted_norm_starts(self) -> list[int]:
-        return _starts(self.norm_spans)
+        return _starts(self.layer.norm_spans)
 
     def tokens_at(self, pos: int) -> list[int]:
         """Indices of the tokens whose original span contains code point ``pos``."""
@@ -133,7 +161,7 @@ class AlignmentView:
 
     def tokens_at_normalized(self, pos: int) -> list[int]:
         """Indices of the tokens whose normalized span contains normalized position ``pos``."""
-        return _covering(self.norm_spans, self._sorted_norm_starts, pos)
+        return _covering(self.layer.norm_spans, self._sorted_norm_starts, pos)
 
     def tokens_in(self, start: int, end: int) -> list[int]:
         """Indices of the tokens whose original span overlaps ``[start, end)`` (O(tokens))."""
@@ -264,12 +292,13 @@ def _normalized_spans(nt: NormalizedText, arrays) -> SpanArray:
     return SpanArray.from_arrays(lo, hi, missing)
 
 
-def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
-    """The derived spans' normalized spans and cover (special tokens count for nothing)."""
-    starts, ends, _ = _span_arrays(result.derived_spans)
+def _derived_layer(rows: TokenRows, normalized: NormalizedText, n: int, flags: Audit) -> SpanLayer:
+    """The derived spans as a layer: their normalized spans and cover (special tokens count
+    for nothing). O(n + tokens · log n)."""
+    starts, ends, _ = _span_arrays(rows.derived_spans)
     counted = ~flags.special
-    return {"derived_norm_spans": _same_spans(result.normalized, result.derived_spans),
-            "derived_cover": _cover(len(result.text), starts[counted], ends[counted])}
+    return SpanLayer(rows.derived_spans, _same_spans(normalized, rows.derived_spans),
+                     _cover(n, starts[counted], ends[counted]))
 
 
 def alignment_view(
@@ -334,39 +363,33 @@ def alignment_view(
                        f"{MAX_CHARS:,} are tokenized here. Shorten it to see tokens.")
     options = normalizer_options or {}
     if mode == "align":
-        partial = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,
-                               should_stop=should_stop)
+        out = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,
+                           should_stop=should_stop)
     else:
-        partial = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop, parse_special_tokens)
-    for key in ("spans", "derived_spans"):  # compact columns: the tuples are freed
-        if partial.get(key) is not None:
-            partial[key] = SpanArray.from_pairs(partial[key])
-    result = replace(base, **partial)
+        out = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop, parse_special_tokens)
+    rows, spans = out.rows, SpanArray.from_pairs(out.spans)  # compact columns: the tuples are freed
+    if rows.derived_spans is not None:
+        rows = replace(rows, derived_spans=SpanArray.from_pairs(rows.derived_spans))
     check_stop(should_stop)
     utf16, utf8 = (int_table(table) for table in offset_arrays(text))  # the int64 arrays are freed
     bounds = (graphemes or GraphemeBounds()).bounds(text)
     check_stop(should_stop)
-    flags = audit_spans(text, result.spans, result.token_bytes, result.special, bounds,
-                        result.derived_spans, should_stop, utf8=utf8)
+    flags = audit_spans(text, spans, rows.token_bytes, rows.special, bounds, rows.derived_spans,
+                        should_stop, utf8=utf8)
     check_stop(should_stop)
     starts = np.zeros(len(text) + 1, bool)
     starts[bounds] = True
-    result = replace(
-        result,
-        utf16=utf16,
-        utf8=utf8,
-        grapheme_start=starts,
-        audit=flags,
-        cover=flags.cover,
-        norm_spans=_same_spans(result.normalized, result.spans) if result.normalized else [],
-    )
-    if flags.misleading_count:
-        result = replace(result, **_derived_fields(result, flags))
-    if mode == "labels" and result.error is None:
-        result = replace(result, **label_entities(text, result.tokens, result.spans, labels_text, repair))
+    nt = out.normalized
+    layer = SpanLayer(spans, _same_spans(nt, spans) if nt else [], flags.cover)
+    derived = _derived_layer(rows, nt, len(text), flags) if flags.misleading_count else None
+    labelled, error = None, out.error
+    if mode == "labels" and error is None:
+        labelled, error = label_entities(text, rows.tokens, spans, labels_text, repair)
     if len(text) >= TRIM_CHARS:
         release_freed_memory()
-    return result
+    return replace(base, rows=rows, layer=layer, tables=TextTables(nt, utf16, utf8, starts), audit=flags,
+                   derived=derived, labelled=labelled, aligned=out.aligned, mismatch=out.mismatch,
+                   error=error)
 
 
 TRIM_CHARS = 100_000

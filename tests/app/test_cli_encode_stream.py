@@ -54,7 +54,7 @@ def encode_in_pieces(tok, text: str, piece_chars: int, forced_chars: int):
         view = alignment_view(part.text, tok)
         for acc, col in zip(cols, token_columns(view, "utf8", len(cols[0]), shift)):
             acc += col
-        shift = (shift[0] + len(part.text), shift[1] + view.utf16[-1], shift[2] + view.utf8[-1])
+        shift = (shift[0] + len(part.text), shift[1] + view.tables.utf16[-1], shift[2] + view.tables.utf8[-1])
     return cols, parts
 
 

@@ -45,14 +45,14 @@ def started(qtbot) -> MainWindow:
 def settle(window: MainWindow) -> None:
     """Run the start-up timer, wait for the tokenizer, then for the alignment result."""
     QApplication.processEvents()
-    window._wait_for_loader()
+    window.wait_for_loader()
     assert window.panes["alignment"].wait_until_idle()
 
 
 def test_the_first_screen_is_the_bundled_bert_on_the_sample_in_tokenize_mode_with_its_entities_a_click_away(qtbot):
     window = started(qtbot)
     pane = window.panes["alignment"]
-    tok = pane._tokenizer
+    tok = pane.tokenizer
     assert tok is not None and tok.vocab_size == 30522  # not the 15-entry teaching vocabulary
     assert window.settings.value("tokenizer/current") == default_tokenizer_path()
     assert pane.w.editor.toPlainText() == SAMPLE_TEXT
@@ -64,14 +64,14 @@ def test_the_first_screen_is_the_bundled_bert_on_the_sample_in_tokenize_mode_wit
     assert result.error is None and len(result.tokens) == len(SAMPLE_LABELS.split()) == 35
     assert [(e.label, e.text) for e in result.entities] == [
         ("PER", "Zo\u00e9"), ("LOC", "\u0130stanbul"), ("LOC", "\u092e\u0941\u0902\u092c\u0908"), ("ORG", "Nvidia")]
-    assert "bert-base-uncased (built in)" in window._status_label.text()
+    assert "bert-base-uncased (built in)" in window.tokenizer_status.text()
 
 
 def test_a_remembered_tokenizer_beats_the_default(qtbot):
     gpt2 = str(builtin_tokenizer("gpt2"))
     open_settings().setValue("tokenizer/current", gpt2)
     window = started(qtbot)
-    assert window.panes["alignment"]._tokenizer.vocab_size == 50257
+    assert window.panes["alignment"].tokenizer.vocab_size == 50257
     assert window.settings.value("tokenizer/current") == gpt2
 
 
@@ -134,7 +134,7 @@ def test_the_command_line_beats_remembered_settings(qtbot, tmp_path, monkeypatch
     qtbot.addWidget(window)
     settle(window)
     pane = window.panes["alignment"]
-    assert pane._tokenizer.vocab_size == 30522 and window.settings.value("tokenizer/current") == bert
+    assert pane.tokenizer.vocab_size == 30522 and window.settings.value("tokenizer/current") == bert
     assert pane.w.editor.toPlainText() == "from the command line"
     assert window.tabs.currentWidget() is window.panes["merges"]
 
@@ -165,7 +165,7 @@ def test_a_built_in_name_is_a_tokenizer_for_the_window_too(qtbot, tmp_path, monk
     (window,) = _Recorded.made
     qtbot.addWidget(window)
     settle(window)
-    assert window.panes["alignment"]._tokenizer.vocab_size == 50257
+    assert window.panes["alignment"].tokenizer.vocab_size == 50257
     assert window.settings.value("tokenizer/current") == str(builtin_tokenizer("gpt2"))
 
 
@@ -175,7 +175,7 @@ def test_teaching_example_replaces_the_text_undoably_and_is_remembered(qtbot):
     pane.w.editor.setPlainText("typed by me")
     window.show_teaching_example()
     assert pane.wait_until_idle()
-    assert pane._tokenizer is None and pane.w.editor.toPlainText() == DEMO_TEXT
+    assert pane.tokenizer is None and pane.w.editor.toPlainText() == DEMO_TEXT
     assert pane.state.mode == "labels" and pane.state.labels_text == DEMO_LABELS
     assert [e.text for e in pane.result.entities] == ["Zoe\u0301", "\u0130stanbul", "Nvidia"]
     assert window.settings.value("tokenizer/current") == TEACHING
@@ -183,7 +183,7 @@ def test_teaching_example_replaces_the_text_undoably_and_is_remembered(qtbot):
     assert pane.w.editor.toPlainText() == "typed by me"
     window.close()
     again = started(qtbot)  # the teaching vocabulary comes back, not the default BERT
-    assert again.panes["alignment"]._tokenizer is None and not again._loader.busy
+    assert again.panes["alignment"].tokenizer is None and not again.loader.busy
 
 
 def test_compare_computes_on_the_bundled_corpus_and_tokenizers(qtbot):

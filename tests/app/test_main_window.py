@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from app.__main__ import main
 from app.main_window import PANES, MainWindow
 from app.workers import wait_for_workers
+from app.tokenizer_load import LoadPhase
 
 
 @pytest.fixture(autouse=True)
@@ -152,11 +153,11 @@ def test_a_tokenizer_asked_for_beats_the_remembered_one(qtbot, data_dir):
     qtbot.addWidget(window)
     window.load_tokenizer(bert, wait=True)  # what --tokenizer does
     window.restore_tokenizer()  # what the start-up timer runs once the event loop starts
-    assert not window._loader.busy
+    assert not window.loader.busy
     assert window.settings.value("tokenizer/current") == bert
     fresh = MainWindow()  # no tokenizer asked for: the remembered one comes back
     qtbot.addWidget(fresh)
-    with qtbot.waitSignal(fresh._loader.sig_returned, timeout=30000):
+    with qtbot.waitSignal(fresh.loader.sig_returned, timeout=30000):
         fresh.restore_tokenizer()
     assert fresh.settings.value("tokenizer/current") == bert
 
@@ -186,15 +187,15 @@ def test_a_bad_start_tokenizer_falls_back_and_the_banner_stays(qtbot, tmp_path):
     window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b"\xff\xd8\xff\xe0 not a tokenizer")
     assert window.load_tokenizer(str(bad), wait=True) is not None  # what --tokenizer does
     window.restore_tokenizer()  # the start-up timer: the fallback already asked, nothing more
-    qtbot.waitUntil(lambda: window._chosen, timeout=30_000)
-    assert "bert-base-uncased" in window._status_label.text()  # not the teaching vocabulary
+    qtbot.waitUntil(lambda: window.tokenizer_load.phase is LoadPhase.CHOSEN, timeout=30_000)
+    assert "bert-base-uncased" in window.tokenizer_status.text()  # not the teaching vocabulary
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         window.set_text("a result of the tokenizer in use")
     assert str(bad) in _banner(window) and "instead" in _banner(window)
     good = window.settings.value("tokenizer/current")
-    with qtbot.waitSignal(window._loader.sig_returned, timeout=30_000):
+    with qtbot.waitSignal(window.loader.sig_returned, timeout=30_000):
         window.load_tokenizer(good)  # a load that works takes the message away
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         window.set_text("and now all is well")
@@ -209,7 +210,7 @@ def test_a_component_type_of_the_wrong_kind_is_a_banner_naming_the_file(qtbot, t
     if wait:
         assert window.load_tokenizer(str(bad), wait=True) is not None
     else:
-        with qtbot.waitSignal(window._loader.sig_errored, timeout=30_000):
+        with qtbot.waitSignal(window.loader.sig_errored, timeout=30_000):
             window.load_tokenizer(str(bad))
     assert f"{bad}: model.type: must be a string" in _banner(window)
     assert "unhashable" not in _banner(window)
@@ -221,7 +222,7 @@ def test_an_error_without_the_file_name_gets_it_in_the_banner(qtbot, tmp_path, m
     window, pane, bad = _window_and_bad_file(qtbot, tmp_path, b"{}")
     window.use_demo_tokenizer()
     monkeypatch.setattr("app.main_window.load_tokenizer_file", unnamed_failure)
-    with qtbot.waitSignal(window._loader.sig_errored, timeout=30_000):
+    with qtbot.waitSignal(window.loader.sig_errored, timeout=30_000):
         window.load_tokenizer(str(bad))
     assert f"Could not load tokenizer {bad}: something the loader" in _banner(window)
 
@@ -237,7 +238,7 @@ def test_a_bad_file_later_keeps_the_shown_tokenizer_and_says_so(qtbot, tmp_path)
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         window.set_text("still the teaching vocabulary")
     assert "Could not load tokenizer" in _banner(window)
-    assert not window._loader.busy  # no fallback once something was chosen
+    assert not window.loader.busy  # no fallback once something was chosen
 
 
 def test_a_double_clicked_atlas_cell_opens_its_tokenizer_and_text_in_alignment(qtbot, data_dir):

@@ -6,17 +6,12 @@ importing :mod:`app.panes.alignment.state` loads no Qt. Run alone: ``python -m a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from app.panes import lazy_pane
 
 if TYPE_CHECKING:
     from app.panes.alignment.pane import AlignmentPane
 
 __all__ = ["AlignmentPane"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "AlignmentPane":
-        from app.panes.alignment.pane import AlignmentPane  # lazy: keeps the state module free of Qt
-
-        return AlignmentPane
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_pane(__name__, "AlignmentPane")

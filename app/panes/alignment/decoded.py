@@ -67,7 +67,7 @@ def unavailable(view: AlignmentView | None, tokenizer: TokenizerLike) -> str | N
         return "Waiting for the tokens…"
     if view.mode == "align":
         return "A pasted token list has no ids to decode: choose Mode ▸ tokenize to see the round trip."
-    if (view.error and not view.ids) or None in view.ids:  # one C scan of the ids
+    if (view.error and not view.rows.ids) or None in view.rows.ids:  # one C scan of the ids
         return "No round trip: the text could not be tokenized (see the message above)."
     if not callable(getattr(tokenizer, "decode", None)):
         return "This tokenizer cannot decode ids back to text."
@@ -88,8 +88,8 @@ def decode_view(tokenizer: TokenizerLike, view: AlignmentView, should_stop: Call
     check_stop(should_stop)
     # the text's own special tokens (a chat prompt's <|im_start|>) are decoded back, so a
     # lossless tokenizer reads 100 % unchanged; those the post-processor added are not
-    decoded, kept = decode_kept(tokenizer, view.text, view.ids, view.spans, should_stop)
-    unknown = [sp for sp, unk in zip(view.spans, view.unknown) if unk and sp is not None]
+    decoded, kept = decode_kept(tokenizer, view.text, view.rows.ids, view.spans, should_stop)
+    unknown = [sp for sp, unk in zip(view.spans, view.rows.unknown) if unk and sp is not None]
     unk = getattr(tokenizer, "unk_token", None)
     normalized = view.normalized if view.normalized is not None else NormalizedText.identity(view.text)
     rt = round_trip(view.text, normalized, decoded, unknown_spans=unknown,

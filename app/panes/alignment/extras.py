@@ -3,7 +3,8 @@ the tokenizer picker, the side-by-side rows, the token-id view, the special-toke
 whitespace toggles with the file's truncation/padding line, markers for zero-width
 characters, and the fixed info strip that replaces tooltips over the text.
 
-The pane calls :func:`wire_extras` once after building its widgets and
+The widgets are made by :func:`app.panes.alignment.ui.build` with the others; the pane calls
+:func:`wire_extras` once after building them and
 :meth:`Extras.set_tokenizer` when its tokenizer changes; everything else follows the pane's
 ``sig_encoding_changed``. Per result, the GUI thread does O(1) work here: the special-token
 encoding runs on a worker only while its toggle is on (an edit cancels it), the token-id text
@@ -15,25 +16,40 @@ worker), and the tokenizers are found once, on a worker.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QSplitter
+from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.panes.alignment import render
-from app.panes.alignment.picker import TEACHING_ENTRY, TokenizerPicker
-from app.panes.alignment.side_by_side import SideBySidePanel
-from app.panes.alignment.token_ids import TokenIdsView
+from app.panes.alignment.state import TEACHING_NAME
 from app.settings import get_json
-from app.widgets.info_strip import InfoStrip, suppress_tooltips
-from app.widgets.text_markers import TextMarkers
+from app.widgets.info_strip import suppress_tooltips
 from app.workers import TaskRunner
 from core.hf_cache import hub_cache_dir
 from core.text.invisibles import zero_width_name
 from core.tokenizers import TokenizerLike, demo_tokenizer
 from core.tokenizers.special import encoding_specials, limits_line
 
-TEACHING_SHOWN = TEACHING_ENTRY[0].lower() + TEACHING_ENTRY[1:]
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings, SignalInstance
+
+    from app.panes.alignment.ui import AlignmentWidgets
+    from core.align.view import AlignmentView
+
+
+class ExtrasHost(Protocol):
+    """What the extras use of their pane (:class:`~app.panes.alignment.pane.AlignmentPane`)."""
+
+    w: AlignmentWidgets
+    settings: QSettings
+    result: AlignmentView | None
+    sig_encoding_changed: SignalInstance
+    sig_status_requested: SignalInstance
+
+    def shown_view(self) -> AlignmentView | None: ...
+    def set_tokenizer(self, tokenizer: TokenizerLike | None, label: str) -> None: ...
+    def window(self) -> QWidget: ...
+
 
 
 def encode_with_specials(tokenizer: TokenizerLike, text: str, should_stop=None) -> tuple[list[int], list[tuple[int, str]]]:
@@ -58,57 +74,26 @@ def char_info(text: str, pos: int) -> str:
 
 
 class Extras:
-    """The extra widgets of one Alignment pane (see the module docstring)."""
+    """The behaviour of the pane's extra views (see the module docstring); the widgets are
+    made by :func:`app.panes.alignment.ui.build` and only wired here."""
 
-    def __init__(self, pane: Any):
+    def __init__(self, pane: ExtrasHost):
         self.pane = pane
         w = pane.w
         self._tokenizer: TokenizerLike | None = None
         self._demo = demo_tokenizer()
-        self._label = TEACHING_SHOWN
-        self.picker = TokenizerPicker()
-        self.special = QCheckBox("Special tokens")
-        self.special.setToolTip("Encode with the special tokens the tokenizer adds ([CLS] … [SEP]); "
-                                "they are drawn as badges at their positions and listed in the token ids")
-        self.whitespace = QCheckBox("Show whitespace")
-        self.whitespace.setToolTip("Paint · over spaces, → over tabs and ¶ at line ends (the text is unchanged)")
-        self.limits = QLabel()
-        self.limits.setStyleSheet("color:#4b5563")
-        self.limits.setToolTip("What the tokenizer file says about truncation and padding; "
-                               "this view encodes the whole text and pads nothing")
-        self.limits.hide()
-        self.strip = InfoStrip()
-        self.ids = TokenIdsView()
-        self.side = SideBySidePanel()
-        self.markers = TextMarkers(w.original)
-        self.norm_markers = TextMarkers(w.normalized)
-        self._specials = TaskRunner(pane)
-        self._specials.sig_returned.connect(self._on_specials)
-        self._place(w)
+        self._label = TEACHING_NAME
+        self.picker, self.special, self.whitespace = w.picker, w.special_tokens, w.whitespace
+        self.limits, self.strip, self.ids, self.side = w.limits, w.strip, w.ids, w.side
+        self.markers, self.norm_markers = w.markers, w.norm_markers
+        self.special_runner = TaskRunner(pane)
+        self.special_runner.sig_returned.connect(self._on_specials)
+        suppress_tooltips(w.table.viewport())
         self._connect(w)
         self.set_tokenizer(None, self._label)
         self.picker.scan()
 
-    # -- layout ------------------------------------------------------------------------------
-    def _place(self, w: Any) -> None:
-        controls = self.pane.layout().itemAt(0).layout()
-        controls.insertWidget(controls.indexOf(w.tokenizer), self.picker)
-        row = w.derived.parentWidget().layout()
-        row.addWidget(self.special)
-        row.addWidget(self.whitespace)
-        left = w.normalized.parentWidget().parentWidget()
-        right = w.table.parentWidget().parentWidget()
-        if isinstance(left, QSplitter):
-            left.addWidget(self.side)
-        if isinstance(right, QSplitter):
-            right.insertWidget(1, self.ids)
-        root = self.pane.layout()
-        at = root.indexOf(w.status)
-        root.insertWidget(at, self.limits)
-        root.insertWidget(at, self.strip)
-        suppress_tooltips(w.table.viewport())
-
-    def _connect(self, w: Any) -> None:
+    def _connect(self, w: AlignmentWidgets) -> None:
         self.pane.sig_encoding_changed.connect(self._on_encoding)
         self.special.toggled.connect(self._on_special_toggled)
         self.whitespace.toggled.connect(self.markers.set_whitespace_visible)
@@ -116,7 +101,7 @@ class Extras:
         w.table.sig_token_hovered.connect(self._on_row_hovered)
         w.original.sig_hovered.connect(self._on_text_hovered)
         self.ids.sig_copied.connect(lambda n: self.pane.sig_status_requested.emit(f"Copied {n:,} token ids"))
-        w.editor.textChanged.connect(self._specials.cancel)  # its text is stale now
+        w.editor.textChanged.connect(self.special_runner.cancel)  # its text is stale now
         w.editor.textChanged.connect(self.ids.text_edited)
         self.picker.sig_cache_scanned.connect(self._on_sources)
         self.picker.sig_teaching_requested.connect(self._on_teaching_requested)
@@ -126,25 +111,25 @@ class Extras:
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The pane's tokenizer changed (None: the demo vocabulary)."""
         self._tokenizer, self._label = tokenizer, label
-        shown = TEACHING_SHOWN if tokenizer is None else getattr(tokenizer, "name", label)
+        shown = TEACHING_NAME if tokenizer is None else getattr(tokenizer, "name", label)
         self.picker.set_current(shown)
         self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
         self.limits.setText(limits_line(tokenizer))
         self.side.set_primary(shown, self._current())
 
-    def _current(self) -> Any:
+    def _current(self) -> TokenizerLike:
         return self._tokenizer if self._tokenizer is not None else self._demo
 
-    def _on_encoding(self, result: Any) -> None:
-        view = render.shown(self.pane) or result
-        self.markers.set_cover(result.text, view.cover)
+    def _on_encoding(self, result: AlignmentView) -> None:
+        view = self.pane.shown_view() or result
+        self.markers.set_cover(result.text, view.layer.cover)
         self.side.set_text(result.text)
         if self.special.isChecked() and result.mode == "tokenize":  # the ids come with them
-            self._specials.submit(encode_with_specials, self._current(), result.text)
+            self.special_runner.submit(encode_with_specials, self._current(), result.text)
             return
-        self._specials.cancel()
+        self.special_runner.cancel()
         self.markers.set_specials([])
-        self.ids.set_ids(result.ids)
+        self.ids.set_ids(result.rows.ids)
 
     def _on_special_toggled(self, on: bool) -> None:
         self.limits.setVisible(on)
@@ -168,7 +153,7 @@ class Extras:
         if callable(show):
             show()
         else:
-            self.pane.set_tokenizer(None, TEACHING_SHOWN)
+            self.pane.set_tokenizer(None, TEACHING_NAME)
 
     def _on_more_requested(self) -> None:
         """"More…": pick any tokenizer file in the Hugging Face cache folder."""
@@ -185,7 +170,7 @@ class Extras:
         self.strip.show_info(str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) or ""))
 
     def _on_text_hovered(self, pos: int) -> None:
-        result = render.shown(self.pane)
+        result = self.pane.shown_view()
         if result is None or not 0 <= pos < len(result.text):
             self.strip.show_info("")
             return
@@ -196,6 +181,6 @@ class Extras:
             self.strip.show_info(char_info(result.text, pos))
 
 
-def wire_extras(pane: Any) -> Extras:
-    """Build the extra views on ``pane`` (after ``ui.build``) and connect them."""
+def wire_extras(pane: ExtrasHost) -> Extras:
+    """Connect the extra views of ``pane`` (made by ``ui.build``)."""
     return Extras(pane)

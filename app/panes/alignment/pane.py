@@ -20,17 +20,17 @@ from dataclasses import replace
 from typing import Callable
 
 from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
 
-from app.panes.alignment import render, ui
+from app.panes.alignment import ui
+from app.panes.alignment.render import AlignmentRendering, shown_cover
 from app.panes.alignment.export import write_tokens
 from app.panes.alignment.extras import wire_extras
 from app.panes.alignment import state as pane_state
-from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
+from app.panes.alignment.state import DEMO_LABELS, TEACHING_NAME, AlignmentState, Prepared, Request
 from app.panes.base import Pane
 from app.settings import read_state, write_state
-from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.span_segments import marks as span_marks
 from app.widgets.token_table import COLUMNS, row_arrays
 from app.widgets.wrap_guard import set_plain_text
@@ -40,11 +40,11 @@ from core.align.view import AlignmentView
 from core.text.graphemes import GraphemeBounds
 from core.tokenizers import TokenizerLike, demo_tokenizer
 
-DEMO_LABEL = "teaching example (15-entry WordPiece vocabulary)"
 MAX_SAVED_CHARS = 2_000_000  # code points of the text saved; a longer text keeps this prefix
+GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
 
 
-def cut_notice(saved: Any, restored: int) -> str | None:
+def cut_notice(saved: object, restored: int) -> str | None:
     """The start's note when the saved state kept only a prefix of a longer text (its
     ``text_length`` says how long the text was), else None."""
     length = saved.get("text_length") if isinstance(saved, dict) else None
@@ -52,7 +52,14 @@ def cut_notice(saved: Any, restored: int) -> str | None:
         return None
     return (f"The text was {length:,} characters long when it was saved; only its first {restored:,} "
             f"were kept (at most {MAX_SAVED_CHARS:,} are saved). Paste it again to see all of it.")
-GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
+
+
+def replace_undoably(editor: QPlainTextEdit, text: str) -> None:
+    """Replace the editor's text with ``text`` as one undoable edit (nothing when equal)."""
+    if editor.toPlainText() != text:
+        cursor = editor.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -70,23 +77,29 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     with gc_paused(freeze=len(request.state.text) >= GC_FREEZE_CHARS):
         ready = pane_state.prepare(request, should_stop)
         view, derived = ready.view, request.state.derived_spans
-        return replace(ready, rows=row_arrays(view.spans, view.audit, view.unknown, view.byte_fallback),
-                       marks=span_marks(view.text, render.shown_cover(view, derived)), marks_derived=derived)
+        return replace(ready, rows=row_arrays(view.spans, view.audit, view.rows.unknown, view.rows.byte_fallback),
+                       marks=span_marks(view.text, shown_cover(view, derived)), marks_derived=derived)
 
 
-class AlignmentPane(Pane):
+class AlignmentPane(AlignmentRendering, Pane):
     """Paste text, see its normalized text, tokens and their original spans, all linked.
 
     Signals
     -------
     sig_encoding_changed(object)
         An :class:`AlignmentView` has just been rendered (tokens, spans, errors shown).
+    sig_tokenizer_chosen(str)
+        The user picked a tokenizer file in the pane's picker (the main window loads it).
+    sig_open_tokenizer_requested()
+        The user asked to browse for a tokenizer file (File ▸ Open Tokenizer…).
     """
 
     title = "Alignment"
     key = "alignment"
     state_class = AlignmentState
     sig_encoding_changed = Signal(object)
+    sig_tokenizer_chosen = Signal(str)
+    sig_open_tokenizer_requested = Signal()
 
     debounce_ms = 150
     save_ms = 200  # the state is written (atomically, by the writer thread) this long after the last edit
@@ -102,11 +115,10 @@ class AlignmentPane(Pane):
         self._labels_must_fit = False  # a tokenizer changed in Labels mode: its labels may not fit
         self._demo = demo_tokenizer()
         self._tokenizer: TokenizerLike | None = None
-        self._tokenizer_label = DEMO_LABEL
+        self._tokenizer_label = TEACHING_NAME
         self.result: AlignmentView | None = None
-        self._prepared: Prepared | None = None  # the shown result's Prepared
+        self.prepared: Prepared | None = None  # the shown result's Prepared
         self.current_token = -1
-        self.linked_tokens: list[int] = []
         self._compute_started = 0.0
         self.seconds = 0.0  # how long the shown result took to compute
         self._graphemes = GraphemeBounds()  # the last text's clusters, reused per keystroke
@@ -124,8 +136,9 @@ class AlignmentPane(Pane):
         self._connect()
         self._shortcuts()
         self.extras = wire_extras(self)  # picker, side by side, token ids, markers, info strip
+        self.extras.picker.sig_path_chosen.connect(self.sig_tokenizer_chosen)
+        self.extras.picker.sig_open_requested.connect(self.sig_open_tokenizer_requested)
         self._wire_decoded()
-        self._build_busy_row()  # after the extras: they place widgets relative to the status line
         self.recompute(save=False)  # the restored state: nothing new to save (and a first
         # run stays one: the main window asks the store whether a text was ever saved)
 
@@ -137,10 +150,28 @@ class AlignmentPane(Pane):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
         self.recompute()
 
+    def replace_text(self, text: str) -> None:
+        """Put ``text`` in the editor as one undoable edit (Ctrl+Z brings the user's text
+        back); the result follows as after typing."""
+        replace_undoably(self.w.editor, text)
+
+    def show_example(self, text: str, labels: str) -> None:
+        """Show ``text`` with its BIO ``labels`` in Labels mode; the text and the labels are
+        replaced as one undoable edit each (Ctrl+Z in either brings the user's back)."""
+        replace_undoably(self.w.editor, text)
+        replace_undoably(self.w.labels_input, labels)
+        self.w.mode.setCurrentIndex(list(MODES).index("labels"))
+
+    def offer_labels(self, labels: str, for_text: str) -> None:
+        """Put ``labels`` in Labels mode's box (the mode stays) if the text is still
+        ``for_text`` (nothing typed or loaded since): the sample of a first run."""
+        if self.w.editor.toPlainText() == for_text:
+            self.w.labels_input.setPlainText(labels)
+
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
-        self._tokenizer_label = DEMO_LABEL if tokenizer is None else label
+        self._tokenizer_label = TEACHING_NAME if tokenizer is None else label
         self.mode_notice = None
         self._labels_must_fit = self.state.mode == "labels"  # checked when its result arrives
         if tokenizer is not None and self.state.mode == "labels" and self.state.labels_text == DEMO_LABELS:
@@ -151,6 +182,11 @@ class AlignmentPane(Pane):
         self.w.decoded.set_tokenizer(tokenizer if tokenizer is not None else self._demo)
         self._write_tokenizer_label()
         self.recompute()
+
+    @property
+    def tokenizer(self) -> TokenizerLike | None:
+        """The tokenizer in use; None for the teaching vocabulary."""
+        return self._tokenizer
 
     @property
     def busy(self) -> bool:
@@ -228,7 +264,7 @@ class AlignmentPane(Pane):
         w = self.w
         tok = self._tokenizer
         if tok is None:
-            w.tokenizer.setText(DEMO_LABEL)
+            w.tokenizer.setText(TEACHING_NAME)
         else:
             kind, size = getattr(tok, "model_type", "?"), getattr(tok, "vocab_size", 0)
             w.tokenizer.setText(f"{getattr(tok, 'name', self._tokenizer_label)} ({kind}, {size:,} tokens)")
@@ -265,6 +301,7 @@ class AlignmentPane(Pane):
         for box in (w.strip_accents, w.lowercase, w.collapse, w.repair, w.parse_special):
             box.toggled.connect(self._on_options_changed)
         w.export.clicked.connect(self._on_export_requested)
+        w.cancel_button.clicked.connect(self.cancel_compute)
         w.original.sig_hovered.connect(self._on_original_hovered)
         w.original.sig_selection_changed.connect(self._on_original_selected)
         w.normalized.sig_hovered.connect(self._on_normalized_hovered)
@@ -335,10 +372,10 @@ class AlignmentPane(Pane):
         self.state.derived_spans = on
         self._save_soon()
         if self.result is not None:
-            render.render_spans(self, self.result, self._prepared)
-            render.refresh_status(self)
+            self.render_spans(self.result, self.prepared)
+            self.refresh_status()
             if self.current_token >= 0:
-                render.link_tokens(self, [self.current_token], scroll=False)
+                self.link_tokens([self.current_token], scroll=False)
 
     def schedule(self) -> None:
         """Re-tokenize after an edit: at once on the leading edge of a burst of edits, once
@@ -377,55 +414,30 @@ class AlignmentPane(Pane):
         """Drop the shown result and what the widgets hold of it (its text stays in the
         editor): computing a huge text then needs memory for one result, not two."""
         self._runner.cancel()
-        self.result = self._prepared = None
+        self.result = self.prepared = None
         self.current_token = -1
-        render.clear(self)
+        self.clear_views()
 
     def _on_compute_failed(self, exc: object) -> None:
         self.show_banner(f"Could not tokenize this text ({type(exc).__name__}): {exc}", "error")
 
     # -- the busy indicator --------------------------------------------------------------
-    def _build_busy_row(self) -> None:
-        """The status line's row gets a busy bar, what is being computed, and Cancel, shown
-        only while a computation runs long; their space is kept while hidden, so showing
-        them moves nothing (a relayout of the views costs as much as their text)."""
-        self.busy_row = QWidget(self)
-        row = QHBoxLayout(self.busy_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        root = self.layout()
-        # the status line changes with every result: its layout requests stop at the boundary
-        root.insertWidget(root.indexOf(self.w.status), LayoutBoundary(self.busy_row, self))
-        row.addWidget(self.w.status, 1)  # moved from the pane's layout into this row
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setRange(0, 0)  # busy, no fraction known
-        self.busy_bar.setMaximumSize(120, 14)
-        self.busy_label = QLabel()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop this computation; the tokens shown stay as they are")
-        self.cancel_button.clicked.connect(self.cancel_compute)
-        for widget in (self.busy_bar, self.busy_label, self.cancel_button):
-            policy = widget.sizePolicy()
-            policy.setRetainSizeWhenHidden(True)
-            widget.setSizePolicy(policy)
-            row.addWidget(widget)
-            widget.hide()
-
     @property
     def busy_shown(self) -> bool:
         """The busy indicator (and its Cancel button) is on screen."""
-        return self.cancel_button.isVisibleTo(self)
+        return self.w.cancel_button.isVisibleTo(self)
 
     def _show_busy(self) -> None:
         if self._runner.busy:
             n = len(self.state.text)
-            self.busy_label.setText(f"Tokenizing {n:,} characters… (a new edit or Cancel stops it)")
-            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+            self.w.busy_label.setText(f"Tokenizing {n:,} characters… (a new edit or Cancel stops it)")
+            for widget in (self.w.busy_bar, self.w.busy_label, self.w.cancel_button):
                 widget.show()
 
     def _on_busy_changed(self, busy: bool) -> None:
         if not busy:
             self._busy_timer.stop()
-            for widget in (self.busy_bar, self.busy_label, self.cancel_button):
+            for widget in (self.w.busy_bar, self.w.busy_label, self.w.cancel_button):
                 widget.hide()
 
     # -- rendering -----------------------------------------------------------------------
@@ -433,9 +445,9 @@ class AlignmentPane(Pane):
         if self._leave_labels_if_unfit(prepared.view):
             return
         result = self.result = prepared.view
-        self._prepared = prepared  # what drawing it again needs (see _on_derived_toggled)
+        self.prepared = prepared  # what drawing it again needs (see _on_derived_toggled)
         self.seconds = time.perf_counter() - self._compute_started
-        render.render(self, result, self.seconds, prepared)
+        self.show_result(result, self.seconds, prepared)
         self.sig_encoding_changed.emit(result)
 
     def _leave_labels_if_unfit(self, result: AlignmentView) -> bool:
@@ -445,9 +457,10 @@ class AlignmentPane(Pane):
         if not self._labels_must_fit or result.mode != "labels":
             return False
         self._labels_must_fit = False
-        if not result.labels or len(result.labels) == len(result.tokens):
+        labels = result.labelled.labels if result.labelled is not None else []
+        if not labels or len(labels) == len(result.tokens):
             return False
-        notice = (f"Showing tokens: the {len(result.labels):,} labels do not fit this tokenizer's "
+        notice = (f"Showing tokens: the {len(labels):,} labels do not fit this tokenizer's "
                   f"{len(result.tokens):,} tokens (they stay in Labels mode's box; give one label per token there)")
         self.w.mode.setCurrentIndex(list(MODES).index("tokenize"))  # recomputes
         self.mode_notice = notice
@@ -469,7 +482,7 @@ class AlignmentPane(Pane):
         if self.result is None or not 0 <= index < len(self.result.tokens):
             return
         self.current_token = index
-        render.link_tokens(self, [index], select=True)
+        self.link_tokens([index], select=True)
 
     def step_token(self, delta: int) -> None:
         """Select the previous (``-1``) or next (``+1``) token."""
@@ -478,24 +491,24 @@ class AlignmentPane(Pane):
             self.select_token(min(n - 1, max(0, self.current_token + delta)))
 
     def _on_original_hovered(self, pos: int) -> None:
-        render.link_hover(self, pos, normalized=False)
+        self.link_hover(pos, normalized=False)
 
     def _on_normalized_hovered(self, pos: int) -> None:
-        render.link_hover(self, pos, normalized=True)
+        self.link_hover(pos, normalized=True)
 
     def _on_table_hovered(self, row: int) -> None:
         if row < 0 or self.result is None or row >= len(self.result.tokens):
-            render.link_hover(self, -1, normalized=False)
+            self.link_hover(-1, normalized=False)
         else:
-            render.link_tokens(self, [row], source=self.w.table)
+            self.link_tokens([row], source=self.w.table)
 
     def _on_original_selected(self, start: int, end: int) -> None:
-        render.link_selection(self, start, end)
+        self.link_selection(start, end)
 
     def _on_normalized_selected(self, start: int, end: int) -> None:
         nt = self.result.normalized if self.result else None
         if nt is not None and 0 <= start < end <= len(nt.text):
-            render.link_selection(self, *nt.to_original(start, end))
+            self.link_selection(*nt.to_original(start, end))
 
     # the banner an export error replaced: (text, kind, shown), put back by the next
     # successful export while the banner still shows that export error

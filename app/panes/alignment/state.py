@@ -17,7 +17,7 @@ import numpy as np
 from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
-from core.align.modes import MODES
+from core.align.modes import MODES, NORMALIZER_FORMS
 from core.align.view import AlignmentView, alignment_view
 from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import check_stop
@@ -29,7 +29,7 @@ from core.tokenizers import TokenizerLike
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
 DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
-FORMS = ("NFC", "NFD", "NFKC", "NFKD", "none")  # the normalizer's form choices
+TEACHING_NAME = "teaching example (15-entry WordPiece vocabulary)"  # the demo tokenizer, as the app names it
 CHARS_AHEAD = 50_000  # code points: from this length on, the worker finds a text's distinct characters
 
 
@@ -56,7 +56,7 @@ class AlignmentState(StoredState):
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
     parse_special: bool = True  # the text's special-token strings become special ids
 
-    CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": FORMS, "scheme": ("auto", *SCHEMES)}
+    CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": NORMALIZER_FORMS, "scheme": ("auto", *SCHEMES)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}
 
     def normalizer_changed(self) -> bool:
@@ -187,9 +187,9 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     view = compute(request, should_stop)
     nt = view.normalized
     breaks = long_run_breaks(view.text)
-    utf16 = qt_positions(view.utf16, breaks) if len(breaks) else view.utf16
+    utf16 = qt_positions(view.tables.utf16, breaks) if len(breaks) else view.tables.utf16
     counts = TextCounts.of(view)
-    specials = special_sources(view.text, view.tokens, view.ids, view.spans, view.special,
+    specials = special_sources(view.text, view.tokens, view.rows.ids, view.spans, view.rows.special,
                                special_ids(request.tokenizer))
     found = Counter(view.tokens[j] for j in np.flatnonzero(specials == IN_TEXT).tolist())
     extra = {"counts": counts, "specials": specials, "special_texts": tuple(found.most_common())}

@@ -1,4 +1,5 @@
-"""The alignment pane's widgets and layout (no behaviour: the pane wires them up)."""
+"""The alignment pane's widgets and layout, all made here (no behaviour: the pane and its
+extras, :mod:`app.panes.alignment.extras`, wire them up)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
     QSizePolicy,
     QSplitter,
     QToolButton,
@@ -20,26 +23,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.align.modes import MODES
+from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAMES
 from app.panes.alignment.decoded import DecodedView
+from app.panes.alignment.picker import TokenizerPicker
+from app.panes.alignment.side_by_side import SideBySidePanel
+from app.panes.alignment.token_ids import TokenIdsView
+from app.widgets.info_strip import InfoStrip
+from app.widgets.layout_boundary import LayoutBoundary
+from app.widgets.text_markers import TextMarkers
 from app.widgets.offset_map_view import OffsetMapView
 from app.widgets.span_text_view import SpanTextView
 from app.widgets.token_table import TokenTableView
 from app.widgets.wrap_guard import WrapGuard
 
-FORMS = ("NFKD", "NFKC", "NFD", "NFC", "none")
 BANNER_STYLES = {
     "error": "background:#fee2e2; color:#7f1d1d; border:1px solid #fca5a5;",
     "info": "background:#e0f2fe; color:#0c4a6e; border:1px solid #7dd3fc;",
 }
 
 
-SCHEMES = {
-    "auto": "Scheme: auto",
-    "wordpiece": "WordPiece (##)",
-    "sentencepiece": "SentencePiece (▁)",
-    "bytelevel": "Byte-level (Ġ)",
-    "surface": "Surface strings",
+SCHEMES = {"auto": "Scheme: auto"} | {
+    key: f"{name} ({SCHEME_MARKERS[key]})" if key in SCHEME_MARKERS else f"{name} strings"
+    for key, name in SCHEME_NAMES.items()
 }
 SCHEME_TIP = (
     "How the pasted tokens mark word pieces. Auto: ## → WordPiece, ▁ → SentencePiece, Ġ/Ċ → "
@@ -53,6 +58,8 @@ SCHEME_TIP = (
 
 @dataclass
 class AlignmentWidgets:
+    """Every widget of the pane, by role (made by :func:`build`)."""
+
     banner: QLabel
     mode: QComboBox
     tokenizer: QLabel
@@ -81,6 +88,18 @@ class AlignmentWidgets:
     derived: QCheckBox
     parse_special: QCheckBox
     decoded: DecodedView
+    picker: TokenizerPicker  # the toolbar's tokenizer choice
+    special_tokens: QCheckBox  # encode with the template's special tokens (badges, token ids)
+    whitespace: QCheckBox  # paint markers over whitespace
+    limits: QLabel  # the tokenizer file's truncation / padding line
+    strip: InfoStrip  # what the mouse is over (instead of tooltips over the text)
+    ids: TokenIdsView
+    side: SideBySidePanel
+    markers: TextMarkers  # over the original view: zero-width characters, whitespace, specials
+    norm_markers: TextMarkers  # over the normalized view
+    busy_bar: QProgressBar  # the busy row beside the status line, shown while a computation runs long
+    busy_label: QLabel
+    cancel_button: QPushButton
 
 
 def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
@@ -114,7 +133,7 @@ def _controls(w: dict) -> QHBoxLayout:
     w["tokenizer"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     w["tokenizer"].setMinimumWidth(120)
     w["form"] = QComboBox()
-    w["form"].addItems(FORMS)
+    w["form"].addItems(NORMALIZER_FORMS)
     w["form"].setToolTip("Unicode normalization form of the teaching normalizer")
     w["strip_accents"] = QCheckBox("Strip accents")
     w["strip_accents"].setToolTip("Remove every nonspacing mark (category Mn); its span folds into its letter")
@@ -128,7 +147,9 @@ def _controls(w: dict) -> QHBoxLayout:
     row.addWidget(QLabel("Mode:"))
     row.addWidget(w["mode"])
     row.addSpacing(12)
+    w["picker"] = TokenizerPicker()
     row.addWidget(QLabel("Tokenizer:"))
+    row.addWidget(w["picker"])
     row.addWidget(w["tokenizer"], 1)
     w["parse_special"] = QCheckBox("Parse special tokens")
     w["parse_special"].setToolTip("Checked: special-token strings in the text (<|im_start|>, <|eot_id|>) become "
@@ -173,6 +194,30 @@ def _inputs(w: dict) -> QWidget:
     return box
 
 
+def _status_row(pane: QWidget, w: dict) -> QWidget:
+    """The status line with a busy bar, what is being computed, and Cancel, shown only while
+    a computation runs long; their space is kept while hidden, so showing them moves nothing
+    (a relayout of the views costs as much as their text). The status line changes with
+    every result: its layout requests stop at a :class:`LayoutBoundary`."""
+    busy_row = QWidget(pane)
+    row = QHBoxLayout(busy_row)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(w["status"], 1)
+    w["busy_bar"] = QProgressBar()
+    w["busy_bar"].setRange(0, 0)  # busy, no fraction known
+    w["busy_bar"].setMaximumSize(120, 14)
+    w["busy_label"] = QLabel()
+    w["cancel_button"] = QPushButton("Cancel")
+    w["cancel_button"].setToolTip("Stop this computation; the tokens shown stay as they are")
+    for name in ("busy_bar", "busy_label", "cancel_button"):
+        policy = w[name].sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        w[name].setSizePolicy(policy)
+        row.addWidget(w[name])
+        w[name].hide()
+    return LayoutBoundary(busy_row, pane)
+
+
 def build(pane: QWidget) -> AlignmentWidgets:
     """Create the pane's widgets and lay them out on ``pane``."""
     w: dict = {}
@@ -215,6 +260,13 @@ def build(pane: QWidget) -> AlignmentWidgets:
     extra_row.setContentsMargins(0, 0, 0, 0)
     extra_row.addWidget(w["legend"])
     extra_row.addWidget(w["derived"])
+    w["special_tokens"] = QCheckBox("Special tokens")
+    w["special_tokens"].setToolTip("Encode with the special tokens the tokenizer adds ([CLS] … [SEP]); they are "
+                                   "drawn as badges at their positions and listed in the token ids")
+    w["whitespace"] = QCheckBox("Show whitespace")
+    w["whitespace"].setToolTip("Paint · over spaces, → over tabs and ¶ at line ends (the text is unchanged)")
+    extra_row.addWidget(w["special_tokens"])
+    extra_row.addWidget(w["whitespace"])
 
     left = QSplitter(Qt.Orientation.Vertical)
     editor_box, _ = _titled("Original text (edit)", w["editor"],
@@ -231,6 +283,8 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["decoded"] = DecodedView()
     left.addWidget(w["decoded"])
     left.setSizes([170, 80, 300, 170, 200])
+    w["side"] = SideBySidePanel()
+    left.addWidget(w["side"])  # after the sizes: it takes what it asks for
 
     right = QSplitter(Qt.Orientation.Vertical)
     table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "
@@ -245,6 +299,8 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["entities_box"], _ = _titled("Entities", w["entities"], w["entities"].toolTip())
     right.addWidget(w["entities_box"])
     right.setSizes([380, 200, 110])
+    w["ids"] = TokenIdsView()
+    right.insertWidget(1, w["ids"])  # below the table, after the sizes
 
     main = QSplitter(Qt.Orientation.Horizontal)
     main.addWidget(left)
@@ -256,11 +312,20 @@ def build(pane: QWidget) -> AlignmentWidgets:
                           "per word (per character for a script written without spaces)")
     root.addWidget(w["count"])
     root.addWidget(main, 1)
+    w["limits"] = QLabel()
+    w["limits"].setStyleSheet("color:#4b5563")
+    w["limits"].setToolTip("What the tokenizer file says about truncation and padding; "
+                           "this view encodes the whole text and pads nothing")
+    w["limits"].hide()
+    root.addWidget(w["limits"])
+    w["strip"] = InfoStrip()
+    root.addWidget(w["strip"])
     w["status"] = QLabel()
     w["status"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     w["status"].setWordWrap(True)  # a long status (font notes, unknowns) wraps, never cut off
     w["status"].setToolTip("Counts for the text shown, and how much of it is highlighted")
-    root.addWidget(w["status"])
+    root.addWidget(_status_row(pane, w))
+    w["markers"], w["norm_markers"] = TextMarkers(w["original"]), TextMarkers(w["normalized"])
     for view in (w["original"], w["normalized"], w["editor"]):
         font = QFont(view.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)

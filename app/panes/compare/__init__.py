@@ -6,17 +6,12 @@ importing :mod:`app.panes.compare.state` loads no Qt. Run alone: ``python -m app
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from app.panes import lazy_pane
 
 if TYPE_CHECKING:
     from app.panes.compare.pane import ComparePane
 
 __all__ = ["ComparePane"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "ComparePane":
-        from app.panes.compare.pane import ComparePane  # lazy: keeps the state module free of Qt
-
-        return ComparePane
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_pane(__name__, "ComparePane")

@@ -6,17 +6,12 @@ importing :mod:`app.panes.merges.state` loads no Qt. Run alone: ``python -m app.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from app.panes import lazy_pane
 
 if TYPE_CHECKING:
     from app.panes.merges.pane import MergesPane
 
 __all__ = ["MergesPane"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "MergesPane":
-        from app.panes.merges.pane import MergesPane  # lazy: keeps the state module free of Qt
-
-        return MergesPane
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_pane(__name__, "MergesPane")

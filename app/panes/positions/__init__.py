@@ -6,17 +6,12 @@ importing :mod:`app.panes.positions.state` loads no Qt. Run alone: ``python -m a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from app.panes import lazy_pane
 
 if TYPE_CHECKING:
     from app.panes.positions.pane import PositionsPane
 
 __all__ = ["PositionsPane"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "PositionsPane":
-        from app.panes.positions.pane import PositionsPane  # lazy: keeps the state module free of Qt
-
-        return PositionsPane
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_pane(__name__, "PositionsPane")

@@ -7,17 +7,12 @@ importing :mod:`app.panes.retrieval.state` loads no Qt. Run alone: ``python -m a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from app.panes import lazy_pane
 
 if TYPE_CHECKING:
     from app.panes.retrieval.pane import RetrievalPane
 
 __all__ = ["RetrievalPane"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "RetrievalPane":
-        from app.panes.retrieval.pane import RetrievalPane  # lazy: keeps the state module free of Qt
-
-        return RetrievalPane
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_pane(__name__, "RetrievalPane")

@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from tests.app.widgets.table_rows import table_rows
 from app.widgets.layout_boundary import LayoutBoundary
 from app.widgets.token_table import TokenTableView
 from app.widgets.viewport_cache import RENDER_DELAY_MS
@@ -26,8 +27,7 @@ def _fill(table, n, rename=None):
     text, tokens, ids, spans = _rows(n)
     if rename is not None:
         tokens[rename] = "CHANGED"
-    utf = list(range(len(text) + 1))
-    table.token_model.set_tokens(text, tokens, ids, spans, utf, utf)
+    table.token_model.set_tokens(table_rows(text, tokens, ids, spans))
 
 
 def _full_paint(table, qtbot):

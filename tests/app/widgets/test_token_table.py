@@ -3,10 +3,15 @@ an edit changed."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
 from app.panes.alignment import state as alignment_state
 from app.widgets.token_badges import readable, visible, visible_runs
-from app.widgets.token_table import COLUMNS, TokenTableModel, row_arrays
+from app.widgets.token_table import COLUMNS, TableRows, TokenTableModel, row_arrays
+from tests.app.widgets.table_rows import table_rows
 from core.align.audit import audit
+from core.align.view import alignment_view
 from core.tokenizers import demo_tokenizer
 from tests.app.panes.alignment.support import FULL
 
@@ -26,9 +31,7 @@ def test_visible_whitespace_and_joiners():
 
 
 def _fill(model, result):
-    model.set_tokens(result.text, result.tokens, result.ids, result.spans, result.utf16, result.utf8,
-                     labels=result.labels, audit=result.audit, token_bytes=result.token_bytes,
-                     error_row=-1 if result.error_token is None else result.error_token)
+    model.set_tokens(TableRows(result))
 
 
 def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
@@ -61,14 +64,13 @@ def test_token_model_updates_only_rows_that_changed(qtbot, qtmodeltester):
 def test_unknown_marks_and_derived_spans_refresh_their_rows(qtbot, qtmodeltester):
     text = "ab cd ef"
     spans = [(0, 2), (3, 5), (6, 8)]
-    utf = list(range(len(text) + 1))
     model, changed = TokenTableModel(), []
     model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
-    model.set_tokens(text, ["ab", "cd", "ef"], [1, 2, 3], spans, utf, utf, audit=audit(text, spans))
+    model.set_tokens(table_rows(text, ["ab", "cd", "ef"], [1, 2, 3], spans, audit=audit(text, spans)))
     assert model.cell(1, COLUMNS.index("Flags")) == ""
-    model.set_tokens(text, ["ab", "[UNK]", "ef"], [1, 0, 3], spans, utf, utf, unknown=[False, True, False],
-                     audit=audit(text, spans, derived_offsets=[(0, 2), (3, 5), (7, 8)]),
-                     derived=[(0, 2), (3, 5), (7, 8)])
+    model.set_tokens(table_rows(text, ["ab", "[UNK]", "ef"], [1, 0, 3], spans, unknown=[False, True, False],
+                                audit=audit(text, spans, derived_offsets=[(0, 2), (3, 5), (7, 8)]),
+                                derived=[(0, 2), (3, 5), (7, 8)]))
     assert changed == [1]
     assert model.cell(1, COLUMNS.index("Flags")) == "⍰ unknown"
     assert model.cell(2, COLUMNS.index("Flags")) == "≠ span"
@@ -83,11 +85,23 @@ def test_row_arrays_computed_ahead_give_the_same_rows(qtbot):
     spans = [tuple(o) for o in enc.offsets]
     flags = audit(FULL, spans)
     unknown = [t == "[UNK]" for t in enc.tokens]
-    args = (FULL, enc.tokens, enc.ids, spans, list(range(len(FULL) + 2)), list(range(len(FULL) + 2)))
+    args = (FULL, enc.tokens, enc.ids, spans)
     here, ahead = TokenTableModel(), TokenTableModel()
-    here.set_tokens(*args, audit=flags, unknown=unknown)
-    ahead.set_tokens(*args, audit=flags, unknown=unknown, rows=row_arrays(spans, flags, unknown))
+    here.set_tokens(table_rows(*args, audit=flags, unknown=unknown))
+    ahead.set_tokens(table_rows(*args, audit=flags, unknown=unknown, arrays=row_arrays(spans, flags, unknown)))
     for name in ("_marks", "_bits", "_end_max"):
         assert getattr(here, name).tolist() == getattr(ahead, name).tolist()
     assert any(here._marks) and [ahead.cell(r, 2) for r in range(ahead.rowCount())] == [
         here.cell(r, 2) for r in range(here.rowCount())]
+
+
+def test_the_token_that_does_not_fit_is_the_error_row(qtbot):
+    """A pasted list that stops fitting: its first token that does not fit is flagged, the
+    rest have no span."""
+    view = alignment_view("zoe flew to", mode="align", tokens_text="zoe flx to")
+    assert view.mismatch is not None and view.mismatch.token == 1
+    model = TokenTableModel()
+    model.set_tokens(TableRows(view))
+    flags = [model.cell(r, COLUMNS.index("Flags")) for r in range(model.rowCount())]
+    assert flags == ["", "does not fit", "not aligned"]
+    assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) == QColor("#fecaca")

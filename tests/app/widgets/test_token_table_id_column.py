@@ -3,6 +3,7 @@ token columns are (byte-level tokenizers add a Readable column)."""
 
 from __future__ import annotations
 
+from tests.app.widgets.table_rows import table_rows
 from app.widgets.token_table import COLUMNS, TokenTableView
 
 
@@ -12,8 +13,7 @@ def test_the_id_column_is_visible_in_a_narrow_table_with_every_column_shown(qtbo
     view.resize(420, 300)
     view.show_readable(True)
     view.show_derived(True)
-    view.token_model.set_tokens("hello world", ["hello", "Ġworld"], [31373, 995], [(0, 5), (5, 11)],
-                                list(range(12)), list(range(12)))
+    view.token_model.set_tokens(table_rows("hello world", ["hello", "Ġworld"], [31373, 995], [(0, 5), (5, 11)]))
     view.show()
     qtbot.waitExposed(view)
     col = COLUMNS.index("ID")

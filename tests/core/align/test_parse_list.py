@@ -55,7 +55,7 @@ def test_align_mode_takes_bracketed_special_tokens():
     assert view.tokens == ["[CLS]", "un", "##able", "[SEP]"]
     assert list(view.spans)[1:3] == [(0, 2), (2, 6)]
     view = alignment_view("é", mode="align", tokens_text="[UNK]", normalizer_options=OPTIONS)
-    assert view.error is None and view.unknown == [True]
+    assert view.error is None and view.rows.unknown == [True]
 
 
 def test_align_mode_reports_a_broken_json_list():

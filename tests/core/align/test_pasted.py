@@ -24,8 +24,8 @@ def test_decoded_pieces_keep_their_leading_space():
 
 def test_auto_mode_aligns_decoded_pieces_as_surface_strings():
     out = align_tokens("Hello world", '["Hello", " world"]', TEACHING)
-    assert out.get("error") is None and out["scheme"] == "surface"
-    assert out["spans"] == [(0, 5), (5, 11)] and not out["scheme_normalized"]
+    assert out.error is None and out.aligned.scheme == "surface"
+    assert out.spans == [(0, 5), (5, 11)] and not out.aligned.after_normalizer
 
 
 def test_tiktoken_decoded_tokens_align_to_the_encodings_offsets(data_dir):
@@ -55,24 +55,24 @@ def test_property_pieces_that_spell_the_text_align_to_their_own_place(words):
 def test_lowercased_metaspace_pieces_align_through_the_teaching_normalizer():
     text = "Zo\u00e9 flew to \u0130stanbul"
     out = align_tokens(text, "\u2581zoe \u2581flew \u2581to \u2581istanbul", TEACHING)
-    assert out.get("error") is None and out["scheme"] == "sentencepiece" and out["scheme_normalized"]
-    assert [text[a:b] for a, b in out["spans"]] == ["Zo\u00e9", " flew", " to", " \u0130stanbul"]
+    assert out.error is None and out.aligned.scheme == "sentencepiece" and out.aligned.after_normalizer
+    assert [text[a:b] for a, b in out.spans] == ["Zo\u00e9", " flew", " to", " \u0130stanbul"]
     exact = align_tokens(text, "\u2581Zo\u00e9 \u2581flew", TEACHING)  # as it is: no normalizer needed
-    assert exact.get("error") is None and not exact["scheme_normalized"]
-    assert exact["normalized"].text == text
+    assert exact.error is None and not exact.aligned.after_normalizer
+    assert exact.normalized.text == text
 
 
 def test_lowercased_byte_level_pieces_align_too():
     out = align_tokens("Hello World", "hello \u0120world", TEACHING)
-    assert out.get("error") is None and out["scheme"] == "bytelevel" and out["scheme_normalized"]
-    assert out["spans"] == [(0, 5), (5, 11)]
+    assert out.error is None and out.aligned.scheme == "bytelevel" and out.aligned.after_normalizer
+    assert out.spans == [(0, 5), (5, 11)]
 
 
 def _hint(text, tokens, scheme, **options):
     out = align_tokens(text, tokens, dict(TEACHING, **options), scheme=scheme,
                        normalize_all=options != {})
-    assert out["error"]
-    return out["error"].split("Hint: ", 1)[1]
+    assert out.error
+    return out.error.split("Hint: ", 1)[1]
 
 
 @pytest.mark.parametrize("text, tokens, scheme, options, says, never", [

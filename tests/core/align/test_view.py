@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.align import align
 from core.align.modes import MAX_CHARS
-from core.align.view import alignment_view, audit_spans, normalized_spans
+from core.align.view import Mismatch, alignment_view, audit_spans, normalized_spans
 from core.entities import Entity
 from core.text.graphemes import GraphemeBounds, grapheme_bounds
 from core.text.normalize import normalize
@@ -30,20 +30,20 @@ def test_labels_mode_gives_the_spec_3_entities_with_every_table():
     assert view.entities == [Entity("Zo\u0065\u0301", "PER", 0, 4), Entity("\u0130stanbul", "LOC", 14, 22),
                              Entity("Nvidia", "ORG", 30, 36)]
     utf16, utf8 = offset_tables(FULL)
-    assert list(view.utf16) == utf16 and list(view.utf8) == utf8
-    assert view.grapheme_start.nonzero()[0].tolist() == grapheme_bounds(FULL)
-    assert view.norm_spans == [view.normalized.to_normalized(*sp) for sp in view.spans]
-    assert view.cover.tolist() == [sum(1 for s, e in FULL_SPANS if s <= i < e) for i in range(len(FULL))]
+    assert list(view.tables.utf16) == utf16 and list(view.tables.utf8) == utf8
+    assert view.tables.grapheme_start.nonzero()[0].tolist() == grapheme_bounds(FULL)
+    assert view.layer.norm_spans == [view.normalized.to_normalized(*sp) for sp in view.spans]
+    assert view.layer.cover.tolist() == [sum(1 for s, e in FULL_SPANS if s <= i < e) for i in range(len(FULL))]
     assert view.tokens_at(15) == [3] and view.tokens_in(30, 34) == [6, 7]
 
 
 def test_align_mode_keeps_the_spans_that_fit_and_locates_the_mismatch():
     view = alignment_view(FULL, mode="align", tokens_text="zoe flew from", normalizer_options=TEACHING)
     assert view.spans == [(0, 4), (5, 9), None]
-    assert view.error_token == 2 and view.error_pos == 11
+    assert view.mismatch == Mismatch(position=11, token=2)
     assert "does not fit the text (WordPiece tokens)" in view.error
     ok = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
-    assert ok.error is None and ok.spans == align(FULL, FULL_TOKENS) and ok.scheme == "wordpiece"
+    assert ok.error is None and ok.spans == align(FULL, FULL_TOKENS) and ok.aligned.scheme == "wordpiece"
 
 
 def test_wrong_label_count_and_bad_json_are_messages_not_errors():
@@ -75,7 +75,7 @@ def test_empty_and_oversized_text_give_a_notice_and_no_tokens():
 
 def test_a_lone_surrogate_is_tokenized_not_raised():
     view = alignment_view("a\ud800b", demo_tokenizer(), normalizer_options=TEACHING, tokenizer_is_demo=True)
-    assert view.error is None and list(view.utf8) == [0, 1, 4, 5] and list(view.utf16) == [0, 1, 2, 3]
+    assert view.error is None and list(view.tables.utf8) == [0, 1, 4, 5] and list(view.tables.utf16) == [0, 1, 2, 3]
 
 
 def test_a_kept_grapheme_cache_gives_the_same_view_as_a_fresh_one():
@@ -83,7 +83,7 @@ def test_a_kept_grapheme_cache_gives_the_same_view_as_a_fresh_one():
     for text in ("👩\u200d💻 ok", "👩\u200d💻 okay", "x👩\u200d💻 okay"):
         kept = alignment_view(text, demo_tokenizer(), graphemes=cache)
         fresh = alignment_view(text, demo_tokenizer())
-        assert kept.grapheme_start.tolist() == fresh.grapheme_start.tolist()
+        assert kept.tables.grapheme_start.tolist() == fresh.tables.grapheme_start.tolist()
         assert kept.audit.cuts_grapheme.tolist() == fresh.audit.cuts_grapheme.tolist()
 
 
@@ -105,16 +105,16 @@ def test_unknown_tokens_and_derived_spans_reach_the_view():
     tok = build_tokenizer_json(unigram_doc(byte_fallback=False), "unigram", "unigram")
     view = alignment_view("ab \u00e7\u00e9 ba x", tok)
     assert view.tokens == ["\u2581", "ab", "\u2581", "\u00e7\u00e9", "\u2581", "b", "a", "\u2581", "x"]
-    assert view.unknown == [False, False, False, True, False, False, False, False, True]
-    assert view.marked == view.unknown and view.byte_fallback == [False] * 9
+    assert view.rows.unknown == [False, False, False, True, False, False, False, False, True]
+    assert view.marked == view.rows.unknown and view.rows.byte_fallback == [False] * 9
     assert view.unknown_summary == (2, 3, 0, 0)
     assert view.misleading == 1 and view.audit.tokens[0].derived_span == (0, 0)
     shown = view.derived_view
     assert shown.spans[0] == (0, 0) and shown.spans[1:] == view.spans[1:]
-    assert shown.norm_spans[0] == (0, 0) and shown.cover.tolist()[0] == 1 and view.cover.tolist()[0] == 2
+    assert shown.layer.norm_spans[0] == (0, 0) and shown.layer.cover.tolist()[0] == 1 and view.layer.cover.tolist()[0] == 2
 
 
 def test_a_pasted_list_marks_unk_like_tokens():
     view = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
-    assert view.unknown == [t == "[UNK]" for t in FULL_TOKENS] and view.unknown_summary[:2] == (1, 1)
-    assert view.derived_spans is None and view.derived_view is view
+    assert view.rows.unknown == [t == "[UNK]" for t in FULL_TOKENS] and view.unknown_summary[:2] == (1, 1)
+    assert view.rows.derived_spans is None and view.derived_view is view

@@ -10,7 +10,7 @@ import pytest
 import core.tokenizers.derived as derived
 from core.align.audit import audit
 import core.align.view as view_module
-from core.align.view import AlignmentView, _normalized_spans, _span_arrays, alignment_view, audit_spans
+from core.align.view import AlignmentView, TokenRows, _normalized_spans, _span_arrays, alignment_view, audit_spans
 from core.errors import OffsetError
 from core.text.graphemes import GraphemeBounds, grapheme_bounds
 from core.text.offsets import int_table, offset_arrays
@@ -78,12 +78,12 @@ def test_audit_spans_still_reports_short_lists():
 def test_an_identity_map_shares_the_spans_and_another_map_does_not(gpt2, bert):
     text = TEXTS[0] * 3
     view = alignment_view(text, gpt2)
-    assert view.norm_spans is view.spans
-    assert view.norm_spans == _normalized_spans(view.normalized, _span_arrays(view.spans))
+    assert view.layer.norm_spans is view.spans
+    assert view.layer.norm_spans == _normalized_spans(view.normalized, _span_arrays(view.spans))
     lowered = alignment_view("ZOE\u0301 Flew " + text, bert)
-    assert lowered.norm_spans is not lowered.spans
+    assert lowered.layer.norm_spans is not lowered.spans
     nt = lowered.normalized
-    assert lowered.norm_spans == [nt.to_normalized(*sp) for sp in lowered.spans]
+    assert lowered.layer.norm_spans == [nt.to_normalized(*sp) for sp in lowered.spans]
 
 
 def test_the_spelled_out_check_compares_every_chunk(gpt2, monkeypatch):
@@ -98,10 +98,12 @@ def test_the_spelled_out_check_compares_every_chunk(gpt2, monkeypatch):
 
 
 def test_marked_without_marks_is_all_false_with_the_old_length():
-    assert AlignmentView("abc", "tokenize", unknown=[0, 0, 0]).marked == [False] * 3
-    assert AlignmentView("abc", "tokenize", unknown=[False] * 3, byte_fallback=[False] * 2).marked == [False] * 2
-    assert AlignmentView("abc", "tokenize", unknown=[False, 1, 0], byte_fallback=[False, False, True]).marked == [
-        False, True, True]
+    def marked(unknown, byte_fallback=()):
+        return AlignmentView("abc", "tokenize", rows=TokenRows(unknown=unknown, byte_fallback=list(byte_fallback))).marked
+
+    assert marked([0, 0, 0]) == [False] * 3
+    assert marked([False] * 3, [False] * 2) == [False] * 2
+    assert marked([False, 1, 0], [False, False, True]) == [False, True, True]
 
 
 def test_grapheme_bounds_are_int64_whether_fresh_or_reused():

@@ -94,5 +94,5 @@ def test_long_encodings_and_views_hold_compact_spans():
     assert enc.offsets == pairs and pairs == list(enc.offsets) and enc.word_ids == list(enc.word_ids)
     assert all(text[a:b] == enc.token_text(i) for i, (a, b) in enumerate(pairs[:50]))
     view = alignment_view(text, tok)
-    assert isinstance(view.spans, SpanArray) and isinstance(view.norm_spans, SpanArray)
-    assert view.spans == pairs and view.norm_spans == [view.normalized.to_normalized(*sp) for sp in pairs]
+    assert isinstance(view.spans, SpanArray) and isinstance(view.layer.norm_spans, SpanArray)
+    assert view.spans == pairs and view.layer.norm_spans == [view.normalized.to_normalized(*sp) for sp in pairs]

@@ -40,10 +40,10 @@ def test_bert_round_trip_is_drawn_in_both_views(qtbot, pane, bert):
         (" ", (Cause.COLLAPSED_WHITESPACE,))]
     assert view.summary.text() == rt.summary() == (
         "1 lost accent, 1 lost case, 1 unknown, 1 collapsed whitespace, share 44.4 % unchanged")
-    assert view.original._spans == [(0, 1), (2, 3), (4, 6), (6, 7)]
-    assert view.original._unknown == [False, False, True, False]
+    assert view.original.drawn_spans() == [(0, 1), (2, 3), (4, 6), (6, 7)]
+    assert view.original.drawn_unknown() == [False, False, True, False]
     assert view.original.unknown_count() == 1
-    assert [entity_colour(k) for *_, k in view.original._entities] == [
+    assert [entity_colour(k) for *_, k in view.original.drawn_entities()] == [
         CAUSE_COLOURS[d.causes[0]] for d in rt.differences]
 
 
@@ -76,7 +76,7 @@ def test_gpt2_comes_back_exactly(qtbot, pane, data_dir):
     text = "नमस्ते 👩\u200d👩\u200d👧 مرحبا"
     result = shown(qtbot, pane, lambda: tokenize_with(qtbot, pane, gpt2, "gpt2", text), text)
     assert result.round_trip.exact and pane.w.decoded.summary.text() == "comes back exactly, share 100 % unchanged"
-    assert pane.w.decoded.original._spans == []
+    assert pane.w.decoded.original.drawn_spans() == []
 
 
 def test_a_chat_prompt_keeps_its_special_tokens(qtbot, pane, data_dir):

@@ -71,19 +71,19 @@ def test_special_tokens_are_encoded_only_while_asked_for_and_an_edit_cancels_the
     _bert(qtbot, pane, data_dir, "hello world")
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.set_text("hello there")
-    assert calls == [] and not pane.extras._specials.busy  # toggle off: no second encode
+    assert calls == [] and not pane.extras.special_runner.busy  # toggle off: no second encode
     pane.extras.special.setChecked(True)  # encodes the shown result's text, on a worker
-    assert pane.extras._specials.busy
-    with qtbot.waitSignal(pane.extras._specials.sig_returned):  # the next result's encoding
+    assert pane.extras.special_runner.busy
+    with qtbot.waitSignal(pane.extras.special_runner.sig_returned):  # the next result's encoding
         pane.w.editor.insertPlainText("!")  # a keystroke: the running encoding is of the old text
-        assert not pane.extras._specials.busy
+        assert not pane.extras.special_runner.busy
     assert calls[-1] == pane.w.editor.toPlainText()
 
 
 def test_picker_and_toggles_sit_in_the_pane(qtbot, pane):
     extras = pane.extras
     assert pane.isAncestorOf(extras.picker) and pane.isAncestorOf(extras.side)
-    assert extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry vocabulary)"
+    assert extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry WordPiece vocabulary)"
     assert not any("demo" in text for text, _, _ in extras.picker.entries())
     extras.whitespace.setChecked(True)
     assert extras.markers.show_whitespace and extras.norm_markers.show_whitespace
@@ -93,5 +93,5 @@ def test_the_pickers_teaching_example_switches_to_the_teaching_vocabulary(qtbot,
     _bert(qtbot, pane, data_dir, "hello world")
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.extras.picker.sig_teaching_requested.emit()  # alone (no main window): this pane switches
-    assert pane._tokenizer is None
-    assert pane.extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry vocabulary)"
+    assert pane.tokenizer is None
+    assert pane.extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry WordPiece vocabulary)"

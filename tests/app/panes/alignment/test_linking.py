@@ -15,7 +15,7 @@ def test_hovering_the_original_links_token_and_normalized_text(qtbot, pane):
     view.redraw_now()
     hover(view, 15)  # inside "İstanbul", token 3
     assert view.linked_spans() == [(14, 22)]
-    assert pane.w.normalized.linked_spans() == [pane.result.norm_spans[3]]
+    assert pane.w.normalized.linked_spans() == [pane.result.layer.norm_spans[3]]
     assert pane.w.table.current_token() == 3
     hover(pane.w.normalized, 30)  # "nv|id|ia": normalized 28..34, position 30 is in ##id
     assert pane.w.original.linked_spans() == [(32, 34)]
@@ -38,7 +38,7 @@ def test_hovering_a_table_row_links_both_texts(qtbot, pane):
                         Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(table.viewport(), event)
     assert pane.w.original.linked_spans() == [FULL_SPANS[6]]
-    assert pane.w.normalized.linked_spans() == [pane.result.norm_spans[6]]
+    assert pane.w.normalized.linked_spans() == [pane.result.layer.norm_spans[6]]
     pane.select_token(2)
     pane.w.table.sig_token_hovered.emit(-1)  # leaving the table goes back to the current token
     assert pane.w.original.linked_spans() == [FULL_SPANS[2]]
@@ -60,8 +60,8 @@ def test_clicking_below_the_text_selects_nothing(qtbot, pane):
         QApplication.sendEvent(view.viewport(), event)
     assert selected == [] and pane.current_token == 0
     hover(view, 6)
-    assert view._hovered == 6
+    assert view.hovered() == 6
     event = QMouseEvent(QEvent.Type.MouseMove, below, view.viewport().mapToGlobal(below),
                         Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), event)
-    assert view._hovered == -1
+    assert view.hovered() == -1

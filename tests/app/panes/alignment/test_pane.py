@@ -29,7 +29,7 @@ def test_first_launch_explains_itself(qtbot, pane):
     assert r.tokens == FULL_TOKENS and r.spans == FULL_SPANS
     assert [(e.text, e.label, e.start, e.end) for e in r.entities] == [
         ("Zoe\u0301", "PER", 0, 4), ("\u0130stanbul", "LOC", 14, 22), ("Nvidia", "ORG", 30, 36)]
-    assert [r.utf16[e.start] for e in r.entities] == [0, 14, 31]
+    assert [r.tables.utf16[e.start] for e in r.entities] == [0, 14, 31]
     assert pane.w.entities.count() == 3
     assert pane.w.table.token_model.rowCount() == 10
     assert pane.w.normalized.text() == "zoe flew to istanbul \U0001F600 with nvidia final"
@@ -92,7 +92,7 @@ def test_labels_mode_lists_core_entities_and_strict_toggle(qtbot, pane):
     assert [e.text for e in pane.result.entities] == ["Zoe\u0301"]
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.repair.setChecked(False)
-    assert pane.result.entities == [] and pane.w.original._entities == []
+    assert pane.result.entities == [] and pane.w.original.drawn_entities() == []
 
 
 def test_restart_restores_text_mode_tokens_and_labels(qtbot, pane):
@@ -187,14 +187,14 @@ def test_align_mode_detects_surface_tokens_and_shows_the_hint(qtbot, pane):
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.tokens_input.setPlainText('["Zo", "e\u0301", "flew"]')
     r = pane.result
-    assert r.error is None and r.scheme == "surface" and r.spans == [(0, 2), (2, 4), (5, 9)]
+    assert r.error is None and r.aligned.scheme == "surface" and r.spans == [(0, 2), (2, 4), (5, 9)]
     assert "aligned as surface tokens (detected)" in pane.w.status.text()
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.tokens_input.setPlainText("zoe flew")  # no markers, lowercase: WordPiece fits
-    assert pane.result.error is None and pane.result.scheme == "wordpiece"
+    assert pane.result.error is None and pane.result.aligned.scheme == "wordpiece"
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.scheme.setCurrentIndex(pane.w.scheme.findData("surface"))
-    assert pane.state.scheme == "surface" and pane.result.error_token == 0
+    assert pane.state.scheme == "surface" and pane.result.mismatch.token == 0
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.w.tokens_input.setPlainText('["Zo\u00e9", "flew"]')  # NFC token, NFD text
     assert "Hint: they are equal after NFC normalization" in pane.w.banner.text()
@@ -218,8 +218,8 @@ def test_bert_tokenizer_marks_the_dropped_accent(qtbot, pane, data_dir):
         pane.set_text("Zoe\u0301 flew")
     r = pane.result
     assert r.tokens == ["zoe", "flew"] and r.spans == [(0, 3), (5, 9)]
-    assert r.ids == [bert.token_to_id("zoe"), bert.token_to_id("flew")]
-    assert (3, 4, "uncov") in pane.w.original._marks
+    assert r.rows.ids == [bert.token_to_id("zoe"), bert.token_to_id("flew")]
+    assert (3, 4, "uncov") in pane.w.original.drawn_marks()
     assert not pane.w.form.isEnabled()
 
 
@@ -250,14 +250,14 @@ def test_byte_level_flags_and_readable_columns(qtbot, pane, data_dir, tmp_path):
         "", "⧉  bytes 1–3 of \U0001F600", "⧉  byte 4 of \U0001F600"]
     tip = model.data(model.index(2, col["Flags"]), Qt.ItemDataRole.ToolTipRole)
     assert "shares characters" in tip and "owns byte 4 of \U0001F600 (U+1F600)" in tip
-    assert r.audit.shared == [3] and r.cover.tolist() == [1, 1, 1, 2]
+    assert r.audit.shared == [3] and r.layer.cover.tolist() == [1, 1, 1, 2]
     pane.export_tokens(str(tmp_path / "t.csv"))
     rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
     assert [(row["readable"], row["flags"]) for row in rows][1:] == [
         ("␣⟨F0 9F 98⟩", "⧉  bytes 1–3 of \U0001F600"), ("⟨80⟩", "⧉  byte 4 of \U0001F600")]
     with qtbot.waitSignal(pane.sig_encoding_changed):
         pane.set_tokenizer(demo_tokenizer(), "demo")
-    assert pane.result.token_bytes is None and model.cell(0, col["Readable"]) == ""
+    assert pane.result.rows.token_bytes is None and model.cell(0, col["Readable"]) == ""
 
 
 def test_empty_span_flag_and_readable_hidden_for_wordpiece(qtbot, pane):

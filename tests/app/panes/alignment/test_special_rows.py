@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.app.widgets.table_rows import table_rows
 from app.panes.alignment import AlignmentPane
 from app.settings import open_settings
 from app.widgets.token_table import COLUMNS, SPECIAL_BACKGROUND
@@ -32,8 +33,8 @@ def test_a_chat_prompts_special_tokens_are_flagged_with_their_id_and_source(qtbo
 
 def test_template_tokens_are_said_to_come_from_the_post_processor(qtbot, pane):
     model = pane.w.table.token_model
-    model.set_tokens("hi", ["[CLS]", "hi", "[SEP]"], [101, 7632, 102], [(0, 0), (0, 2), (2, 2)],
-                     [0, 1, 2], [0, 1, 2], specials=[1, 0, 1])
+    model.set_tokens(table_rows("hi", ["[CLS]", "hi", "[SEP]"], [101, 7632, 102], [(0, 0), (0, 2), (2, 2)],
+                                specials=[1, 0, 1]))
     assert [model.cell(j, COLUMNS.index("Flags")) for j in range(3)] == ["special", "", "special"]
     tip = model.data(model.index(2, 0), Qt.ItemDataRole.ToolTipRole)
     assert tip.endswith("special · id 102 · added by the post-processor")
@@ -47,14 +48,14 @@ def test_parse_special_tokens_off_encodes_them_as_plain_text_as_tokenizers_does(
     tokenize_with(qtbot, pane, load(path), "llama-3", text)
     box = pane.w.parse_special
     assert box.isChecked() and pane.state.parse_special
-    assert pane.result.ids.count(128009) == 2
+    assert pane.result.rows.ids.count(128009) == 2
     assert "became special ids: <|eot_id|> ×2, <|start_header_id|>, <|end_header_id|>" in pane.w.status.text()
     with qtbot.waitSignal(pane.sig_encoding_changed):
         box.setChecked(False)
     hf = pytest.importorskip("tokenizers").Tokenizer.from_file(str(path))
     hf.encode_special_tokens = True
-    assert pane.result.ids == hf.encode(text, add_special_tokens=False).ids  # the oracle
-    assert 128009 not in pane.result.ids
+    assert pane.result.rows.ids == hf.encode(text, add_special_tokens=False).ids  # the oracle
+    assert 128009 not in pane.result.rows.ids
     flags = COLUMNS.index("Flags")
     assert all(pane.w.table.token_model.cell(j, flags) != "special" for j in range(len(pane.result.tokens)))
     assert "read as plain text" in pane.w.status.text() and "became special ids" not in pane.w.status.text()

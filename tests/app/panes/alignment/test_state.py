@@ -18,7 +18,7 @@ def test_requests_carry_the_pane_s_grapheme_bounds():
     for text in texts:
         state = AlignmentState(text=text, mode="tokenize")
         reused, fresh = compute(Request(state, tok, True, bounds)), compute(Request(state, tok, True))
-        assert reused.grapheme_start.tolist() == fresh.grapheme_start.tolist()
+        assert reused.tables.grapheme_start.tolist() == fresh.tables.grapheme_start.tolist()
         assert reused.audit.cuts_grapheme.tolist() == fresh.audit.cuts_grapheme.tolist()
     assert bounds.bounds(texts[-1]).tolist() == grapheme_bounds(texts[-1])
     assert Request(AlignmentState(), tok).graphemes is not Request(AlignmentState(), tok).graphemes

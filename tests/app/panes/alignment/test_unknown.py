@@ -26,9 +26,9 @@ def test_pegasus_unknown_words_are_flagged_counted_and_marked(qtbot, pane, data_
     pegasus = load(data_dir / "tokenizers" / "pegasus-unigram" / "tokenizer.json")
     model = tokenize_with(qtbot, pane, pegasus, "pegasus", THAI)
     r = pane.result
-    assert r.ids == [110, 105, 110, 105] and r.unknown == [False, True, False, True]
+    assert r.rows.ids == [110, 105, 110, 105] and r.rows.unknown == [False, True, False, True]
     flags = _cells(model, "Flags")
-    assert [UNKNOWN_FLAG in f for f in flags] == r.unknown
+    assert [UNKNOWN_FLAG in f for f in flags] == r.rows.unknown
     assert [MISLEADING_FLAG in f for f in flags] == [True, False, True, False]
     assert _cells(model, "Original")[1::2] == [THAI[:6], THAI[7:]]
     assert _cells(model, "Derived span") == ["0–0", "", "6–7", ""]
@@ -44,16 +44,16 @@ def test_derived_spans_checkbox_redraws_the_views_without_recomputing(qtbot, pan
     pegasus = load(data_dir / "tokenizers" / "pegasus-unigram" / "tokenizer.json")
     tokenize_with(qtbot, pane, pegasus, "pegasus", THAI)
     r = pane.result
-    assert pane.w.derived.isEnabled() and pane.w.original._spans == r.spans
+    assert pane.w.derived.isEnabled() and pane.w.original.drawn_spans() == r.spans
     with qtbot.assertNotEmitted(pane.sig_encoding_changed):
         pane.w.derived.setChecked(True)
-    assert pane.state.derived_spans and pane.w.original._spans == r.derived_spans
-    assert pane.w.normalized._spans == r.derived_view.norm_spans
+    assert pane.state.derived_spans and pane.w.original.drawn_spans() == r.rows.derived_spans
+    assert pane.w.normalized.drawn_spans() == r.derived_view.layer.norm_spans
     assert pane.w.original.unknown_count() == 2 and "derived spans shown" in pane.w.status.text()
     pane.select_token(2)
     assert pane.w.original.linked_spans() == [(6, 7)]  # the space, not the next word's letter
     pane.w.derived.setChecked(False)
-    assert pane.w.original._spans == r.spans
+    assert pane.w.original.drawn_spans() == r.spans
     pane.select_token(2)
     assert pane.w.original.linked_spans() == [(7, 8)]
 

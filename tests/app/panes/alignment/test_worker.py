@@ -78,9 +78,9 @@ def test_a_slow_computation_shows_cancel_and_cancel_stops_it(qtbot, pane):
     pane.set_text("a slow text")
     qtbot.waitUntil(tok.entered.is_set)
     qtbot.waitUntil(lambda: pane.busy_shown)  # after busy_after_ms, still running
-    assert "Tokenizing 11 characters" in pane.busy_label.text()
+    assert "Tokenizing 11 characters" in pane.w.busy_label.text()
     with qtbot.assertNotEmitted(pane.sig_encoding_changed, wait=100):
-        pane.cancel_button.click()
+        pane.w.cancel_button.click()
     assert not pane.busy and not pane.busy_shown
     assert "Cancelled" in pane.w.status.text() and pane.w.editor.toPlainText() == "a slow text"
     if _passes_should_stop():

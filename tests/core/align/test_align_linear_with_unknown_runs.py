@@ -1,4 +1,4 @@
-"""Issue 30 §7: runs of unknown tokens are searched as groups, so ``align`` stays linear when a
+"""Runs of unknown tokens are searched as groups, so ``align`` stays linear when a
 token list does not fit (BERT's thousands of ``[UNK]`` in a row against the wrong normalizer)."""
 
 from __future__ import annotations

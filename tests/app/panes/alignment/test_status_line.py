@@ -1,4 +1,10 @@
-"""A tokenizer that drops every character (no unknown token) says so in the status line."""
+"""What the Alignment pane's status line (and banner) say about the text shown:
+
+- a tokenizer that drops every character (no unknown token) says so;
+- a script no installed font draws is named once;
+- a lone surrogate the tokenizer's format refuses shows why in the banner, and the status
+  line does not claim characters were dropped.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import pytest
 from app.panes.alignment import AlignmentPane
 from core.data import builtin_tokenizer
 from core.tokenizers import load
+from tests.app.panes.alignment.support import tokenize_with
+from tests.core.tokenizers.loaded import shared_tokenizer
 
 
 def test_a_tokenizer_that_drops_everything_is_named_in_the_status(new_pane, qtbot, tmp_path):
@@ -57,3 +65,30 @@ def test_a_tokenizer_that_fails_is_not_said_to_drop_everything(new_pane, qtbot):
     assert "dropped" not in pane.w.status.text()
     assert "not tokenized: the banner above says why" in pane.w.status.text()
     assert "cannot encode anything" in pane.w.banner.text()
+
+
+pytestmark = pytest.mark.fonts  # also run with the Noto fonts hidden (.ci/run)
+
+
+def test_status_names_characters_without_a_font_once(new_pane, qtbot):
+    pane = new_pane(AlignmentPane)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("zoe \U0010FFFD and \U0010FFFD again")
+    status = pane.w.status.text()
+    assert status.count("no font for U+10FFFD: shown as boxes") == 1
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("zoe flew")
+    assert "no font" not in pane.w.status.text()
+
+
+def test_a_refused_surrogate_is_explained_and_the_pane_recovers(qtbot, pane, data_dir):
+    tok = shared_tokenizer(data_dir, "gpt2/tokenizer.json")
+    tokenize_with(qtbot, pane, tok, "gpt2", "a\ud800b")
+    assert pane.result.tokens == [] and pane.result.text == "a\ud800b"
+    banner = pane.w.banner
+    assert banner.isVisible() and "lone surrogate U+D800 at code point 1" in banner.text()
+    status = pane.w.status.text()
+    assert status.startswith("3 code points · 0 tokens") and "dropped" not in status
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("ab")
+    assert pane.result.tokens == ["ab"] and not banner.isVisible()

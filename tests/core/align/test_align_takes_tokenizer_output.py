@@ -1,4 +1,4 @@
-"""Issue 12 §7: ``align`` accepts every shared tokenizer's own token list on all 29 UDHR texts,
+"""``align`` accepts every shared tokenizer's own token list on all 29 UDHR texts,
 and gives the tokenizer's own spans wherever they are derivable from the tokens."""
 
 from __future__ import annotations

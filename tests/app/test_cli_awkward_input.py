@@ -1,6 +1,7 @@
-"""Command-line defects a tester found: CSV fields holding a carriage return, bracketed
-special tokens read as broken JSON, characters in no token passed over in silence, a failing
-tokenizer not named, and ``audit`` on blank files (it must act as ``compare`` does)."""
+"""The command line on awkward input: CSV fields holding a carriage return round-trip,
+bracketed special tokens are a whitespace list (not broken JSON), characters in no token get
+one warning line, a failing tokenizer is named with its file, and ``audit`` of blank files
+acts as ``compare`` does."""
 
 from __future__ import annotations
 
