@@ -268,7 +268,7 @@ def _derived_fields(result: AlignmentView, flags: Audit) -> dict:
     """The derived spans' normalized spans and cover (special tokens count for nothing)."""
     starts, ends, _ = _span_arrays(result.derived_spans)
     counted = ~flags.special
-    return {"derived_norm_spans": _same_spans(result.normalized, result.derived_spans),
+    return {"derived_norm_spans": _same_spans(result.normalized.true_map(), result.derived_spans),
             "derived_cover": _cover(len(result.text), starts[counted], ends[counted])}
 
 
