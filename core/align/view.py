@@ -297,7 +297,7 @@ def _derived_layer(rows: TokenRows, normalized: NormalizedText, n: int, flags: A
     for nothing). O(n + tokens · log n)."""
     starts, ends, _ = _span_arrays(rows.derived_spans)
     counted = ~flags.special
-    return SpanLayer(rows.derived_spans, _same_spans(normalized, rows.derived_spans),
+    return SpanLayer(rows.derived_spans, _same_spans(normalized.true_map(), rows.derived_spans),
                      _cover(n, starts[counted], ends[counted]))
 
 

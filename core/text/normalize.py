@@ -61,12 +61,18 @@ class NormalizedText:
         given (cheapest for the many short texts of a batch). Either way indexing and
         iterating give ints and ``len`` and ``==`` with a list work as for a list. They are
         never edited in place (every edit builds a new NormalizedText).
+    truthful : NormalizedText or None
+        The same text with the map its characters really come from, where ``starts`` /
+        ``ends`` follow a reference library that misplaces them on purpose, for offset
+        parity (the ``Precompiled`` normalizer next to characters it deletes); None when
+        the map is truthful itself. Read through :meth:`true_map`; not compared.
     """
 
     original: str
     text: str
     starts: Sequence[int] = field(repr=False)
     ends: Sequence[int] = field(repr=False)
+    truthful: "NormalizedText | None" = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (type(self.starts) is list and len(self.starts) < COMPACT_FROM):
@@ -91,6 +97,11 @@ class NormalizedText:
 
     def __len__(self) -> int:
         return len(self.text)
+
+    def true_map(self) -> "NormalizedText":
+        """This text with the map its characters really come from: :attr:`truthful`, or
+        ``self`` when that is None."""
+        return self if self.truthful is None else self.truthful
 
     @classmethod
     def from_arrays(cls, original: str, text: str, starts: np.ndarray,
@@ -349,7 +360,10 @@ class NormalizedText:
 
         ``parts`` are ``(shift, piece)`` pairs: ``piece`` normalizes
         ``original[shift:shift + len(piece.original)]``; its spans are shifted by ``shift``.
+        When a piece has a :attr:`truthful` map, so has the result (the pieces' true maps
+        joined).
         """
+        parts = list(parts)
         texts: list[str] = []
         starts: list[np.ndarray] = []
         ends: list[np.ndarray] = []
@@ -360,7 +374,10 @@ class NormalizedText:
             ends.append(e + shift if shift else e)
         if not starts:
             return cls(original, "", IntArray(), IntArray())
-        return cls.from_arrays(original, "".join(texts), np.concatenate(starts), np.concatenate(ends))
+        out = cls.from_arrays(original, "".join(texts), np.concatenate(starts), np.concatenate(ends))
+        if any(piece.truthful is not None for _, piece in parts):
+            out.truthful = cls.concat(original, [(shift, piece.true_map()) for shift, piece in parts])
+        return out
 
 
 def _units(text: str, form: Form | None) -> list[tuple[int, int]]:

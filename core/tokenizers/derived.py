@@ -12,7 +12,9 @@ of those positions, in the way :mod:`core.align` aligns a pasted token list: a c
 over the UTF-8 bytes of the normalized text and each token's content is matched at the
 cursor (after skipping whitespace, or — for a character the model dropped — a little
 further on); the matched bytes are mapped to original code points through the normalized
-text's offset map.
+text's true map (:meth:`~core.text.normalize.NormalizedText.true_map`: where the reference
+misplaces characters in the map itself, as after a character the ``Precompiled`` charsmap
+deletes at the start of a piece, the map without that misplacement).
 
 A token's content: its bytes for byte-level tokens (a leading space may be the one the
 pre-tokenizer added, so it may match nothing); the byte of a byte-fallback piece; its
@@ -90,9 +92,11 @@ class _Text:
     ``ws_array`` (its bool view), ``char_of`` (``array("i")``, length ``m + 1``) and
     ``char_array`` (its int32 view); per character ``starts`` / ``starts_array`` (its first
     byte, length ``n + 1``); per original code point ``blank`` (bytes, see :func:`_blank`).
+    ``nt`` is the true map (:meth:`NormalizedText.true_map`); ``ref_starts`` / ``ref_ends``
+    are the map the reference spans were read through (``reference``'s, when it differs).
     About 10 bytes a byte; no per-byte Python object. O(m)."""
 
-    def __init__(self, nt: Any, byte_level_text: bool):
+    def __init__(self, nt: Any, byte_level_text: bool, reference: Any = None):
         text = nt.text
         if byte_level_text:
             self.data = from_byte_level(text)
@@ -131,6 +135,10 @@ class _Text:
         self._nt_starts, self._nt_ends = nt.starts, nt.ends
         if covering is not self.nt_ends:
             self.nt_ends, self._nt_ends = covering, int_array(covering)
+        self.ref_starts, self.ref_ends = self.nt_starts, self.nt_ends
+        if reference is not None and reference is not nt:
+            s, e = reference.arrays()
+            self.ref_starts, self.ref_ends = s, covering_ends(reference, s, e)
 
     def skip_ws(self, p: int) -> int:
         ws, n = self.ws, self.n
@@ -305,7 +313,7 @@ def derived_offsets(enc: Any, rules: TokenRules, *, shortcut: bool = True) -> li
         with non-decreasing starts over the non-special tokens. O(bytes + tokens) plus
         the searches past dropped characters (O(:data:`SEARCH_BYTES`) each).
     """
-    text = _Text(enc.normalized, rules.byte_level_text)
+    text = _Text(enc.normalized.true_map(), rules.byte_level_text, enc.normalized)
     original = enc.normalized.original
     space = frozenset(" ") if enc.byte_level else chars.WHITESPACE  # what trim_offsets trims
     blank, trims = text.blank, rules.trims_offsets
@@ -405,7 +413,7 @@ def _ref_bytes(ref: tuple[np.ndarray, np.ndarray], text: _Text) -> tuple[np.ndar
     """Per token, the normalized bytes of its reference span ``ref`` (starts, ends: code
     points), as :meth:`NormalizedText.to_normalized` maps it, vectorized: two int32
     arrays. O(tokens · log chars)."""
-    starts, ends = text.nt_starts, text.nt_ends
+    starts, ends = text.ref_starts, text.ref_ends
     n0 = np.searchsorted(ends, ref[0], side="right")
     n1 = np.maximum(n0, np.searchsorted(starts, ref[1], side="left"))
     return text.starts_array[n0], text.starts_array[n1]

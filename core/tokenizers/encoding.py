@@ -123,7 +123,7 @@ class Encoding:
     @cached_property
     def derived_offsets(self) -> list[tuple[int, int]]:
         """Each token's span recomputed from its own content (its bytes or characters
-        walked over the normalized text's offset map): half-open code points of the
+        walked over the normalized text's true map): half-open code points of the
         original text, length ``n``. Equal to :attr:`offsets` except where the reference
         library misplaces characters (see :mod:`core.tokenizers.derived`). A SpanArray when
         :attr:`offsets` is one."""

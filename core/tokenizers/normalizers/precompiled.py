@@ -14,7 +14,9 @@ later character takes the span of the character ``k`` positions before it (``k``
 ``"\\x01abc"`` → ``▁a (0, 1)``, ``bc (1, 3)``. And a deletion right after a replacement
 that grew (``"¯\\x1f"``: ``¯`` → space + U+0304, then ``\\x1f`` deleted) is attached to the
 grown replacement's last, inserted character, which then takes the deleted character's
-span: U+0304 gets ``(1, 2)``.
+span: U+0304 gets ``(1, 2)``. Derived offsets must not inherit these misplacements, so
+where one applies the result also carries the map without it
+(:attr:`NormalizedText.truthful`).
 """
 
 from __future__ import annotations
@@ -49,9 +51,13 @@ class Precompiled(Normalizer):
         return {"charsmap": repr(self.charsmap)}
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
+        """``nt`` through the charsmap, its map as the reference's (with both quirks of the
+        module docstring); where a quirk misplaces characters, the result's
+        :attr:`~NormalizedText.truthful` map is the one without them. O(n)."""
         segments = self.charsmap.normalize_segments(nt.text)
         if not segments:
             return nt
+        given = nt
         k = leading_deletion(segments)
         if 0 < k < len(nt.text):  # the reference's shift (module docstring)
             n = len(nt.text)
@@ -66,6 +72,8 @@ class Precompiled(Normalizer):
             nt_s, nt_e = nt.arrays()
             starts[at], ends[at] = nt_s[src], nt_e[src]
             out = NormalizedText.from_arrays(out.original, out.text, starts, ends)
+        if nt is not given or fix or given.truthful is not None:
+            out.truthful = given.true_map().replace_segments(segments)
         return out
 
 

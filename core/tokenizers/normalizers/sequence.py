@@ -23,8 +23,13 @@ class Sequence(Normalizer):
         return {"type": "Sequence", "normalizers": [n.describe() for n in self.normalizers]}
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
+        """``nt`` through every step; a :attr:`~NormalizedText.truthful` map one step
+        gives is carried through the later ones (each applied to it too)."""
         for step in self._steps:
-            nt = step.normalize(nt)
+            out = step.normalize(nt)
+            if nt.truthful is not None and out.truthful is None:
+                out.truthful = step.normalize(nt.truthful)
+            nt = out
         return nt
 
 

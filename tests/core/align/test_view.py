@@ -3,6 +3,8 @@ scalar definitions in core (align, entities, audit, offsets, graphemes)."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +114,18 @@ def test_unknown_tokens_and_derived_spans_reach_the_view():
     shown = view.derived_view
     assert shown.spans[0] == (0, 0) and shown.spans[1:] == view.spans[1:]
     assert shown.layer.norm_spans[0] == (0, 0) and shown.layer.cover.tolist()[0] == 1 and view.layer.cover.tolist()[0] == 2
+
+
+def test_derived_normalized_spans_read_the_true_map(data_dir):
+    """Pegasus' charsmap drops U+0001 and the reference shifts every later character onto
+    the one before; the derived spans' normalized spans come from the true map."""
+    pegasus = json.loads((data_dir / "tokenizers/pegasus-unigram/tokenizer.json").read_text("utf-8"))
+    doc = dict(unigram_doc(byte_fallback=False), normalizer=pegasus["normalizer"]["normalizers"][0])
+    view = alignment_view("\x01a b", build_tokenizer_json(doc, "unigram", "unigram"))
+    assert view.tokens == ["\u2581", "a", "\u2581", "b"]
+    assert view.spans == [(0, 1), (0, 1), (1, 2), (2, 3)]  # the reference's
+    assert view.derived_spans == [(0, 1), (0, 2), (2, 3), (2, 4)]
+    assert view.derived_norm_spans == [(0, 0), (0, 1), (1, 2), (1, 3)]
 
 
 def test_a_pasted_list_marks_unk_like_tokens():

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
+from core.tokenizers.normalizers import Precompiled, Replace, Sequence
 from core.tokenizers.normalizers.charsmap import Charsmap
 from tests.core.strategies import any_text, tricky_text
 
@@ -127,6 +128,23 @@ def test_leading_deletion_is_where_tokenizers_offsets_shift(cmap, precompiled):
     nt = NormalizedText.identity(text).replace_segments(cmap.normalize_segments(text))
     assert nt.spans == [(1, 2), (2, 3)]
     assert _reference_spans(precompiled, text, nt.text) == [("a", (0, 1)), ("b", (1, 2))]
+
+
+@pytest.mark.parametrize("text", ["\x01ab", "\x01a  b", "\x01\x02abc", "\u00af\x1fa",
+                                  "\x1f\u00af\x1fa", "a\x01b"])
+def test_precompiled_keeps_the_reference_map_and_the_true_one(cmap, precompiled, text):
+    """The normalizer's map is the reference's (quirks included); where it misplaces
+    characters, ``truthful`` is the map ``replace_segments`` gives (each character at its
+    source), and a Sequence carries it through its later steps."""
+    true = NormalizedText.identity(text).replace_segments(cmap.normalize_segments(text))
+    nt = Precompiled(cmap).normalize(NormalizedText.identity(text))
+    assert list(zip(nt.text, nt.spans)) == _reference_spans(precompiled, text, nt.text)
+    assert nt.true_map().spans == true.spans
+    assert (nt.truthful is None) == (nt.spans == true.spans)
+    replace = Replace.from_config({"pattern": {"Regex": " {2,}"}, "content": " "})
+    both = Sequence([Precompiled(cmap), replace]).normalize(NormalizedText.identity(text))
+    assert both.spans == replace.normalize(nt).spans
+    assert both.true_map().spans == replace.normalize(true).spans
 
 
 @settings(max_examples=150, deadline=None)
