@@ -24,7 +24,7 @@ from app import help as help_texts
 from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
 from app.panes.alignment import AlignmentPane
-from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME, TOKENIZER_FILE_FILTER
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
@@ -299,7 +299,7 @@ class MainWindow(QMainWindow):
             self,
             "Open Tokenizer",
             start,
-            "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)",
+            TOKENIZER_FILE_FILTER,
         )
         if path:
             self.settings.setValue("tokenizer/last_dir", str(Path(path).parent))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.panes.alignment.state import TEACHING_NAME
+from app.panes.alignment.state import TEACHING_NAME, TOKENIZER_FILE_FILTER
 from app.settings import get_json
 from app.widgets.info_strip import suppress_tooltips
 from app.workers import TaskRunner
@@ -114,6 +114,7 @@ class Extras:
         shown = TEACHING_NAME if tokenizer is None else getattr(tokenizer, "name", label)
         self.picker.set_current(shown)
         self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
+        self._on_sources()
         self.limits.setText(limits_line(tokenizer))
         self.side.set_primary(shown, self._current())
 
@@ -141,10 +142,16 @@ class Extras:
         self.ids.set_ids(ids)
         self.markers.set_specials(marks)
 
-    def _on_sources(self, _cached: int) -> None:
+    def _on_sources(self, _cached: int = 0) -> None:
+        """Offer side by side every tokenizer the picker offers (built in, data folder,
+        recent, Hugging Face cache; "Open file…" for any other)."""
         sources = self.picker.sources
-        if sources is not None:
-            self.side.set_choices(sources.builtin + sources.data)
+        recent = [(p, p) for p in get_json(self.pane.settings, "tokenizer/recent", [])]
+        if sources is None:
+            self.side.set_choices([("Recent", recent)])
+            return
+        self.side.set_choices([("Built-in", sources.builtin), ("Data folder", sources.data),
+                               ("Recent", recent), ("Hugging Face cache", sources.cache)])
 
     def _on_teaching_requested(self) -> None:
         """The picker's teaching example: what File ▸ Teaching Example does when the pane
@@ -158,7 +165,7 @@ class Extras:
     def _on_more_requested(self) -> None:
         """"More…": pick any tokenizer file in the Hugging Face cache folder."""
         path, _ = QFileDialog.getOpenFileName(self.pane, "Open from the Hugging Face cache", str(hub_cache_dir()),
-                                              "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)")
+                                              TOKENIZER_FILE_FILTER)
         if path:
             self.picker.sig_path_chosen.emit(path)
 

@@ -15,11 +15,14 @@ after the last edit (a newer edit cancels the pending and the running work).
 
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget)
 
+from app.panes.alignment.state import TOKENIZER_FILE_FILTER
 from app.widgets.span_line_view import SpanLine, SpanLineView
 from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle
 from app.workers import TaskRunner
@@ -27,6 +30,8 @@ from core.align.side_by_side import SideBySide, TokenizerRow, side_by_side
 from core.tokenizers import TokenizerLike, load
 
 MAX_ROWS = 4  # the current tokenizer and up to three more
+OPEN_FILE = "\x00open-file"  # the Add box's "Open file…" entry (never a path)
+
 MAX_CHARS = 600  # code points compared (a row is one unwrapped line)
 DIFFER_COLOUR, SHARED_COLOUR = "#dc2626", "#9ca3af"
 _STYLES = tuple(SegmentStyle(background=c) for c in TOKEN_COLOURS)
@@ -124,13 +129,32 @@ class SideBySidePanel(QWidget):
         self._show_empty()
 
     # -- inputs --------------------------------------------------------------------------------
-    def set_choices(self, items: Sequence[tuple[str, str]]) -> None:
-        """The tokenizers the Add box offers: ``(label, path)``."""
+    def set_choices(self, sections: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> None:
+        """The tokenizers the Add box offers, by section (``(title, [(label, path), ...])``:
+        built in, data folder, recent, Hugging Face cache), then "Open file…" (a file dialog).
+        Empty sections are left out. O(entries)."""
         self.add.clear()
         self.add.addItem("Add tokenizer…", None)
-        for label, path in items:
-            self.add.addItem(label, path)
-            self.add.setItemData(self.add.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
+        model = self.add.model()
+        for title, items in sections:
+            if not items:
+                continue
+            self.add.addItem(title, None)
+            heading = model.item(self.add.count() - 1)
+            heading.setEnabled(False)
+            font = heading.font()
+            font.setBold(True)
+            heading.setFont(font)
+            for label, path in items:
+                self.add.addItem(f"    {label}", path)
+                self.add.setItemData(self.add.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
+        self.add.addItem("Open file…", OPEN_FILE)
+        self.add.setItemData(self.add.count() - 1, "Choose a tokenizer file or folder to add",
+                             Qt.ItemDataRole.ToolTipRole)
+
+    def choices(self) -> list[tuple[str, str | None]]:
+        """``(text, path or OPEN_FILE or None)`` of every entry of the Add box, in order."""
+        return [(self.add.itemText(k), self.add.itemData(k)) for k in range(self.add.count())]
 
     def set_text(self, text: str) -> None:
         """The pane's text changed: re-encode the rows after a pause, if there are rows to
@@ -193,7 +217,12 @@ class SideBySidePanel(QWidget):
     def _on_add_activated(self, index: int) -> None:
         path = self.add.itemData(index)
         self.add.setCurrentIndex(0)
-        if path:
+        if path == OPEN_FILE:
+            path, _ = QFileDialog.getOpenFileName(
+                self, "Add a tokenizer to compare", "", TOKENIZER_FILE_FILTER)
+            if path:
+                self.add_path(path, os.path.basename(os.path.dirname(path)) or path)
+        elif path:
             self.add_path(str(path), self.add.itemText(index).strip())
 
     def _on_loaded(self, tokenizer: TokenizerLike) -> None:

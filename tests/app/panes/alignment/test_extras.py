@@ -95,3 +95,25 @@ def test_the_pickers_teaching_example_switches_to_the_teaching_vocabulary(qtbot,
         pane.extras.picker.sig_teaching_requested.emit()  # alone (no main window): this pane switches
     assert pane.tokenizer is None
     assert pane.extras.picker.entries()[0][0] == "Tokenizer: teaching example (15-entry WordPiece vocabulary)"
+
+
+def test_side_by_side_offers_every_tokenizer_the_picker_offers_and_any_file(qtbot, pane, data_dir,
+                                                                              monkeypatch):
+    from app.panes.alignment import side_by_side
+    from app.settings import set_json
+
+    set_json(pane.settings, "tokenizer/recent", [str(data_dir / "tokenizers/qwen3/tokenizer.json")])
+    pane.extras.picker.scan()
+    qtbot.waitUntil(lambda: pane.extras.picker.sources is not None, timeout=20000)
+    pane.extras.set_tokenizer(None, "teaching")  # re-reads the recent list
+    texts = [text.strip() for text, _ in pane.extras.side.choices()]
+    assert texts[0] == "Add tokenizer…" and texts[-1] == "Open file…"
+    assert {"Built-in", "Recent"} <= set(texts)
+    assert any("gpt-4o" in t.lower() for t in texts) and any("qwen3" in t for t in texts)
+    llama = str(data_dir / "tokenizers/llama-3/tokenizer.json")
+    monkeypatch.setattr(side_by_side.QFileDialog, "getOpenFileName", lambda *a, **k: (llama, ""))
+    side = pane.extras.side
+    with qtbot.waitSignal(side.sig_computed, timeout=30000) as blocker:
+        side.add.activated.emit(side.add.count() - 1)  # "Open file…"
+    assert [row.name for row in blocker.args[0].rows][-1] == "llama-3"
+    assert blocker.args[0].rows[-1].tokens > 0
