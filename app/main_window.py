@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from app import help as help_texts
 from app.dialogs.encoders import finder, get_encoder
-from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
+from app.first_run import SAMPLE_TEXT, default_tokenizer_path, side_by_side_path
 from app.panes.alignment import AlignmentPane
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME, TOKENIZER_FILE_FILTER
 from app.panes.base import Pane
@@ -417,8 +417,11 @@ class MainWindow(QMainWindow):
         self._remember_recent(path)
         self._broadcast_tokenizer(tokenizer, path)
         alignment = self.panes["alignment"]
-        if self.tokenizer_load.finish_first_run(path):  # the sample's labels wait in Labels mode's box
-            alignment.offer_labels(SAMPLE_LABELS, for_text=SAMPLE_TEXT)  # unless the text changed
+        if self.tokenizer_load.finish_first_run(path):  # BERT beside it, as a 2018 contrast
+            try:
+                alignment.compare_with(side_by_side_path())
+            except ResourceError as exc:
+                self.statusBar().showMessage(f"Side by side: {exc}", 10000)
         builtin = builtin_name(path)
         shown = f"{builtin} (built in)" if builtin else path
         failure = self.tokenizer_load.loaded()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, 
 
 import app.__main__ as entry
 from app import help as help_texts
-from app.first_run import SAMPLE_LABELS, SAMPLE_TEXT, default_tokenizer_path
+from app.first_run import SAMPLE_TEXT, default_tokenizer_path
 import app.main_window as main_window_module
 from app.main_window import TEACHING, MainWindow
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT
@@ -49,22 +49,21 @@ def settle(window: MainWindow) -> None:
     assert window.panes["alignment"].wait_until_idle()
 
 
-def test_the_first_screen_is_the_bundled_bert_on_the_sample_in_tokenize_mode_with_its_entities_a_click_away(qtbot):
+def test_the_first_screen_is_gpt_4o_on_the_sample_in_tokenize_mode_with_bert_beside_it(qtbot):
     window = started(qtbot)
     pane = window.panes["alignment"]
     tok = pane.tokenizer
-    assert tok is not None and tok.vocab_size == 30522  # not the 15-entry teaching vocabulary
+    assert tok is not None and tok.vocab_size > 199_000  # o200k_base, not the teaching vocabulary
     assert window.settings.value("tokenizer/current") == default_tokenizer_path()
     assert pane.w.editor.toPlainText() == SAMPLE_TEXT
     assert pane.state.mode == "tokenize" and pane.result.mode == "tokenize"  # tokens first
-    assert pane.state.labels_text == SAMPLE_LABELS  # waiting in Labels mode's box
-    with qtbot.waitSignal(pane.sig_encoding_changed):
-        pane.w.mode.setCurrentIndex(pane.w.mode.findData("labels"))
-    result = pane.result
-    assert result.error is None and len(result.tokens) == len(SAMPLE_LABELS.split()) == 35
-    assert [(e.label, e.text) for e in result.entities] == [
-        ("PER", "Zo\u00e9"), ("LOC", "\u0130stanbul"), ("LOC", "\u092e\u0941\u0902\u092c\u0908"), ("ORG", "Nvidia")]
-    assert "bert-base-uncased (built in)" in window.tokenizer_status.text()
+    assert not any(t == "[UNK]" for t in pane.result.tokens)  # every script encoded
+    side = pane.extras.side
+    qtbot.waitUntil(lambda: side.result is not None and len(side.result.rows) == 2, timeout=30000)
+    rows = side.result.rows
+    assert [r.name for r in rows] == ["gpt-4o", "bert-base-uncased"]
+    assert rows[1].unknown > 0 and rows[0].unknown == 0  # the 2018 vocabulary's [UNK]s beside it
+    assert "gpt-4o (built in)" in window.tokenizer_status.text()
 
 
 def test_a_remembered_tokenizer_beats_the_default(qtbot):

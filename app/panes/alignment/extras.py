@@ -25,6 +25,7 @@ from app.panes.alignment.state import TEACHING_NAME, TOKENIZER_FILE_FILTER
 from app.settings import get_json
 from app.widgets.info_strip import suppress_tooltips
 from app.workers import TaskRunner
+from core.data import builtin_name
 from core.hf_cache import hub_cache_dir
 from core.text.invisibles import zero_width_name
 from core.tokenizers import TokenizerLike, demo_tokenizer
@@ -116,7 +117,8 @@ class Extras:
         self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
         self._on_sources()
         self.limits.setText(limits_line(tokenizer))
-        self.side.set_primary(shown, self._current())
+        self.side.set_primary(builtin_name(label) or shown if tokenizer is not None else shown,
+                              self._current())
 
     def _current(self) -> TokenizerLike:
         return self._tokenizer if self._tokenizer is not None else self._demo

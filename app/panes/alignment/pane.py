@@ -15,6 +15,7 @@ Run alone: ``python -m app.panes.alignment``.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 from typing import Callable
@@ -37,6 +38,7 @@ from app.widgets.wrap_guard import set_plain_text
 from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
+from core.data import builtin_name
 from core.text.graphemes import GraphemeBounds
 from core.tokenizers import TokenizerLike, demo_tokenizer
 
@@ -161,6 +163,12 @@ class AlignmentPane(AlignmentRendering, Pane):
         replace_undoably(self.w.editor, text)
         replace_undoably(self.w.labels_input, labels)
         self.w.mode.setCurrentIndex(list(MODES).index("labels"))
+
+    def compare_with(self, path: str, name: str | None = None) -> None:
+        """Add the tokenizer at ``path`` to side by side (loaded on a worker; ``name``
+        labels its row, by default the built-in name or the file's folder)."""
+        self.extras.side.add_path(path, name or builtin_name(path) or os.path.basename(
+            os.path.dirname(path)) or path)
 
     def offer_labels(self, labels: str, for_text: str) -> None:
         """Put ``labels`` in Labels mode's box (the mode stays) if the text is still
