@@ -138,6 +138,10 @@ class CellStore:
                 continue
         return out
 
+    def has_cells(self, tokenizer_digest: str) -> bool:
+        """Whether cells of this tokenizer file are stored (without reading them). O(1)."""
+        return (self.root / f"{tokenizer_digest}.json").is_file()
+
     def add_cells(self, tokenizer_digest: str, cells: dict[str, Cell]) -> None:
         """Add (or replace) cells of one tokenizer file."""
         data = self._read(f"{tokenizer_digest}.json")

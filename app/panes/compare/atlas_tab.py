@@ -16,9 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QGridLayout, QHBoxLayout,
 
 from app.panes.compare.atlas_views import AtlasData, AtlasTable, PremiumCurves, PremiumMap, export_table_csv
 from app.panes.compare.heatmap_model import percent
-from core.errors import SubwordScopeError
 from core.metrics import METRICS
-from core.metrics.fairness import fairness
 from core.metrics.measures import SUMMARY_TOOLTIPS, TOOLTIPS
 
 SUMMARY_COLUMNS = (("median_premium", "Median premium"), ("gini", "Gini"), ("over_2x", "> 2×"),
@@ -50,11 +48,7 @@ class FairnessSummary(QWidget):
             label = QLabel(f"<b>{title}</b>")
             label.setToolTip(SUMMARY_TOOLTIPS[key])
             self.grid.addWidget(label, 0, c)
-        try:
-            summaries = fairness(data.table)
-        except SubwordScopeError:
-            summaries = []
-        for r, s in enumerate(summaries, 1):
+        for r, s in enumerate(data.summaries(), 1):
             name = QLabel(s.tokenizer)
             name.setToolTip(f"{len(s.counted)} languages counted, {len(s.excluded)} left out — "
                             + SUMMARY_TOOLTIPS["excluded"])

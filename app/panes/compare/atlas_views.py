@@ -24,7 +24,9 @@ from app.widgets.plot_frame import PlotFrame
 from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, text_color_on
 from app.widgets.rows_model import write_csv
 from core.collection import Language
+from core.errors import SubwordScopeError
 from core.metrics import METRICS, CompareTable, unreliable
+from core.metrics.fairness import Fairness, fairness
 from core.text.scripts import language_name
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -74,6 +76,44 @@ class AtlasData:
             self._arrays["_premiums"] = values
         return self._arrays["_premiums"]
 
+    def colours(self, metric: str) -> np.ndarray:
+        """``(rows, tokenizers, 4)`` uint8 RGBA of ``metric``'s cells (:func:`_colours`,
+        computed once per metric)."""
+        key = ("_rgba", metric)
+        if key not in self._arrays:
+            self._arrays[key] = _colours(self.values(metric), self.marked())
+        return self._arrays[key]
+
+    def summaries(self) -> list[Fairness]:
+        """:func:`core.metrics.fairness.fairness` of the table (computed once; empty when
+        the table has no premium)."""
+        if "_fairness" not in self._arrays:
+            try:
+                self._arrays["_fairness"] = fairness(self.table)
+            except SubwordScopeError:
+                self._arrays["_fairness"] = []
+        return self._arrays["_fairness"]
+
+    def coordinates(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, xy)``: the table rows with a latitude and longitude, and their
+        ``(longitude, latitude)`` in degrees, ``(n, 2)`` (computed once). O(rows)."""
+        if "_xy" not in self._arrays:
+            langs = self.languages
+            rows = np.flatnonzero(np.array([lang.latitude is not None and lang.longitude is not None
+                                            for lang in langs], dtype=bool))
+            xy = np.array([[langs[r].longitude, langs[r].latitude] for r in rows], dtype=np.float64)
+            self._arrays["_xy"] = (rows, xy.reshape(-1, 2))
+        return self._arrays["_xy"]
+
+    def prepare(self, metric: str) -> "AtlasData":
+        """Compute what the views show of ``metric`` now (in a worker: the GUI thread then
+        only installs it); returns ``self``. O(cells)."""
+        self.colours(metric)
+        self.premiums()
+        self.summaries()
+        self.coordinates()
+        return self
+
 
 def _colours(values: np.ndarray, marked: np.ndarray) -> np.ndarray:
     """``(rows, cols, 4)`` uint8 RGBA of ``values`` on the sequential colour map, clipped to
@@ -115,7 +155,7 @@ class AtlasModel(QAbstractTableModel):
         self.data_, self.metric = data, metric
         self.values = data.values(metric)
         self.marked = data.marked()
-        self.rgba = _colours(self.values, self.marked)
+        self.rgba = data.colours(metric)
         self.order = np.arange(len(data.table.languages))
         self.endResetModel()
 
@@ -362,6 +402,7 @@ class PremiumMap(PlotFrame):
 
     sig_language_picked = Signal(int)
     GREY = (190, 190, 190, 200)
+    STEPS = 64  # colour steps of the dots
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Map", "atlas_map", parent)
@@ -395,9 +436,7 @@ class PremiumMap(PlotFrame):
         limit). O(rows)."""
         self.data_, self.column = data, column
         langs = data.languages
-        has = np.array([lang.latitude is not None and lang.longitude is not None for lang in langs], dtype=bool)
-        self.rows = np.flatnonzero(has)
-        self.xy = np.array([[langs[r].longitude, langs[r].latitude] for r in self.rows], dtype=np.float64).reshape(-1, 2)
+        self.rows, self.xy = data.coordinates()
         if not data.table.tokenizers:
             self.scatter.setData([])
             self.set_placeholder("No tokenizer to draw.")
@@ -407,8 +446,11 @@ class PremiumMap(PlotFrame):
         lo, hi = (np.percentile(finite, (5.0, 95.0)) if len(finite) else (0.5, 4.0))
         hi = hi if hi > lo else lo + 1.0
         t = np.clip((values - lo) / (hi - lo), 0, 1)
-        brushes = [pg.mkBrush(*(self.colormap.map(float(x), mode="byte")) if np.isfinite(x) else self.GREY)
-                   for x in t]
+        # one brush per colour step (pyqtgraph renders a dot once per distinct brush)
+        table = [pg.mkBrush(*self.colormap.map(k / (self.STEPS - 1), mode="byte")) for k in range(self.STEPS)]
+        grey = pg.mkBrush(*self.GREY)
+        steps = np.rint(np.nan_to_num(t, nan=-1.0) * (self.STEPS - 1)).astype(np.int64)
+        brushes = [table[k] if k >= 0 else grey for k in steps]
         order = np.argsort(np.where(np.isfinite(values), values, -np.inf), kind="stable")  # dear ones on top
         self.scatter.setData(x=self.xy[order, 0], y=self.xy[order, 1], brush=[brushes[k] for k in order],
                              data=self.rows[order])
