@@ -27,7 +27,7 @@ from core.collection import Language
 from core.errors import SubwordScopeError
 from core.metrics import METRICS, CompareTable, unreliable
 from core.metrics.fairness import Fairness, fairness
-from core.text.scripts import language_name
+from core.text.scripts import language_name, script_label
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 FIXED = ("Language", "Script")  # the columns before the tokenizers'
@@ -183,9 +183,9 @@ class AtlasModel(QAbstractTableModel):
         lang = self.data_.languages[r]
         if c < len(FIXED):
             if role == Qt.ItemDataRole.DisplayRole:
-                return self.data_.name(r) if c == 0 else (lang.script or "–")
+                return self.data_.name(r) if c == 0 else _script(lang)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{self.data_.name(r)} ({lang.code}), {lang.script or 'script unknown'}"
+                return f"{self.data_.name(r)} ({lang.code}), {_script(lang, 'script unknown')}"
             return None
         j = c - len(FIXED)
         value = self.values[r, j]
@@ -332,7 +332,14 @@ class PremiumCurves(PlotFrame):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Premiums, sorted", "atlas_curves", parent)
-        self.legend = self.plot.addLegend(offset=(10, 10))
+        # beside the plot, not over it: the curves span the whole width
+        self.legend = pg.LegendItem(labelTextColor="#222222", verSpacing=-4)
+        self.graphics.addItem(self.legend, row=0, col=1)
+        self.marked_row: int | None = None  # the language marked on every curve
+        self.mark_dots = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None,
+                                         symbolPen=pg.mkPen("#000000", width=2))
+        self.mark_label = pg.TextItem("", color="#000000", anchor=(1.0, 1.0), fill=pg.mkBrush(255, 255, 255, 210))
+        self.mark_label.setZValue(10)
         self.data_: AtlasData | None = None
         self.orders: list[np.ndarray] = []  # per tokenizer: table rows, cheapest first
         self.curves: list[pg.PlotDataItem] = []
@@ -358,14 +365,42 @@ class PremiumCurves(PlotFrame):
             rows = rows[np.argsort(premiums[rows, j], kind="stable")]
             self.orders.append(rows)
             self.points.append((np.arange(len(rows)), premiums[rows, j]))
-            curve = self.plot.plot(*self.points[-1], name=f"{name} ({len(rows)} languages)",
-                                   pen=pg.mkPen(PALETTE[j % len(PALETTE)], width=2))
+            curve = self.plot.plot(*self.points[-1], pen=pg.mkPen(PALETTE[j % len(PALETTE)], width=2))
+            self.legend.addItem(curve, f"{name} ({len(rows)} languages)")
             self.curves.append(curve)
         self.set_placeholder("" if data.table.tokenizers else "No tokenizer to draw.")
+        self.mark(None)  # rows of the previous data: the tab marks the selected language again
         ref = data.table.reference
         self.set_title(f"Premiums vs {language_name(ref)}, sorted — one line per tokenizer (cells over 1 % "
                        "unknown left out); dashed: 1×, 2×, 4×")
         self.plot.enableAutoRange()
+
+    def mark(self, row: int | None) -> list[tuple[int, float]]:
+        """Circle table row ``row``'s language on every curve where it has a premium, its
+        name beside the highest circle (``None`` removes the marks); returns the circled
+        ``(rank, premium)`` points. O(tokenizers · rows)."""
+        self.marked_row = row
+        for item in (self.mark_dots, self.mark_label):
+            if item.scene() is not None:
+                self.plot.removeItem(item)
+        if row is None or self.data_ is None:
+            return []
+        points = []
+        for j, rows in enumerate(self.orders):
+            at = np.flatnonzero(rows == row)
+            if len(at):
+                points.append((int(at[0]), float(self.points[j][1][at[0]])))
+        if not points:
+            return []
+        xs, ys = zip(*points)
+        self.mark_dots.setData(list(xs), list(ys))
+        self.plot.addItem(self.mark_dots, ignoreBounds=True)
+        x, y = max(points, key=lambda p: p[1])
+        self.mark_label.setText(self.data_.name(row))
+        self.mark_label.setAnchor((1.0, 1.0) if x > 0.5 * max(len(r) for r in self.orders) else (0.0, 1.0))
+        self.mark_label.setPos(x, np.log10(y))  # the y axis is logarithmic
+        self.plot.addItem(self.mark_label, ignoreBounds=True)
+        return points
 
     def curve_points(self, j: int) -> tuple[np.ndarray, np.ndarray]:
         """``(x, y)`` of tokenizer ``j``'s curve: rank, premium."""
@@ -418,6 +453,13 @@ class PremiumMap(PlotFrame):
         self.plot.showGrid(x=False, y=False)
         self.scatter = pg.ScatterPlotItem(size=9, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
         self.plot.addItem(self.scatter)
+        self.marked_row: int | None = None  # the language ringed on the map
+        self.ring = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#000000", width=2.5), brush=None)
+        self.ring.setZValue(5)
+        self.plot.addItem(self.ring)
+        self.ring_label = pg.TextItem("", color="#000000", anchor=(0.0, 1.0), fill=pg.mkBrush(255, 255, 255, 220))
+        self.ring_label.setZValue(6)
+        self.plot.addItem(self.ring_label, ignoreBounds=True)
         self.plot.setAspectLocked(True)
         self.set_labels("longitude (°)", "latitude (°)")
         self.colormap = pg.colormap.get(SEQUENTIAL)
@@ -460,7 +502,25 @@ class PremiumMap(PlotFrame):
         self.set_note(f"{missing} language(s) without a location are not drawn." if missing else "")
         self.set_title(f"Premium with {data.table.tokenizers[column]} — each dot a language at its "
                        "latitude/longitude (grey: over 1 % unknown or no premium)")
+        self.mark(self.marked_row if self.marked_row is not None and self.marked_row < len(langs) else None)
         self._fit()
+
+    def mark(self, row: int | None) -> bool:
+        """Ring table row ``row``'s dot and name it with its premium (``None``, or a
+        language without a location: no ring); returns whether a dot is ringed. O(dots)."""
+        self.marked_row = row
+        at = np.flatnonzero(self.rows == row) if row is not None else np.zeros(0, dtype=np.int64)
+        if not len(at) or self.data_ is None or not self.data_.table.tokenizers:
+            self.ring.setData([])
+            self.ring_label.setText("")
+            return False
+        x, y = self.xy[at[0]]
+        self.ring.setData(x=[x], y=[y])
+        premium = format_value(self.data_.values("premium")[row, self.column], "premium")
+        self.ring_label.setText(f"{self.data_.name(row)} {premium}×")
+        self.ring_label.setAnchor((1.0, 1.0) if x > 90 else (0.0, 1.0))
+        self.ring_label.setPos(x, y)
+        return True
 
     def nearest(self, x: float, y: float, radius_px: float = 8.0) -> int | None:
         """The table row of the dot nearest view point ``(x, y)`` within ``radius_px``
@@ -477,7 +537,7 @@ class PremiumMap(PlotFrame):
         if self.data_ is None:
             return ""
         d, lang, j = self.data_, self.data_.languages[r], self.column
-        return (f"{d.name(r)} ({lang.code}) — {lang.script or 'script unknown'}\n"
+        return (f"{d.name(r)} ({lang.code}) — {_script(lang, 'script unknown')}\n"
                 f"{d.table.tokenizers[j]}: premium {format_value(d.values('premium')[r, j], 'premium')}×, "
                 f"{_count(d.values('tokens')[r, j])} tokens")
 
@@ -495,6 +555,11 @@ class PremiumMap(PlotFrame):
         r = self.nearest(p.x(), p.y())
         if r is not None:
             self.sig_language_picked.emit(r)
+
+
+def _script(lang: Language, missing: str = "–") -> str:
+    """A language's script as a reader writes it (``Tai Viet``), ``missing`` without one."""
+    return script_label(lang.script) if lang.script else missing
 
 
 def _count(value: float) -> str:
