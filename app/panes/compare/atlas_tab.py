@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
                                QWidget)
@@ -67,6 +67,11 @@ class FairnessSummary(QTableWidget):
                 self.setItem(r, c, item)
                 self.cells[(s.tokenizer, key)] = item
         self.resizeRowsToContents()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        """Room for the header and about three rows: the views below get the rest (the
+        splitter gives the summary more)."""
+        return QSize(600, self.horizontalHeader().height() + 3 * self.verticalHeader().defaultSectionSize() + 40)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -151,7 +156,6 @@ class AtlasTab(QWidget):
         self.split.addWidget(self.summary)
         self.split.addWidget(self.views)
         self.split.setStretchFactor(1, 1)
-        self.split.setSizes([135, 500])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split)

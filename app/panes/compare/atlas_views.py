@@ -451,7 +451,7 @@ class PremiumMap(PlotFrame):
         for lat in range(-90, 91, 30):
             self.plot.addItem(pg.InfiniteLine(lat, angle=0, pen=pen), ignoreBounds=True)
         self.plot.showGrid(x=False, y=False)
-        self.scatter = pg.ScatterPlotItem(size=9, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
+        self.scatter = pg.ScatterPlotItem(size=7, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
         self.plot.addItem(self.scatter)
         self.marked_row: int | None = None  # the language ringed on the map
         self.ring = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#000000", width=2.5), brush=None)
