@@ -43,6 +43,10 @@ from core.tokenizers import load
 STORE_VERSION = 1
 """Bumped whenever a cell's counts change meaning (old stores are then ignored)."""
 
+SCRIPTS_FILE = "scripts-2.json"
+"""The detected scripts in the store; its number grows whenever the detection changes (2: every
+Unicode script is named, none is "Unknown"), so scripts detected before are detected again."""
+
 _TRIP_FIELDS = ("unchanged", "characters", "lines", "exact_lines")
 Cell = tuple[EncodingMetrics, RoundTripCount | None]
 
@@ -99,7 +103,7 @@ def file_digest(path: str | os.PathLike[str]) -> str:
 
 class CellStore:
     """The atlas's disk cache: ``<folder>/v<STORE_VERSION>/<tokenizer digest>.json`` maps
-    text digests to a cell's counts, ``scripts.json`` text digests to ``[script, spaced]``.
+    text digests to a cell's counts, :data:`SCRIPTS_FILE` text digests to ``[script, spaced]``.
 
     ``folder`` defaults to ``<cache folder>/atlas`` (:func:`core.data.cache_dir`). A missing,
     unreadable or damaged file reads as empty; a file is written to a temporary name and
@@ -138,6 +142,10 @@ class CellStore:
                 continue
         return out
 
+    def has_cells(self, tokenizer_digest: str) -> bool:
+        """Whether cells of this tokenizer file are stored (without reading them). O(1)."""
+        return (self.root / f"{tokenizer_digest}.json").is_file()
+
     def add_cells(self, tokenizer_digest: str, cells: dict[str, Cell]) -> None:
         """Add (or replace) cells of one tokenizer file."""
         data = self._read(f"{tokenizer_digest}.json")
@@ -165,12 +173,12 @@ class CellStore:
         return digest
 
     def scripts(self) -> dict[str, tuple[str | None, bool]]:
-        return {k: (v[0], bool(v[1])) for k, v in self._read("scripts.json").items()}
+        return {k: (v[0], bool(v[1])) for k, v in self._read(SCRIPTS_FILE).items()}
 
     def add_scripts(self, scripts: dict[str, tuple[str | None, bool]]) -> None:
-        data = self._read("scripts.json")
+        data = self._read(SCRIPTS_FILE)
         data.update({k: list(v) for k, v in scripts.items()})
-        self._write("scripts.json", data)
+        self._write(SCRIPTS_FILE, data)
 
 
 def _metrics(values: list) -> EncodingMetrics:

@@ -13,7 +13,7 @@ come back unchanged.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, MutableMapping, Sequence
 
@@ -106,7 +106,9 @@ class CompareTable:
     """Metrics of every (language, tokenizer) pair.
 
     ``cells[i][j]`` are the summed counts of language ``languages[i]`` under tokenizer
-    ``tokenizers[j]``; :meth:`values` gives any metric of :data:`METRICS` as an array.
+    ``tokenizers[j]``; :meth:`values` gives any metric of :data:`METRICS` as an array
+    (each computed once: :meth:`precompute` computes them all, e.g. in a worker thread, so
+    that later calls only copy an array).
     """
 
     languages: tuple[str, ...]
@@ -114,15 +116,31 @@ class CompareTable:
     cells: tuple[tuple[EncodingMetrics, ...], ...]
     reference: str | None
     round_trips: tuple[tuple[RoundTripCount | None, ...], ...] = ()  # same shape; None: cannot decode
+    _memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def values(self, metric: str) -> np.ndarray:
-        """``values : (n_languages, n_tokenizers) float64 ndarray``; ``nan`` where undefined.
+        """``values : (n_languages, n_tokenizers) float64 ndarray`` (a new array the caller
+        may change); ``nan`` where undefined. O(cells) Python steps the first time per
+        metric, then an array copy.
 
         Raises
         ------
         SubwordScopeError
             If ``metric`` is not a key of :data:`METRICS`.
         """
+        if metric not in self._memo:
+            self._memo[metric] = self._values(metric)
+        return self._memo[metric].copy()
+
+    def precompute(self) -> "CompareTable":
+        """Compute every metric of :data:`METRICS` and :meth:`words_are_characters` now
+        (O(metrics · cells)); returns ``self``."""
+        for metric in METRICS:
+            self.values(metric)
+        self.words_are_characters()
+        return self
+
+    def _values(self, metric: str) -> np.ndarray:
         if metric not in METRICS:
             raise SubwordScopeError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
         if metric in _PREMIUMS:
@@ -156,8 +174,11 @@ class CompareTable:
         return header, rows
 
     def words_are_characters(self) -> list[bool]:
-        """Per language: whether its "words" are characters (a script without spaces)."""
-        return [any(c.words_are_characters for c in row) for row in self.cells]
+        """Per language: whether its "words" are characters (a script without spaces).
+        O(cells) the first time, then a list copy."""
+        if "_per_char" not in self._memo:
+            self._memo["_per_char"] = [any(c.words_are_characters for c in row) for row in self.cells]
+        return list(self._memo["_per_char"])
 
 
 _PREMIUMS = {"premium": "tokens", "adjusted_premium": "adjusted_tokens"}

@@ -4,7 +4,7 @@ Scripts are Unicode ``Script`` property values tested with the ``regex`` module'
 ``\\p{Script=..}`` classes; everything here works on code points.
 
 Public names: :func:`script_of`, :func:`dominant_script`, :func:`writes_without_spaces`,
-:data:`NO_SPACE_SCRIPTS`, :func:`language_name`, :func:`group_by_script`, :func:`script_label`.
+:data:`SCRIPTS`, :data:`OTHER_SCRIPTS`, :data:`NO_SPACE_SCRIPTS`, :func:`language_name`, :func:`group_by_script`, :func:`script_label`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Iterable
 
 import regex
 
-# Scripts tested in this order; a character in none of them is reported as "Unknown".
+# Scripts tested in this order (then OTHER_SCRIPTS); a character in none of them (unassigned,
+# private use) is reported as "Unknown".
 SCRIPTS = (
     "Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil",
     "Telugu", "Kannada", "Malayalam", "Gujarati", "Gurmukhi", "Oriya", "Sinhala", "Thai",
@@ -24,11 +25,34 @@ SCRIPTS = (
     "Canadian_Aboriginal", "Tifinagh", "Javanese", "Balinese", "Common", "Inherited",
 )
 
+# Every other script of Unicode (PropertyValueAliases.txt, "sc"), tested after SCRIPTS: a
+# text in Tai Viet, Chakma, Adlam, Yi, Tai Tham, Grantha, Tagalog or Vai is named, not "Unknown".
+OTHER_SCRIPTS = (
+    "Adlam", "Ahom", "Anatolian_Hieroglyphs", "Avestan", "Bamum", "Bassa_Vah", "Batak", "Beria_Erfe",
+    "Bhaiksuki", "Brahmi", "Braille", "Buginese", "Buhid", "Carian", "Caucasian_Albanian", "Chakma", "Cham",
+    "Chorasmian", "Coptic", "Cuneiform", "Cypriot", "Cypro_Minoan", "Deseret", "Dives_Akuru", "Dogra",
+    "Duployan", "Egyptian_Hieroglyphs", "Elbasan", "Elymaic", "Garay", "Glagolitic", "Gothic", "Grantha",
+    "Gunjala_Gondi", "Gurung_Khema", "Hanifi_Rohingya", "Hanunoo", "Hatran", "Imperial_Aramaic",
+    "Inscriptional_Pahlavi", "Inscriptional_Parthian", "Kaithi", "Kawi", "Kayah_Li", "Kharoshthi",
+    "Khitan_Small_Script", "Khojki", "Khudawadi", "Kirat_Rai", "Lepcha", "Limbu", "Linear_A", "Linear_B",
+    "Lisu", "Lycian", "Lydian", "Mahajani", "Makasar", "Mandaic", "Manichaean", "Marchen", "Masaram_Gondi",
+    "Medefaidrin", "Meetei_Mayek", "Mende_Kikakui", "Meroitic_Cursive", "Meroitic_Hieroglyphs", "Miao",
+    "Modi", "Mro", "Multani", "Nabataean", "Nag_Mundari", "Nandinagari", "New_Tai_Lue", "Newa", "Nko",
+    "Nushu", "Nyiakeng_Puachue_Hmong", "Ogham", "Ol_Chiki", "Ol_Onal", "Old_Hungarian", "Old_Italic",
+    "Old_North_Arabian", "Old_Permic", "Old_Persian", "Old_Sogdian", "Old_South_Arabian", "Old_Turkic",
+    "Old_Uyghur", "Osage", "Osmanya", "Pahawh_Hmong", "Palmyrene", "Pau_Cin_Hau", "Phags_Pa", "Phoenician",
+    "Psalter_Pahlavi", "Rejang", "Runic", "Samaritan", "Saurashtra", "Sharada", "Shavian", "Siddham",
+    "Sidetic", "SignWriting", "Sogdian", "Sora_Sompeng", "Soyombo", "Sundanese", "Sunuwar", "Syloti_Nagri",
+    "Tagalog", "Tagbanwa", "Tai_Le", "Tai_Tham", "Tai_Viet", "Tai_Yo", "Takri", "Tangsa", "Tangut",
+    "Tirhuta", "Todhri", "Tolong_Siki", "Toto", "Tulu_Tigalari", "Ugaritic", "Vai", "Vithkuqi", "Wancho",
+    "Warang_Citi", "Yezidi", "Yi", "Zanabazar_Square",
+)
+
 # Scripts whose texts separate words without spaces (so "words" are counted per character).
 NO_SPACE_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar"})
 
 _SCRIPT_RE = regex.compile(
-    "|".join(f"(?P<{name}>\\p{{Script={name}}})" for name in SCRIPTS) + "|(?P<Unknown>.)",
+    "|".join(f"(?P<{name}>\\p{{Script={name}}})" for name in SCRIPTS + OTHER_SCRIPTS) + "|(?P<Unknown>.)",
     regex.DOTALL,
 )
 _LETTER_RE = regex.compile(r"\p{L}")
@@ -56,8 +80,9 @@ def script_of(char: str) -> str:
     Returns
     -------
     str
-        A name from :data:`SCRIPTS`; ``"Common"`` for punctuation and digits shared by
-        scripts, ``"Inherited"`` for generic combining marks, ``"Unknown"`` otherwise.
+        A name from :data:`SCRIPTS` or :data:`OTHER_SCRIPTS`; ``"Common"`` for punctuation
+        and digits shared by scripts, ``"Inherited"`` for generic combining marks,
+        ``"Unknown"`` for unassigned and private-use code points.
     """
     match = _SCRIPT_RE.match(char)
     return match.lastgroup if match else "Unknown"

@@ -10,67 +10,72 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QPushButton,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
+                               QWidget)
 
 from app.panes.compare.atlas_views import AtlasData, AtlasTable, PremiumCurves, PremiumMap, export_table_csv
 from app.panes.compare.heatmap_model import percent
-from core.errors import SubwordScopeError
 from core.metrics import METRICS
-from core.metrics.fairness import fairness
 from core.metrics.measures import SUMMARY_TOOLTIPS, TOOLTIPS
 
 SUMMARY_COLUMNS = (("median_premium", "Median premium"), ("gini", "Gini"), ("over_2x", "> 2×"),
                    ("over_4x", "> 4×"), ("worst", "Ten worst served"))
 
 
-class FairnessSummary(QWidget):
-    """A small grid: one row per tokenizer, its median premium, Gini, shares over 2× and 4×
-    and its ten worst-served languages; every header and number carries its tooltip."""
+class FairnessSummary(QTableWidget):
+    """One row per tokenizer: its median premium, Gini, shares over 2× and 4× and its ten
+    worst-served languages (wrapped, so every name reads; the rows grow to fit them); every
+    header and figure carries its tooltip. Read-only, selectable text."""
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(2, 2, 2, 2)
-        self.grid.setHorizontalSpacing(14)
-        self.grid.setVerticalSpacing(1)
-        self.grid.setColumnStretch(len(SUMMARY_COLUMNS), 1)
-        self.cells: dict[tuple[str, str], QLabel] = {}  # (tokenizer, key) -> label
+        super().__init__(0, len(SUMMARY_COLUMNS) + 1, parent)
+        self.setHorizontalHeaderLabels(["Tokenizer"] + [title for _key, title in SUMMARY_COLUMNS])
+        for c, key in enumerate(["excluded"] + [key for key, _title in SUMMARY_COLUMNS]):
+            self.horizontalHeaderItem(c).setToolTip(SUMMARY_TOOLTIPS[key])
+        self.verticalHeader().setVisible(False)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setWordWrap(True)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(SUMMARY_COLUMNS), QHeaderView.ResizeMode.Stretch)
+        header.sectionResized.connect(lambda *_args: self.resizeRowsToContents())
+        self.cells: dict[tuple[str, str], QTableWidgetItem] = {}  # (tokenizer, key) -> item
 
     def show_data(self, data: AtlasData) -> None:
-        """Rebuild the grid for ``data`` (a few labels per tokenizer)."""
-        while self.grid.count():
-            self.grid.takeAt(0).widget().deleteLater()
+        """Fill one row per tokenizer of ``data`` (its summaries are computed beforehand)."""
         self.cells.clear()
-        head = QLabel("<b>Tokenizer</b>")
-        head.setToolTip(SUMMARY_TOOLTIPS["excluded"])
-        self.grid.addWidget(head, 0, 0)
-        for c, (key, title) in enumerate(SUMMARY_COLUMNS, 1):
-            label = QLabel(f"<b>{title}</b>")
-            label.setToolTip(SUMMARY_TOOLTIPS[key])
-            self.grid.addWidget(label, 0, c)
-        try:
-            summaries = fairness(data.table)
-        except SubwordScopeError:
-            summaries = []
-        for r, s in enumerate(summaries, 1):
-            name = QLabel(s.tokenizer)
+        summaries = data.summaries()
+        self.setRowCount(len(summaries))
+        for r, s in enumerate(summaries):
+            name = QTableWidgetItem(s.tokenizer)
             name.setToolTip(f"{len(s.counted)} languages counted, {len(s.excluded)} left out — "
                             + SUMMARY_TOOLTIPS["excluded"])
-            self.grid.addWidget(name, r, 0)
-            worst = ", ".join(f"{data.name(i)} {p:.3g}×" for i, p in s.worst)
+            self.setItem(r, 0, name)
+            worst = " · ".join(f"{data.name(i)} {p:.3g}×" for i, p in s.worst)
             texts = {"median_premium": _num(s.median_premium, "{:.3g}×"), "gini": _num(s.gini, "{:.3f}"),
                      "over_2x": _share(s.over_2x), "over_4x": _share(s.over_4x), "worst": worst or "–"}
             for c, (key, _title) in enumerate(SUMMARY_COLUMNS, 1):
-                label = QLabel(texts[key])
-                label.setToolTip(SUMMARY_TOOLTIPS[key] + (f"\n\n{worst}" if key == "worst" and worst else ""))
-                label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                if key == "worst":
-                    label.setMinimumWidth(10)
-                    label.setSizePolicy(label.sizePolicy().Policy.Ignored, label.sizePolicy().Policy.Preferred)
-                self.grid.addWidget(label, r, c)
-                self.cells[(s.tokenizer, key)] = label
+                item = QTableWidgetItem(texts[key])
+                item.setToolTip(SUMMARY_TOOLTIPS[key] + (f"\n\n{worst}" if key == "worst" and worst else ""))
+                if key != "worst":
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.setItem(r, c, item)
+                self.cells[(s.tokenizer, key)] = item
+        self.resizeRowsToContents()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        """Room for the header and about three rows: the views below get the rest (the
+        splitter gives the summary more)."""
+        return QSize(600, self.horizontalHeader().height() + 3 * self.verticalHeader().defaultSectionSize() + 40)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.resizeRowsToContents()  # the wrapped lists take more or fewer lines
 
     def text(self, tokenizer: str, key: str) -> str:
         """The shown text of one summary figure."""
@@ -110,6 +115,7 @@ class AtlasTab(QWidget):
         self.table = AtlasTable()
         self.table.sig_language_picked.connect(self._on_row_picked)
         self.table.sig_cell_opened.connect(self._on_cell_opened)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.csv_button = QPushButton("Export CSV…")
         self.csv_button.setToolTip("Save the table as shown (sorted) as CSV, with the languages' metadata")
         self.csv_button.clicked.connect(self._on_csv_requested)
@@ -146,13 +152,20 @@ class AtlasTab(QWidget):
         self.views.addTab(table_page, "Heatmap")
         self.views.addTab(self.curves, "Curves")
         self.views.addTab(map_page, "Map")
+        self.split = QSplitter(Qt.Orientation.Vertical)  # drag to give the summary or the views more room
+        self.split.addWidget(self.summary)
+        self.split.addWidget(self.views)
+        self.split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.views, 1)
+        layout.addWidget(self.split)
 
     def show_data(self, data: AtlasData, metric: str) -> None:
-        """Show ``data``: the table in ``metric``, the curves and the map in premiums."""
+        """Show ``data``: the table in ``metric``, the curves and the map in premiums (the
+        selected language stays selected and marked)."""
+        current = self.table.currentIndex()
+        code = (self.data.table.languages[self.table.atlas.row_of(current.row())]
+                if self.data is not None and current.isValid() else None)
         self.data, self.metric_key = data, metric
         self.summary.show_data(data)
         self.table.show_data(data, metric)
@@ -167,7 +180,10 @@ class AtlasTab(QWidget):
             self.map_tokenizer.clear()
             self.map_tokenizer.addItems(list(data.table.tokenizers))
             self.map_tokenizer.setCurrentIndex(max(0, self.map_tokenizer.findText(current)))
+        self.map.mark(None)
         self.map.show_data(data, max(0, self.map_tokenizer.currentIndex()))
+        if code is not None:
+            self.select_language(code)
 
     def set_map_tokenizer(self, index: int) -> None:
         self.map_tokenizer.setCurrentIndex(index)
@@ -183,9 +199,15 @@ class AtlasTab(QWidget):
         return True
 
     def select_language(self, code: str) -> None:
-        """Select ``code``'s row in the table."""
+        """Select ``code``'s row in the table (and mark it on the curves and the map)."""
         if self.data is not None and code in self.data.table.languages:
             self.table.select_language(self.data.table.languages.index(code))
+
+    def _on_current_row_changed(self, current, _previous) -> None:
+        """The table's current language is marked on the curves and the map."""
+        row = self.table.atlas.row_of(current.row()) if current.isValid() else None
+        self.curves.mark(row)
+        self.map.mark(row)
 
     def _on_csv_requested(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export Atlas Table", "atlas_table.csv", "CSV (*.csv)")

@@ -24,8 +24,10 @@ from app.widgets.plot_frame import PlotFrame
 from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, text_color_on
 from app.widgets.rows_model import write_csv
 from core.collection import Language
+from core.errors import SubwordScopeError
 from core.metrics import METRICS, CompareTable, unreliable
-from core.text.scripts import language_name
+from core.metrics.fairness import Fairness, fairness
+from core.text.scripts import language_name, script_label
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 FIXED = ("Language", "Script")  # the columns before the tokenizers'
@@ -74,6 +76,44 @@ class AtlasData:
             self._arrays["_premiums"] = values
         return self._arrays["_premiums"]
 
+    def colours(self, metric: str) -> np.ndarray:
+        """``(rows, tokenizers, 4)`` uint8 RGBA of ``metric``'s cells (:func:`_colours`,
+        computed once per metric)."""
+        key = ("_rgba", metric)
+        if key not in self._arrays:
+            self._arrays[key] = _colours(self.values(metric), self.marked())
+        return self._arrays[key]
+
+    def summaries(self) -> list[Fairness]:
+        """:func:`core.metrics.fairness.fairness` of the table (computed once; empty when
+        the table has no premium)."""
+        if "_fairness" not in self._arrays:
+            try:
+                self._arrays["_fairness"] = fairness(self.table)
+            except SubwordScopeError:
+                self._arrays["_fairness"] = []
+        return self._arrays["_fairness"]
+
+    def coordinates(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, xy)``: the table rows with a latitude and longitude, and their
+        ``(longitude, latitude)`` in degrees, ``(n, 2)`` (computed once). O(rows)."""
+        if "_xy" not in self._arrays:
+            langs = self.languages
+            rows = np.flatnonzero(np.array([lang.latitude is not None and lang.longitude is not None
+                                            for lang in langs], dtype=bool))
+            xy = np.array([[langs[r].longitude, langs[r].latitude] for r in rows], dtype=np.float64)
+            self._arrays["_xy"] = (rows, xy.reshape(-1, 2))
+        return self._arrays["_xy"]
+
+    def prepare(self, metric: str) -> "AtlasData":
+        """Compute what the views show of ``metric`` now (in a worker: the GUI thread then
+        only installs it); returns ``self``. O(cells)."""
+        self.colours(metric)
+        self.premiums()
+        self.summaries()
+        self.coordinates()
+        return self
+
 
 def _colours(values: np.ndarray, marked: np.ndarray) -> np.ndarray:
     """``(rows, cols, 4)`` uint8 RGBA of ``values`` on the sequential colour map, clipped to
@@ -115,7 +155,7 @@ class AtlasModel(QAbstractTableModel):
         self.data_, self.metric = data, metric
         self.values = data.values(metric)
         self.marked = data.marked()
-        self.rgba = _colours(self.values, self.marked)
+        self.rgba = data.colours(metric)
         self.order = np.arange(len(data.table.languages))
         self.endResetModel()
 
@@ -143,9 +183,9 @@ class AtlasModel(QAbstractTableModel):
         lang = self.data_.languages[r]
         if c < len(FIXED):
             if role == Qt.ItemDataRole.DisplayRole:
-                return self.data_.name(r) if c == 0 else (lang.script or "–")
+                return self.data_.name(r) if c == 0 else _script(lang)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{self.data_.name(r)} ({lang.code}), {lang.script or 'script unknown'}"
+                return f"{self.data_.name(r)} ({lang.code}), {_script(lang, 'script unknown')}"
             return None
         j = c - len(FIXED)
         value = self.values[r, j]
@@ -292,7 +332,14 @@ class PremiumCurves(PlotFrame):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Premiums, sorted", "atlas_curves", parent)
-        self.legend = self.plot.addLegend(offset=(10, 10))
+        # beside the plot, not over it: the curves span the whole width
+        self.legend = pg.LegendItem(labelTextColor="#222222", verSpacing=-4)
+        self.graphics.addItem(self.legend, row=0, col=1)
+        self.marked_row: int | None = None  # the language marked on every curve
+        self.mark_dots = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None,
+                                         symbolPen=pg.mkPen("#000000", width=2))
+        self.mark_label = pg.TextItem("", color="#000000", anchor=(1.0, 1.0), fill=pg.mkBrush(255, 255, 255, 210))
+        self.mark_label.setZValue(10)
         self.data_: AtlasData | None = None
         self.orders: list[np.ndarray] = []  # per tokenizer: table rows, cheapest first
         self.curves: list[pg.PlotDataItem] = []
@@ -318,14 +365,42 @@ class PremiumCurves(PlotFrame):
             rows = rows[np.argsort(premiums[rows, j], kind="stable")]
             self.orders.append(rows)
             self.points.append((np.arange(len(rows)), premiums[rows, j]))
-            curve = self.plot.plot(*self.points[-1], name=f"{name} ({len(rows)} languages)",
-                                   pen=pg.mkPen(PALETTE[j % len(PALETTE)], width=2))
+            curve = self.plot.plot(*self.points[-1], pen=pg.mkPen(PALETTE[j % len(PALETTE)], width=2))
+            self.legend.addItem(curve, f"{name} ({len(rows)} languages)")
             self.curves.append(curve)
         self.set_placeholder("" if data.table.tokenizers else "No tokenizer to draw.")
+        self.mark(None)  # rows of the previous data: the tab marks the selected language again
         ref = data.table.reference
         self.set_title(f"Premiums vs {language_name(ref)}, sorted — one line per tokenizer (cells over 1 % "
                        "unknown left out); dashed: 1×, 2×, 4×")
         self.plot.enableAutoRange()
+
+    def mark(self, row: int | None) -> list[tuple[int, float]]:
+        """Circle table row ``row``'s language on every curve where it has a premium, its
+        name beside the highest circle (``None`` removes the marks); returns the circled
+        ``(rank, premium)`` points. O(tokenizers · rows)."""
+        self.marked_row = row
+        for item in (self.mark_dots, self.mark_label):
+            if item.scene() is not None:
+                self.plot.removeItem(item)
+        if row is None or self.data_ is None:
+            return []
+        points = []
+        for j, rows in enumerate(self.orders):
+            at = np.flatnonzero(rows == row)
+            if len(at):
+                points.append((int(at[0]), float(self.points[j][1][at[0]])))
+        if not points:
+            return []
+        xs, ys = zip(*points)
+        self.mark_dots.setData(list(xs), list(ys))
+        self.plot.addItem(self.mark_dots, ignoreBounds=True)
+        x, y = max(points, key=lambda p: p[1])
+        self.mark_label.setText(self.data_.name(row))
+        self.mark_label.setAnchor((1.0, 1.0) if x > 0.5 * max(len(r) for r in self.orders) else (0.0, 1.0))
+        self.mark_label.setPos(x, np.log10(y))  # the y axis is logarithmic
+        self.plot.addItem(self.mark_label, ignoreBounds=True)
+        return points
 
     def curve_points(self, j: int) -> tuple[np.ndarray, np.ndarray]:
         """``(x, y)`` of tokenizer ``j``'s curve: rank, premium."""
@@ -362,6 +437,7 @@ class PremiumMap(PlotFrame):
 
     sig_language_picked = Signal(int)
     GREY = (190, 190, 190, 200)
+    STEPS = 64  # colour steps of the dots
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Map", "atlas_map", parent)
@@ -375,8 +451,15 @@ class PremiumMap(PlotFrame):
         for lat in range(-90, 91, 30):
             self.plot.addItem(pg.InfiniteLine(lat, angle=0, pen=pen), ignoreBounds=True)
         self.plot.showGrid(x=False, y=False)
-        self.scatter = pg.ScatterPlotItem(size=9, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
+        self.scatter = pg.ScatterPlotItem(size=7, pen=pg.mkPen((60, 60, 60, 160), width=0.6), hoverable=False)
         self.plot.addItem(self.scatter)
+        self.marked_row: int | None = None  # the language ringed on the map
+        self.ring = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#000000", width=2.5), brush=None)
+        self.ring.setZValue(5)
+        self.plot.addItem(self.ring)
+        self.ring_label = pg.TextItem("", color="#000000", anchor=(0.0, 1.0), fill=pg.mkBrush(255, 255, 255, 220))
+        self.ring_label.setZValue(6)
+        self.plot.addItem(self.ring_label, ignoreBounds=True)
         self.plot.setAspectLocked(True)
         self.set_labels("longitude (°)", "latitude (°)")
         self.colormap = pg.colormap.get(SEQUENTIAL)
@@ -395,9 +478,7 @@ class PremiumMap(PlotFrame):
         limit). O(rows)."""
         self.data_, self.column = data, column
         langs = data.languages
-        has = np.array([lang.latitude is not None and lang.longitude is not None for lang in langs], dtype=bool)
-        self.rows = np.flatnonzero(has)
-        self.xy = np.array([[langs[r].longitude, langs[r].latitude] for r in self.rows], dtype=np.float64).reshape(-1, 2)
+        self.rows, self.xy = data.coordinates()
         if not data.table.tokenizers:
             self.scatter.setData([])
             self.set_placeholder("No tokenizer to draw.")
@@ -407,8 +488,11 @@ class PremiumMap(PlotFrame):
         lo, hi = (np.percentile(finite, (5.0, 95.0)) if len(finite) else (0.5, 4.0))
         hi = hi if hi > lo else lo + 1.0
         t = np.clip((values - lo) / (hi - lo), 0, 1)
-        brushes = [pg.mkBrush(*(self.colormap.map(float(x), mode="byte")) if np.isfinite(x) else self.GREY)
-                   for x in t]
+        # one brush per colour step (pyqtgraph renders a dot once per distinct brush)
+        table = [pg.mkBrush(*self.colormap.map(k / (self.STEPS - 1), mode="byte")) for k in range(self.STEPS)]
+        grey = pg.mkBrush(*self.GREY)
+        steps = np.rint(np.nan_to_num(t, nan=-1.0) * (self.STEPS - 1)).astype(np.int64)
+        brushes = [table[k] if k >= 0 else grey for k in steps]
         order = np.argsort(np.where(np.isfinite(values), values, -np.inf), kind="stable")  # dear ones on top
         self.scatter.setData(x=self.xy[order, 0], y=self.xy[order, 1], brush=[brushes[k] for k in order],
                              data=self.rows[order])
@@ -418,7 +502,25 @@ class PremiumMap(PlotFrame):
         self.set_note(f"{missing} language(s) without a location are not drawn." if missing else "")
         self.set_title(f"Premium with {data.table.tokenizers[column]} — each dot a language at its "
                        "latitude/longitude (grey: over 1 % unknown or no premium)")
+        self.mark(self.marked_row if self.marked_row is not None and self.marked_row < len(langs) else None)
         self._fit()
+
+    def mark(self, row: int | None) -> bool:
+        """Ring table row ``row``'s dot and name it with its premium (``None``, or a
+        language without a location: no ring); returns whether a dot is ringed. O(dots)."""
+        self.marked_row = row
+        at = np.flatnonzero(self.rows == row) if row is not None else np.zeros(0, dtype=np.int64)
+        if not len(at) or self.data_ is None or not self.data_.table.tokenizers:
+            self.ring.setData([])
+            self.ring_label.setText("")
+            return False
+        x, y = self.xy[at[0]]
+        self.ring.setData(x=[x], y=[y])
+        premium = format_value(self.data_.values("premium")[row, self.column], "premium")
+        self.ring_label.setText(f"{self.data_.name(row)} {premium}×")
+        self.ring_label.setAnchor((1.0, 1.0) if x > 90 else (0.0, 1.0))
+        self.ring_label.setPos(x, y)
+        return True
 
     def nearest(self, x: float, y: float, radius_px: float = 8.0) -> int | None:
         """The table row of the dot nearest view point ``(x, y)`` within ``radius_px``
@@ -435,7 +537,7 @@ class PremiumMap(PlotFrame):
         if self.data_ is None:
             return ""
         d, lang, j = self.data_, self.data_.languages[r], self.column
-        return (f"{d.name(r)} ({lang.code}) — {lang.script or 'script unknown'}\n"
+        return (f"{d.name(r)} ({lang.code}) — {_script(lang, 'script unknown')}\n"
                 f"{d.table.tokenizers[j]}: premium {format_value(d.values('premium')[r, j], 'premium')}×, "
                 f"{_count(d.values('tokens')[r, j])} tokens")
 
@@ -453,6 +555,11 @@ class PremiumMap(PlotFrame):
         r = self.nearest(p.x(), p.y())
         if r is not None:
             self.sig_language_picked.emit(r)
+
+
+def _script(lang: Language, missing: str = "–") -> str:
+    """A language's script as a reader writes it (``Tai Viet``), ``missing`` without one."""
+    return script_label(lang.script) if lang.script else missing
 
 
 def _count(value: float) -> str:

@@ -29,7 +29,7 @@ from core.data import ResourceError, builtin_name, builtin_tokenizer, builtin_to
 from core.metrics import METRICS, CompareTable
 from core.metrics.measures import TOOLTIPS
 from core.collection import COLLECTION
-from core.text.scripts import SCRIPTS, script_label
+from core.text.scripts import OTHER_SCRIPTS, SCRIPTS, script_label
 from core.text.scripts import language_name
 from core.tokenizers import TokenizerLike
 
@@ -161,7 +161,8 @@ class CompareControls(QWidget):
         self.script_combo, self.stage_combo, self.direction_combo = QComboBox(), QComboBox(), QComboBox()
         for combo, tip, items in (
                 (self.script_combo, "Keep the languages written in this script (UDHR collection)",
-                 [("All scripts", None)] + [(script_label(s), s) for s in SCRIPTS if s not in ("Common", "Inherited")]),
+                 [("All scripts", None)] + [(script_label(s), s) for s in SCRIPTS if s not in ("Common", "Inherited")]
+                 + [("Other scripts", OTHER_SCRIPTS)]),
                 (self.stage_combo, "Keep the texts of this completeness stage (UDHR collection; 4 = complete and checked)",
                  [("All stages", None), ("Complete (4)", (4,)), ("Partial (1–3)", (1, 2, 3))]),
                 (self.direction_combo, "Keep the languages written in this direction (UDHR collection)",
@@ -174,6 +175,9 @@ class CompareControls(QWidget):
             self.metric_combo.addItem(label, key)
             self.metric_combo.setItemData(self.metric_combo.count() - 1, TOOLTIPS.get(key, desc), Qt.ItemDataRole.ToolTipRole)
         self.metric_combo.setToolTip("Metric shown in the heatmap and the bars (Ctrl+M)")
+        # sized for most labels, not the longest: the row fits a 1280-pixel window (the list is full width)
+        self.metric_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.metric_combo.setMinimumContentsLength(18)
         self.reference_combo = QComboBox()
         self.reference_combo.setMinimumContentsLength(14)
         self.reference_combo.setToolTip("Reference language of the premium (token count ratio on the same content)")

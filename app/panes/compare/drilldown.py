@@ -200,6 +200,7 @@ class DrillTab(QWidget):
         super().__init__(parent)
         self.corpus: dict[str, Any] = {}
         self.labelled: list[tuple[str, Any]] = []
+        self.waiting = ""  # shown instead of the rows while the tokenizers are not loaded
         self.language = QComboBox()
         self.language.setToolTip("Language of the line to inspect")
         self.line = QSpinBox(minimum=1, maximum=1)
@@ -218,10 +219,13 @@ class DrillTab(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
 
-    def set_result(self, corpus, labelled: list[tuple[str, Any]], items: list[tuple[str, str]], current: str) -> None:
-        """New corpus files (``CorpusFile``), ``(label, tokenizer)`` pairs and language items."""
+    def set_result(self, corpus, labelled: list[tuple[str, Any]], items: list[tuple[str, str]], current: str,
+                   *, waiting: str = "") -> None:
+        """New corpus files (``CorpusFile``), ``(label, tokenizer)`` pairs and language items;
+        ``waiting``: the tokenizers are not loaded yet, say this instead of the rows."""
         self.corpus = {f.code: f for f in corpus}
         self.labelled = list(labelled)
+        self.waiting = waiting
         keep = self.language.currentData() or current
         with QSignalBlocker(self.language):
             self.language.clear()
@@ -254,7 +258,15 @@ class DrillTab(QWidget):
             self.line.setValue(1)
         self._timer.start()
 
+    def set_waiting(self, message: str) -> None:
+        """Show ``message`` instead of the rows (the tokenizers are loading, or failed to)."""
+        self.waiting = message
+        self.render_now()
+
     def render_now(self) -> None:
+        if self.waiting:
+            self.view.clear_rows(self.waiting)
+            return
         f = self.corpus.get(self.language.currentData())
         if f is None or not f.lines:
             self.view.clear_rows("Choose a language with text.")

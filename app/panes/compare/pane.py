@@ -4,8 +4,11 @@ Tokenizers (files added here, or the main window's current tokenizer) × a paral
 (one ``.txt`` per language; the data folder's UDHR texts, else the UDHR sample
 shipped with the app). One worker task loads,
 encodes and measures everything (cached per tokenizer file, corpus file and modification
-time); the tabs render the result: a heatmap + bars of any metric, a drill-down of one line,
-normalization damage, and a sampling calculator.
+time) and computes what the tabs show (:mod:`app.panes.compare.prepared`); the tabs render the
+result: a heatmap + bars of any metric (drawn when its tab is shown), the atlas, a drill-down
+of one line, normalization damage, and a sampling calculator. A cached atlas is shown without
+loading its tokenizer files; they are loaded in a second worker when the drill-down or the
+vocabulary tab is shown (which say so meanwhile).
 
 Run alone: ``python -m app.panes.compare``.
 """
@@ -34,13 +37,13 @@ from app.panes.compare.controls import (
 )
 from app.panes.compare.drilldown import DrillTab
 from app.panes.compare.normalization import NormalizationView
+from app.panes.compare.prepared import compare_and_prepare, with_tokenizers
 from app.panes.compare.sampling import SamplingView
 from app.panes.compare.state import (
     CompareResult,
     CompareState,
     TokenizerEntry,
     result_notes,
-    run_comparison,
 )
 from app.panes.compare.table_tab import COMPUTING, TableTab
 from app.panes.compare.vocab_tab import VocabTab
@@ -50,6 +53,9 @@ from app.widgets.text_format import plural
 from app.workers import TaskRunner
 from core.data import data_dir
 from core.tokenizers import TokenizerLike, demo_tokenizer
+
+
+LOADING = "Loading the tokenizers…"
 
 
 class ComparePane(Pane):
@@ -81,12 +87,18 @@ class ComparePane(Pane):
         self._runner.sig_errored.connect(self._on_task_errored)
         self._runner.sig_progress.connect(self._on_progress_changed)
         self._runner.sig_busy_changed.connect(self._on_busy_changed)
+        self._tok_runner = TaskRunner(self)  # loads the tokenizers of a cached atlas when a view needs them
+        self._tok_runner.sig_returned.connect(self._on_tokenizers_loaded)
+        self._tok_runner.sig_errored.connect(self._on_tokenizers_failed)
         self._recompute_timer = QTimer(self, singleShot=True, interval=250)
         self._recompute_timer.timeout.connect(self.recompute)
         self._started = False  # the first comparison starts when the pane is first shown
         self._submitted_folder = ""  # corpus folder of the running comparison
         self._shown_folder = ""  # corpus folder of self.result
         self._unverified: set[str] = set()  # files added here, not loaded yet
+        self._language_items: list[tuple[str, str]] = []  # the drill-down's languages
+        self._atlas: AtlasData | None = None  # the atlas views' data of self.result (arrays kept per metric)
+        self._table_stale = False  # the Table tab does not show self.result yet (it was hidden)
         self._build_controls()
         self._build_tabs()
         self._build_layout()
@@ -161,6 +173,7 @@ class ComparePane(Pane):
         self.vocab_tab = VocabTab()
         self.vocab_tab.sig_text_requested.connect(self.sig_text_requested)
         self.tabs.addTab(self.vocab_tab, "Vocabulary")
+        self.tabs.currentChanged.connect(self._on_tab_changed)
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -180,6 +193,10 @@ class ComparePane(Pane):
         if sampling:
             self.sampling.set_inputs(*sampling)
         self.normalization.set_form(self.state.damage_form)
+        tab = str(self.settings.value(f"{g}/tab", ""))  # reopen on the tab left open
+        titles = [self.tabs.tabText(i) for i in range(self.tabs.count())]
+        if tab in titles:
+            self.tabs.setCurrentIndex(titles.index(tab))
         self._write_controls()
 
     def save_state(self) -> None:
@@ -189,6 +206,7 @@ class ComparePane(Pane):
         self.settings.setValue(f"{g}/metric", self.state.metric)
         self.settings.setValue(f"{g}/damage_form", self.state.damage_form)
         set_json(self.settings, f"{g}/sampling", list(self.sampling.inputs()))
+        self.settings.setValue(f"{g}/tab", self.tabs.tabText(self.tabs.currentIndex()))
 
     def _write_controls(self) -> None:
         """Write the state into the widgets without re-triggering their slots."""
@@ -284,8 +302,9 @@ class ComparePane(Pane):
         elif self._submitted_folder != self._shown_folder:  # never old numbers under a new name
             self.heatmap.set_note(f"Computing {self._submitted_folder}… the table still shows "
                                   f"{self._shown_folder}.")
-        self._runner.submit(run_comparison, list(self.state.entries), self.state.corpus_folder,
-                            self.state.reference, self._cache, self._loaded, filters=dict(self.state.filters))
+        self._runner.submit(compare_and_prepare, list(self.state.entries), self.state.corpus_folder,
+                            self.state.reference, self._cache, self._loaded, metric=self.state.metric,
+                            sort_by=self.state.sort_by, filters=dict(self.state.filters))
 
     def cancel(self) -> None:
         if self._runner.busy:
@@ -375,18 +394,70 @@ class ComparePane(Pane):
         if ref and ref != self.state.reference:  # the reference is not in this corpus
             self.state.reference = ref
             self._schedule_recompute()  # cells are cached: only the premium changes
-        labelled = list(zip(table.tokenizers, self.result.tokenizers))
-        self.drill_tab.set_result(self.result.corpus, labelled, langs, self.state.reference)
-        self.vocab_tab.set_tokenizers(labelled, [f.lines for f in self.result.corpus])
+        self._language_items = langs
+        self._install_tokenizers()
+        self._ensure_tokenizers()
+
+    def _install_tokenizers(self) -> None:
+        """Give the drill-down and the vocabulary tab the result's tokenizers (or say they
+        are loading)."""
+        waiting = "" if self.result.loaded else LOADING
+        labelled = list(zip(self.result.table.tokenizers, self.result.tokenizers))
+        self.drill_tab.set_result(self.result.corpus, labelled, self._language_items, self.state.reference,
+                                  waiting=waiting)
+        self.vocab_tab.set_tokenizers(labelled, [f.lines for f in self.result.corpus], waiting=waiting)
+
+    def _ensure_tokenizers(self) -> None:
+        """Load the tokenizers of the shown result in the worker when the drill-down or the
+        vocabulary tab is shown and some are not loaded (a cached atlas is shown without
+        them: loading seven files takes seconds)."""
+        if (self.result is None or self.result.loaded or self._tok_runner.busy
+                or self.tabs.currentWidget() not in (self.drill_tab, self.vocab_tab)):
+            return
+        self._tok_runner.submit(with_tokenizers, self.result, self._loaded)
+
+    def _on_tokenizers_loaded(self, pair: tuple[CompareResult, CompareResult]) -> None:
+        before, after = pair
+        if before is self.result:  # not replaced by a newer comparison meanwhile
+            self.result = after
+            self._install_tokenizers()
+        else:
+            self._ensure_tokenizers()
+
+    def _on_tokenizers_failed(self, exc: object) -> None:
+        self.drill_tab.set_waiting(f"Could not load the tokenizers: {exc}")
+        self.vocab_tab.set_waiting(f"Could not load the tokenizers: {exc}")
 
     def heatmap_rows(self) -> list[int]:
         """Table row indices in the order the heatmap shows them (top to bottom)."""
+        self._render_table_tab()
         return self.table_tab.heatmap_rows()
 
     def _render_table(self) -> None:
-        if self.result is not None:
-            self.table_tab.show_table(self.result.table, self.state.metric, self.state.sort_by)
-            self.atlas_tab.show_data(AtlasData.of(self.result.table, self.result.languages), self.state.metric)
+        """Show the result's table in the Atlas tab, and in the Table tab when it is the one
+        shown (else when it is next shown: its plots draw one item per language)."""
+        if self.result is None:
+            return
+        self._table_stale = True
+        if self.tabs.currentWidget() is self.table_tab:
+            self._render_table_tab()
+        if self._atlas is None or self._atlas.table is not self.result.table:
+            self._atlas = self.result.atlas or AtlasData.of(self.result.table, self.result.languages)
+        self.atlas_tab.show_data(self._atlas, self.state.metric)
+
+    def _render_table_tab(self) -> None:
+        if self.result is None or not self._table_stale:
+            return
+        self._table_stale = False
+        sort_by, model = self.result.heatmap or ("", None)
+        fits = model is not None and model.metric == self.state.metric and sort_by == self.state.sort_by
+        self.table_tab.show_table(self.result.table, self.state.metric, self.state.sort_by,
+                                  model=model if fits else None)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() is self.table_tab:
+            self._render_table_tab()
+        self._ensure_tokenizers()
 
     def _render_damage(self) -> None:
         if self.result is not None:
@@ -419,7 +490,8 @@ class ComparePane(Pane):
         if self.result is None or not 0 <= column < len(self.result.table.tokenizers):
             return
         label = self.result.table.tokenizers[column]
-        entry = next((e for e in self.state.entries if e.label == label), None)
+        entry = (self.result.entries[column] if column < len(self.result.entries)
+                 else next((e for e in self.state.entries if e.label == label), None))
         path = (entry.path if entry is not None else None) or getattr(self.result.tokenizers[column], "path", None)
         text = next((f for f in self.result.corpus if f.code == code), None)
         if text is None:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from core.collection import COLLECTION, Language, filter_languages
 from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
-from core.metrics.atlas import atlas_table, collection_corpus, collection_languages
+from core.metrics.atlas import CellStore, atlas_table, collection_corpus, collection_languages
 from core.errors import SubwordScopeError
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
 from core.tokenizers import TokenizerLike, load
@@ -55,11 +55,24 @@ class CompareResult:
 
     table: CompareTable
     corpus: tuple[CorpusFile, ...]
-    tokenizers: tuple[Any, ...]  # loaded objects, in table column order
+    #: loaded objects, in table column order; ``None``: a file whose cells were all cached, not
+    #: loaded yet (:func:`load_tokenizers` loads it when a view needs it)
+    tokenizers: tuple[Any, ...]
     damage: dict[tuple[str, str], DamageReport]  # (language code, form) -> report
     failures: tuple[str, ...]  # "label: reason" of tokenizers that could not be loaded
     failed: tuple[tuple[str, str], ...] = ()  # (label, reason) of the same tokenizers
     languages: tuple[Language, ...] = ()  # metadata and script of each corpus file, in corpus order
+    entries: tuple[TokenizerEntry, ...] = ()  # the entry of each column, in table column order
+    #: what the tabs show, computed in the worker (:mod:`app.panes.compare.prepared`): the
+    #: atlas's ``AtlasData`` and ``(sort_by, HeatmapModel)`` of the metric shown; None: not yet
+    atlas: Any = None
+    heatmap: Any = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether every column's tokenizer is loaded (the drill-down and the vocabulary
+        audit need them)."""
+        return all(tok is not None for tok in self.tokenizers)
 
 
 def load_entry(entry: TokenizerEntry, loaded: dict[str, Any]) -> Any:
@@ -105,7 +118,7 @@ def run_comparison(
             damage[(f.code, form)] = cache[dk]
     failures = tuple(f"{label}: {reason}" for label, reason in failed)
     return CompareResult(table, tuple(corpus), tuple(toks), damage, failures, tuple(failed),
-                         _languages_of(corpus))
+                         _languages_of(corpus), tuple(loaded_entries))
 
 
 def _languages_of(corpus: list[CorpusFile]) -> tuple[Language, ...]:
@@ -132,23 +145,58 @@ def _load_entries(entries, loaded) -> tuple[list, list, list[tuple[str, str]]]:
 
 
 def _run_collection(entries, reference, loaded, filters, progress, should_stop) -> CompareResult:
+    """The atlas of the collection. A tokenizer file whose cells are already in the disk
+    cache loaded before: it is not loaded here (seconds per file), only the new ones are
+    (to refuse a file that does not load before measuring it)."""
     corpus = collection_corpus()
-    langs = collection_languages(corpus)
+    store = CellStore()
+    langs = collection_languages(corpus, store)
     keep = {lang.code for lang in filter_languages(langs, **filters)} | {reference}
     corpus = [f for f in corpus if f.code in keep]
-    toks, loaded_entries, failed = _load_entries(entries, loaded)
-    names = [e.label for e in loaded_entries]
-    paths = [e.path or getattr(tok, "path", None) for e, tok in zip(loaded_entries, toks)]
+    files = all(e.tokenizer is None and e.path and os.path.isfile(e.path) for e in entries)
+    fresh = [e for e in entries if not (files and _stored(store, e.path))]
+    _, fresh_ok, failed = _load_entries(fresh, loaded)
+    refused = {id(e) for e in fresh} - {id(e) for e in fresh_ok}
+    kept = [e for e in entries if id(e) not in refused]
+    names = [e.label for e in kept]
     report = None if progress is None else (lambda done, total: progress(done / max(total, 1)))
-    if all(p and os.path.isfile(p) for p in paths):
-        table = atlas_table(paths, corpus, names=names, reference=reference, jobs=ATLAS_JOBS,
-                            progress=report, should_stop=should_stop)
+    if files:
+        table = atlas_table([e.path for e in kept], corpus, names=names, reference=reference, jobs=ATLAS_JOBS,
+                            progress=report, should_stop=should_stop, store=store)
     else:  # a tokenizer without a file (the main window's): measured here, not cached on disk
+        toks = [load_entry(e, loaded) for e in kept]
         table = compare_table(toks, corpus, reference=reference, names=names, progress=progress,
                               should_stop=should_stop)
+    toks = tuple(e.tokenizer if e.tokenizer is not None else loaded.get(e.key()) for e in kept)
     failures = tuple(f"{label}: {reason}" for label, reason in failed)
     langs = tuple(lang for lang in langs if lang.code in keep)
-    return CompareResult(table, tuple(corpus), tuple(toks), {}, failures, tuple(failed), langs)
+    return CompareResult(table, tuple(corpus), toks, {}, failures, tuple(failed), langs, tuple(kept))
+
+
+def _stored(store: CellStore, path: str) -> bool:
+    """Whether the disk cache holds cells of the tokenizer file ``path`` (it loaded before)."""
+    try:
+        return store.has_cells(store.digest(path))
+    except SubwordScopeError:
+        return False
+
+
+def load_tokenizers(result: CompareResult, loaded: dict[str, Any]) -> tuple[Any, ...]:
+    """Every column's tokenizer of ``result`` in column order, loading those not loaded yet
+    (O(columns) loads, each cached in ``loaded``; runs off the GUI thread).
+
+    Raises
+    ------
+    SubwordScopeError
+        When a file no longer loads (the message names it).
+    """
+    out = []
+    for entry, tok in zip(result.entries, result.tokenizers):
+        try:
+            out.append(tok if tok is not None else load_entry(entry, loaded))
+        except (ValueError, OSError, ImportError) as exc:
+            raise SubwordScopeError(f"{entry.label}: {exc}") from None
+    return tuple(out)
 
 
 ATLAS_JOBS = max(1, min(2, os.cpu_count() or 1))

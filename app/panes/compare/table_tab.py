@@ -95,13 +95,15 @@ class TableTab(QWidget):
         """Table row indices in the order the heatmap shows them (top to bottom)."""
         return list(self._rows)
 
-    def show_table(self, table: CompareTable | None, metric: str, sort_by: str) -> None:
-        """Render ``table``'s ``metric`` with rows sorted by ``sort_by`` (see ``row_order``)."""
+    def show_table(self, table: CompareTable | None, metric: str, sort_by: str, *,
+                   model: HeatmapModel | None = None) -> None:
+        """Render ``table``'s ``metric`` with rows sorted by ``sort_by`` (see ``row_order``);
+        ``model``: its :func:`heatmap_model`, computed beforehand (in a worker)."""
         self.table, self.metric, self.sort_by = table, metric, sort_by
         if table is None:
             return
         self._fill_bar_items()
-        self.model = heatmap_model(table, metric, sort_by)
+        self.model = model if model is not None else heatmap_model(table, metric, sort_by)
         self._rows = list(self.model.order)
         per_char = table.words_are_characters()
         star = metric in ("fertility", "adjusted_fertility")

@@ -42,6 +42,7 @@ class VocabTab(QWidget):
         self.audit: VocabAudit | None = None
         self._tokenizers: list[tuple[str, Any]] = []
         self._corpus: list[str] = []
+        self._waiting = ""
         self._runner = TaskRunner(self)
         self._runner.sig_returned.connect(self._on_audit_returned)
         self._runner.sig_errored.connect(self._on_audit_errored)
@@ -90,9 +91,11 @@ class VocabTab(QWidget):
         layout.addWidget(split, 1)
 
     # -- inputs ---------------------------------------------------------------------------
-    def set_tokenizers(self, labelled: list[tuple[str, Any]], corpus: Sequence[str | Sequence[str]]) -> None:
+    def set_tokenizers(self, labelled: list[tuple[str, Any]], corpus: Sequence[str | Sequence[str]], *,
+                       waiting: str = "") -> None:
         """The comparison's ``(label, tokenizer)`` pairs and its corpus: one text per language,
-        or its lines (joined by newlines in the worker: O(1) here)."""
+        or its lines (joined by newlines in the worker: O(1) here). ``waiting``: the
+        tokenizers are not loaded yet; Audit waits and the message says this."""
         current = self.tokenizer.currentText()
         self._tokenizers, self._corpus = list(labelled), list(corpus)
         self.tokenizer.blockSignals(True)
@@ -100,11 +103,23 @@ class VocabTab(QWidget):
         self.tokenizer.addItems([label for label, _ in labelled])
         self.tokenizer.setCurrentIndex(max(0, self.tokenizer.findText(current)))
         self.tokenizer.blockSignals(False)
-        self.audit_button.setEnabled(bool(labelled))
+        self.set_waiting(waiting)
+
+    def set_waiting(self, message: str) -> None:
+        """Say ``message`` and keep Audit off while it is not empty (tokenizers loading)."""
+        self._waiting = message
+        if message:
+            self.message.setText(message)
+        elif self.message.text().startswith(("Loading", "Could not load")):
+            self.message.setText(HINT)
+        self.audit_button.setEnabled(not message and not self._runner.busy and bool(self._tokenizers))
 
     def start_audit(self) -> None:
         """Audit the chosen tokenizer in the worker (cancels a running audit)."""
         k = self.tokenizer.currentIndex()
+        if self._waiting:
+            self.message.setText(self._waiting)
+            return
         if not 0 <= k < len(self._tokenizers):
             self.message.setText("No tokenizer to audit yet: the comparison has not finished.")
             return
@@ -126,7 +141,7 @@ class VocabTab(QWidget):
     def _on_busy_changed(self, busy: bool) -> None:
         self.progress.setVisible(busy)  # finished, failed or cancelled: the message says which
         self.cancel_button.setEnabled(busy)
-        self.audit_button.setEnabled(not busy and bool(self._tokenizers))
+        self.audit_button.setEnabled(not busy and not self._waiting and bool(self._tokenizers))
 
     def _on_audit_errored(self, exc: object) -> None:
         self.message.setText(f"Could not audit: {exc}")

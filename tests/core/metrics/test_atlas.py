@@ -3,6 +3,8 @@ to the `tokenizers` library's on 30 languages across scripts × the shared token
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from core.collection import filter_languages, languages, read_texts, with_script
 from core.errors import Cancelled
 from core.metrics import compare_table
 from core.metrics.atlas import (CellStore, atlas_table, collection_corpus, collection_languages,
-                                file_digest, measure_text)
+                                file_digest, measure_text, text_digest)
 from core.metrics.table import METRICS, CorpusFile
 from core.tokenizers import load
 
@@ -96,3 +98,22 @@ def test_cache_reopen_and_one_more_column(tmp_path, data_dir):
     with pytest.raises(Cancelled):
         atlas_table(paths[:1], other, jobs=1, store=store, should_stop=lambda: calls.append(1) or len(calls) > 1)
     assert len(CellStore(tmp_path).cells(file_digest(paths[0]))) == 4  # 3 + the first of these
+
+
+def test_every_collection_text_gets_its_script(tmp_path):
+    """No text of the collection has an "Unknown" script (eight did: Tai Dam, Chakma, Pular in
+    Adlam, Nuosu, Khün, Sanskrit in Grantha, Tagalog in Baybayin, Vai), and scripts detected
+    by an older detection (a store's old scripts file) are detected again."""
+    langs = with_scripts(languages(), dict(read_texts()))
+    assert not [(lang.code, lang.script) for lang in langs if lang.script in (None, "Unknown")]
+    by_code = {lang.code: lang.script for lang in langs}
+    assert {c: by_code[c] for c in ("blt", "ccp", "fuf_adlm", "iii", "kkh_lana", "san_gran", "tgl_tglg", "vai")} == {
+        "blt": "Tai_Viet", "ccp": "Chakma", "fuf_adlm": "Adlam", "iii": "Yi", "kkh_lana": "Tai_Tham",
+        "san_gran": "Grantha", "tgl_tglg": "Tagalog", "vai": "Vai"}
+    corpus = collection_corpus(["vai", "eng"])
+    store = CellStore(tmp_path)
+    store.root.mkdir(parents=True)
+    old = {text_digest(f): ["Unknown", True] for f in corpus}
+    (store.root / "scripts.json").write_text(json.dumps(old), encoding="utf-8")
+    scripts = {lang.code: lang.script for lang in collection_languages(corpus, store)}
+    assert scripts == {"vai": "Vai", "eng": "Latin"}

@@ -59,6 +59,21 @@ def test_tiny_corpus_by_hand(tiny):
     assert t.words_are_characters() == [False, False]
 
 
+def test_precomputed_values_are_the_same_and_each_call_gives_its_own_array(tiny):
+    t = compare_table([SpaceTokenizer(unknown={"assis"}), CharTokenizer()], load_corpus(tiny), reference="eng")
+    fresh = {m: t.values(m) for m in METRICS}
+    same = compare_table([SpaceTokenizer(unknown={"assis"}), CharTokenizer()], load_corpus(tiny), reference="eng")
+    assert same.precompute() is same and same == t
+    for m in METRICS:
+        np.testing.assert_array_equal(same.values(m), fresh[m])
+    tokens = same.values("tokens")
+    tokens[:] = -1  # a caller's change never reaches the table
+    np.testing.assert_array_equal(same.values("tokens"), [[4, 15], [5, 19]])
+    flags = same.words_are_characters()
+    flags[0] = True
+    assert same.words_are_characters() == [False, False]
+
+
 def test_values_equal_cell_metrics_and_premium_without_reference(tiny):
     corpus = load_corpus(tiny)
     tok = SpaceTokenizer()

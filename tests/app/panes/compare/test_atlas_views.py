@@ -100,7 +100,7 @@ def test_curves_are_sorted_premiums_with_a_hover_naming_the_language(tab, atlas)
     worst = atlas.name(int(np.nanargmax(premiums[:, 0])))
     text = tab.curves.readout_at(top, np.log10(y[top]))  # the axis is logarithmic
     assert text.startswith("gpt2: ") and worst in text
-    assert tab.curves.plot.legend is not None and len(tab.curves.plot.legend.items) == 2
+    assert tab.curves.legend is not None and len(tab.curves.legend.items) == 2  # beside the plot
 
 
 def test_map_hover_card_and_click_select_the_language(qtbot, tab, atlas):
@@ -171,3 +171,38 @@ def test_the_pane_gives_its_result_to_the_atlas_and_opens_a_cell(qtbot, new_pane
     finally:
         pane.cancel()
         QThreadPool.globalInstance().waitForDone(60_000)
+
+
+def test_the_selected_language_is_marked_on_every_curve_and_on_the_map(tab, atlas):
+    premiums = atlas.premiums()
+    amh = atlas.table.languages.index("amh")
+    tab.select_language("amh")
+    expected = []
+    for j in range(2):
+        x, y = tab.curves.curve_points(j)
+        if np.isfinite(premiums[amh, j]):
+            rank = int(np.flatnonzero(y == premiums[amh, j])[0])
+            expected.append((rank, float(y[rank])))
+    assert tab.curves.mark(amh) == expected and expected  # a circle on each curve where it is ranked
+    assert tab.curves.mark_label.textItem.toPlainText() == "Amharic"
+    assert tab.map.marked_row == amh and tab.map.ring_label.textItem.toPlainText().startswith("Amharic ")
+    tab.select_language("tha")  # the mark follows the selection
+    assert tab.curves.marked_row == tab.map.marked_row == atlas.table.languages.index("tha")
+    assert tab.map.ring_label.textItem.toPlainText().startswith("Thai ")
+
+
+def test_every_worst_served_name_is_readable(qtbot, tab, atlas):
+    """The ten worst-served languages wrap inside their row: nothing is cut."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QFontMetrics
+
+    summary = tab.summary
+    tab.resize(700, 700)  # narrow: the list needs several lines
+    qtbot.wait(50)
+    for r, s in enumerate(fairness(atlas.table)):
+        text = summary.text(s.tokenizer, "worst")
+        assert all(atlas.name(i) in text for i, _p in s.worst)
+        width = summary.columnWidth(summary.columnCount() - 1) - 8
+        needed = QFontMetrics(summary.font()).boundingRect(QRect(0, 0, width, 10_000),
+                                                           int(Qt.TextFlag.TextWordWrap), text).height()
+        assert summary.rowHeight(r) >= needed
