@@ -124,8 +124,9 @@ def test_derived_normalized_spans_read_the_true_map(data_dir):
     view = alignment_view("\x01a b", build_tokenizer_json(doc, "unigram", "unigram"))
     assert view.tokens == ["\u2581", "a", "\u2581", "b"]
     assert view.spans == [(0, 1), (0, 1), (1, 2), (2, 3)]  # the reference's
-    assert view.derived_spans == [(0, 1), (0, 2), (2, 3), (2, 4)]
-    assert view.derived_norm_spans == [(0, 0), (0, 1), (1, 2), (1, 3)]
+    assert view.rows.derived_spans == [(0, 1), (0, 2), (2, 3), (2, 4)]
+    assert view.derived.spans == view.rows.derived_spans
+    assert view.derived.norm_spans == [(0, 0), (0, 1), (1, 2), (1, 3)]
 
 
 def test_a_pasted_list_marks_unk_like_tokens():
