@@ -34,7 +34,7 @@ class Decorations:
     Attributes
     ----------
     segments : list of (start, end, SegmentStyle)
-        Disjoint, sorted by start.
+        Disjoint, sorted by start; a style's ``outline`` is drawn as a rounded frame.
     frames : list of (start, end, kind)
         ``kind`` is ``"unk"`` (unknown token: red frame + hatching) or ``"err"``.
     cuts : list of int
@@ -69,6 +69,7 @@ class LineOps:
 
     fills: list[tuple[float, float, str]] = field(default_factory=list)
     underlines: list[tuple[float, float, str, str]] = field(default_factory=list)
+    outlines: list[tuple[float, float, str]] = field(default_factory=list)  # rounded chips (special tokens)
     frames: list[tuple[float, float, str]] = field(default_factory=list)
     bars: list[tuple[float, str, float]] = field(default_factory=list)
     cuts: list[tuple[int, float]] = field(default_factory=list)  # (position, x) inside a cluster
@@ -112,6 +113,8 @@ def ops_from_items(geom: LineGeometry, items: tuple, offset: int) -> LineOps:
                 ops.fills.append((left, right, style.background))
             if style.underline:
                 ops.underlines.append((left, right, style.underline, style.underline_colour))
+            if style.outline:
+                ops.outlines.append((left, right, style.outline))
     for s, e, kind in frames:
         ops.frames.extend((left, right, kind) for left, right in geom.ranges(s - offset, e - offset))
     for pos in cuts:
@@ -161,6 +164,11 @@ def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine)
         painter.setBrush(_colour(colour))
         painter.drawRects(rects)
     painter.translate(-origin)
+    for left, right, colour in ops.outlines:  # a chip: inset, so neighbouring chips stay apart
+        painter.setPen(QPen(_colour(colour), 1.25))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(QRectF(x0 + left + 1, top + 1, max(1.0, right - left - 2), height - 2), 3, 3)
+    painter.setPen(Qt.PenStyle.NoPen)
     baseline = top + line.ascent()
     for left, right, kind, colour in ops.underlines:
         _underline(painter, x0 + left, x0 + right, baseline + 2, kind, QColor(colour))

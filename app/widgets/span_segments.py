@@ -31,6 +31,17 @@ from core.text.graphemes import grapheme_bounds
 from core.text.offsets import code_points, int_table
 
 TOKEN_COLOURS = ("#dbeafe", "#fde7c2")  # alternating token backgrounds
+TOKEN_COLOURS_DARK = ("#1e3a5f", "#4a3416")  # the same on a dark theme (light text)
+# Colour by token id: a token's id hashed into one of these (id_colour_index), so a repeated
+# token has the same colour everywhere. Light fills keep a contrast ratio of at least 9:1
+# with black text, dark fills at least 7:1 with #e5e7eb (WCAG 2 AAA is 7:1); none is one of
+# the colours of marks, links, errors or special tokens.
+ID_COLOURS = ("#bfdbfe", "#fed7aa", "#bbf7d0", "#fbcfe8", "#a5f3fc", "#d9f99d",
+              "#c7d2fe", "#fde68a", "#99f6e4", "#f5d0fe", "#d6d3d1", "#fecdd3")
+ID_COLOURS_DARK = ("#1e3a8a", "#7c2d12", "#14532d", "#831843", "#164e63", "#365314",
+                   "#312e81", "#78350f", "#134e4a", "#701a75", "#44403c", "#881337")
+SPECIAL_FILL, SPECIAL_FILL_DARK = "#e2e8f0", "#334155"  # special tokens: a grey chip ...
+SPECIAL_OUTLINE, SPECIAL_OUTLINE_DARK = "#7c3aed", "#a78bfa"  # ... with a violet outline
 MULTI_COLOUR = "#e9d5ff"  # characters shared by several tokens
 UNCOVERED_COLOUR = "#fecaca"  # non-space characters no token covers
 ERROR_COLOUR = "#dc2626"  # frame of the place an alignment failed
@@ -195,6 +206,12 @@ def break_affixes(old: np.ndarray, new: np.ndarray, n_old: int, n_new: int, p: i
     return max(0, p), max(0, q)
 
 
+def id_colour_index(token_id: int) -> int:
+    """Where token id ``token_id`` falls in :data:`ID_COLOURS` (a multiplicative hash, so
+    neighbouring ids, which often are neighbouring tokens, spread over the palette)."""
+    return ((token_id * 2654435761) & 0xFFFFFFFF) * len(ID_COLOURS) >> 32
+
+
 def entity_colour(label: str) -> str:
     """A stable colour for an entity label."""
     return ENTITY_COLOURS[sum(map(ord, label)) % len(ENTITY_COLOURS)]
@@ -245,11 +262,15 @@ def window_intervals(
     error: tuple[int, int] | None = None,
     unknown: Sequence[bool] = (),
     text: str = "",
+    ids: Sequence[int | None] | None = None,
+    special: Sequence[int] = (),
 ) -> list[tuple[int, int, object]]:
     """Everything to draw that overlaps ``[lo, hi)`` as ``(start, end, key)``: token spans
-    (key ``("tok", i % 2)``; spans sorted by start, missing ones last, for the binary
-    search), unknown tokens (``("unk",)`` where ``unknown[i]``), marks, entities, linked
-    spans and the error span. O(tokens in the window + marks + entities); a
+    (key ``("tok", c)``: ``c = i % 2`` alternating, or with ``ids`` (one per token) ``2 +``
+    :func:`id_colour_index` of token ``i``'s id, alternating for a None id; spans sorted by
+    start, missing ones last, for the binary search), special tokens (``("spec",)`` where
+    ``special[i]`` is not 0), unknown tokens (``("unk",)`` where ``unknown[i]``), marks,
+    entities, linked spans and the error span. O(tokens in the window + marks + entities); a
     :class:`~core.text.columns.SpanArray` is read through its columns (numpy), not a tuple
     per span.
 
@@ -260,18 +281,27 @@ def window_intervals(
     out: list[tuple[int, int, object]] = []
     idx, starts, ends = _window_arrays(spans, lo, hi)
     if text and len(idx) > DENSE_WINDOW:
-        idx, starts, ends = coalesce_dense(text, lo, hi, idx, starts, ends, unknown, out)
+        idx, starts, ends = coalesce_dense(text, lo, hi, idx, starts, ends, unknown, out, ids)
     flags = [bool(unknown[i]) for i in idx.tolist() if i < len(unknown)] if len(unknown) else []
-    for j, (i, start, end) in enumerate(zip((idx % 2).tolist(), starts.tolist(), ends.tolist())):
-        out.append((start, end, ("tok", i)))
+    for j, (i, start, end) in enumerate(zip(idx.tolist(), starts.tolist(), ends.tolist())):
+        out.append((start, end, ("tok", token_colour(i, ids))))
         if j < len(flags) and flags[j]:
             out.append((start, end, ("unk",)))
+        if i < len(special) and special[i]:
+            out.append((start, end, ("spec",)))
     out.extend((s, e, (kind,)) for s, e, kind in marks if s < hi and e > lo)
     out.extend((s, e, ("ent", label)) for s, e, label in entities if s < hi and e > lo)
     out.extend((s, e, ("link",)) for s, e in linked if s < hi and e > lo)
     if error and error[0] < hi and error[1] > lo:
         out.append((*error, ("err",)))
     return out
+
+
+def token_colour(i: int, ids: Sequence[int | None] | None) -> int:
+    """The colour key of token ``i`` (see :func:`window_intervals`)."""
+    if ids is not None and i < len(ids) and ids[i] is not None:
+        return 2 + id_colour_index(int(ids[i]))
+    return i % 2
 
 
 def dense_clusters(text: str, lo: int, hi: int, positions: np.ndarray, least: int = DENSE_CLUSTER) -> np.ndarray:
@@ -288,11 +318,12 @@ def dense_clusters(text: str, lo: int, hi: int, positions: np.ndarray, least: in
 
 
 def coalesce_dense(text: str, lo: int, hi: int, idx: np.ndarray, starts: np.ndarray, ends: np.ndarray,
-                   unknown: Sequence[bool], out: list[tuple[int, int, object]]) -> tuple[np.ndarray, ...]:
+                   unknown: Sequence[bool], out: list[tuple[int, int, object]],
+                   ids: Sequence[int | None] | None = None) -> tuple[np.ndarray, ...]:
     """The token spans ``(idx, starts, ends)`` (``(k,) int64`` each, sorted by start) of
     the window ``[lo, hi)`` without those lying inside a dense grapheme cluster
     (:func:`dense_clusters`); each such cluster is appended to ``out`` instead as one
-    token span (key ``("tok", i % 2)`` of its first token), ``("unk",)`` if any of its
+    token span (the key ``("tok", c)`` of its first token, :func:`token_colour`), ``("unk",)`` if any of its
     tokens is unknown, and at most :data:`CLUSTER_CARETS` of its inner boundaries as empty
     ``("cut",)`` intervals (where :func:`boundaries` puts the cut carets). O(window +
     tokens) at numpy speed plus O(dense clusters)."""
@@ -305,7 +336,7 @@ def coalesce_dense(text: str, lo: int, hi: int, idx: np.ndarray, starts: np.ndar
     for c in _distinct(k[within]).tolist():
         cs, ce = (int(v) for v in clusters[c])
         members = idx[within & (k == c)]  # token indexes, sorted
-        out.append((cs, ce, ("tok", int(members[0]) % 2)))
+        out.append((cs, ce, ("tok", token_colour(int(members[0]), ids))))
         i0, i1 = int(members[0]), int(members[-1]) + 1
         flags = unknown[i0:i1] if i1 - i0 == len(members) else [unknown[i] for i in members.tolist()
                                                                   if i < len(unknown)]
@@ -438,17 +469,27 @@ class SegmentStyle:
     background: str | None = None
     underline: str | None = None
     underline_colour: str | None = None
+    outline: str | None = None  # a rounded frame (a special token's chip)
 
 
 @lru_cache(maxsize=1024)
-def compose_style(keys: frozenset) -> SegmentStyle:
+def compose_style(keys: frozenset, dark: bool = False) -> SegmentStyle:
     """One style from a segment's active keys; later rules win over earlier ones
-    (token colour < shared < uncovered < entity < linked < error). Unknown tokens and the
-    error also get a frame (:func:`outlines`). Cached: equal keys give the same object."""
+    (token colour < special < shared < uncovered < entity < linked < error). Unknown tokens
+    and the error also get a frame (:func:`outlines`), special tokens a rounded outline.
+    ``dark``: the colours for a dark theme (light text) where they differ. Cached: equal
+    keys give the same object."""
     style: dict = {}
     kinds = {k[0]: k for k in keys}
     if "tok" in kinds:
-        style["background"] = TOKEN_COLOURS[max(k[1] for k in keys if k[0] == "tok")]
+        c = max(k[1] for k in keys if k[0] == "tok")
+        if c < 2:
+            style["background"] = (TOKEN_COLOURS_DARK if dark else TOKEN_COLOURS)[c]
+        else:
+            style["background"] = (ID_COLOURS_DARK if dark else ID_COLOURS)[c - 2]
+    if "spec" in kinds:
+        style.update(background=SPECIAL_FILL_DARK if dark else SPECIAL_FILL,
+                     outline=SPECIAL_OUTLINE_DARK if dark else SPECIAL_OUTLINE)
     if "multi" in kinds:
         style.update(background=MULTI_COLOUR, underline="dot", underline_colour="#7e22ce")
     if "uncov" in kinds:

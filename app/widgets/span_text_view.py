@@ -1,4 +1,4 @@
-"""A read-only text view that draws token spans as alternating background colours.
+"""A read-only text view that draws token spans as background colours (alternating, or by token id).
 
 Positions in and out are **code points** of the text given to :meth:`SpanTextView.set_content`
 (Qt counts UTF-16 units; the view converts). The document has no character formats: every
@@ -38,6 +38,7 @@ from app.widgets.span_painter import Decorations, LineOps, OpsCache, paint_ops
 from app.widgets.span_segments import (
     boundaries,
     break_affixes,
+    SegmentStyle,
     compose_style,
     display_text,
     long_run_breaks,
@@ -94,6 +95,9 @@ class SpanTextView(QPlainTextEdit):
         self._error: tuple[int, int] | None = None
         self._linked: list[tuple[int, int]] = []
         self._unknown: list[bool] = []
+        self._colour_ids: Sequence[int | None] | None = None  # colour by id (None: alternate)
+        self._special: Sequence[int] = ()  # per token: 0, or how it is special
+        self._drawn: list[tuple[int, int, SegmentStyle]] = []  # the window's segments, code points
         self._missing: set[str] = set()  # characters no installed font draws
         self._hovered = -1
         self._pressed_at: QPoint | None = None
@@ -137,7 +141,8 @@ class SpanTextView(QPlainTextEdit):
         (:func:`~app.widgets.span_segments.long_run_breaks`, O(n) at numpy speed when the
         text changed), and ``utf16`` is the plain table; a caller passing ``breaks`` includes
         those (the alignment pane's worker does).
-        Clears the entities, error, linked spans and unknown mask (set them after this)."""
+        Clears the entities, error, linked spans, unknown and special masks and the colour
+        ids (set them after this)."""
         own = breaks is None  # the view finds the long-run breaks; utf16 is the plain table
         if own:
             breaks = self._breaks if text == self._text else long_run_breaks(text)
@@ -158,6 +163,7 @@ class SpanTextView(QPlainTextEdit):
         self._mark_ends = [e for _, e, _ in marks]  # marks are disjoint and sorted
         self._mark_counts = {kind: sum(e - s for s, e, k in marks if k == kind) for kind in ("multi", "uncov")}
         self._error, self._linked, self._entities, self._unknown = None, [], [], []
+        self._special, self._colour_ids = (), None
         self.schedule_redraw()
 
     def set_unknown(self, mask: Sequence[bool]) -> None:
@@ -166,6 +172,30 @@ class SpanTextView(QPlainTextEdit):
         distinctly (red hatching/outline). A shorter mask leaves the remaining tokens plain."""
         self._unknown = mask if isinstance(mask, list) else [bool(m) for m in mask]
         self.schedule_redraw()
+
+    def set_special(self, special: Sequence[int]) -> None:
+        """Draw the spans of the tokens whose ``special`` entry is not 0 (one per token of the
+        last :meth:`set_content`, e.g. :func:`core.align.specials.special_sources`) as
+        special tokens: a grey chip with a violet outline, whatever their colour."""
+        self._special = special
+        self.schedule_redraw()
+
+    def set_colour_ids(self, ids: Sequence[int | None] | None) -> None:
+        """Colour each token by its id (one per token of the last :meth:`set_content`; a
+        repeated token gets the same colour, :data:`~app.widgets.span_segments.ID_COLOURS`),
+        or alternate two colours (None; also for a token whose id is None). Kept by
+        reference; O(1) here, the visible tokens' colours are looked up when drawn."""
+        self._colour_ids = ids
+        self.schedule_redraw()
+
+    def drawn_styles(self) -> list[tuple[int, int, SegmentStyle]]:
+        """The styled segments of the drawn window as ``(start, end, SegmentStyle)``, code
+        points, disjoint and sorted (the window is the visible part plus a margin)."""
+        return list(self._drawn)
+
+    def dark(self) -> bool:
+        """Whether the view's background is dark (its colours are then the dark variants)."""
+        return self.palette().base().color().lightness() < 128
 
     def unknown_count(self) -> int:
         """How many tokens the last :meth:`set_unknown` marked."""
@@ -252,6 +282,8 @@ class SpanTextView(QPlainTextEdit):
         if event.type() == QEvent.Type.FontChange:
             self._missing = set()
             self._check_fonts(None)
+        elif event.type() == QEvent.Type.PaletteChange:  # a theme switch: light or dark colours
+            self.schedule_redraw()
 
     def set_entities(self, spans: Sequence[tuple[int, int, str]]) -> None:
         """Entity spans ``(start, end, label)`` drawn as coloured bold underlined text."""
@@ -465,9 +497,10 @@ class SpanTextView(QPlainTextEdit):
         last = bisect.bisect_left(self._marks, (hi,), lo=first)
         intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
                                      linked=self._linked, error=self._error, unknown=self._unknown,
-                                     text=self._text)
+                                     text=self._text, ids=self._colour_ids, special=self._special)
+        dark = self.dark()
         # The same window text (same Qt start, same breaks) and intervals paint the same.
-        key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals, self._window_breaks(lo, hi))
+        key = (lo, hi, self._utf16[lo], self._text[lo:hi], intervals, self._window_breaks(lo, hi), dark)
         if key == self._drawn_key:
             return
         self._drawn_key = key
@@ -479,9 +512,8 @@ class SpanTextView(QPlainTextEdit):
         self.drawn_segments = len(segments)
         u16 = self._utf16
         frames = [(s, e, k) for s, e, k in outlines(intervals) if s < hi]
-        deco = Decorations.from_code_points(
-            u16, [(s, e, compose_style(keys)) for s, e, keys in segments], frames,
-            boundaries(intervals, lo, hi))
+        self._drawn = [(s, e, compose_style(keys, dark)) for s, e, keys in segments]
+        deco = Decorations.from_code_points(u16, self._drawn, frames, boundaries(intervals, lo, hi))
         if deco != self._deco:  # unchanged decorations need no repaint (Qt repaints edits)
             self._deco = deco
             self.viewport().update()

@@ -434,6 +434,7 @@ class TokenTableView(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # <|begin_of_text|> keeps both ends
         self.verticalHeader().setVisible(False)
         vh = self.verticalHeader()
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)

@@ -49,6 +49,10 @@ class ExtrasHost(Protocol):
 
     def shown_view(self) -> AlignmentView | None: ...
     def set_tokenizer(self, tokenizer: TokenizerLike | None, label: str) -> None: ...
+    def link_tokens(self, indices: list[int], *, select: bool = False, scroll: bool = True,
+                    source: object = None) -> None: ...
+    def link_hover(self, pos: int, *, normalized: bool) -> None: ...
+    def select_token(self, index: int) -> None: ...
     def window(self) -> QWidget: ...
 
 
@@ -102,6 +106,8 @@ class Extras:
         w.table.sig_token_hovered.connect(self._on_row_hovered)
         w.original.sig_hovered.connect(self._on_text_hovered)
         self.ids.sig_copied.connect(lambda n: self.pane.sig_status_requested.emit(f"Copied {n:,} token ids"))
+        self.ids.sig_id_hovered.connect(self._on_id_hovered)
+        self.ids.sig_id_clicked.connect(self.pane.select_token)
         w.editor.textChanged.connect(self.special_runner.cancel)  # its text is stale now
         w.editor.textChanged.connect(self.ids.text_edited)
         self.picker.sig_cache_scanned.connect(self._on_sources)
@@ -141,7 +147,7 @@ class Extras:
 
     def _on_specials(self, value: tuple[list[int], list[tuple[int, str]]]) -> None:
         ids, marks = value
-        self.ids.set_ids(ids)
+        self.ids.set_ids(ids, linked=False)  # the template's specials shift the ids: not token i's
         self.markers.set_specials(marks)
 
     def _on_sources(self, _cached: int = 0) -> None:
@@ -177,6 +183,17 @@ class Extras:
             self.strip.show_info("")
             return
         self.strip.show_info(str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) or ""))
+
+    def _on_id_hovered(self, index: int) -> None:
+        """The mouse is over token ``index``'s id in the ids box (-1: left it): highlight the
+        token everywhere, say what it is in the strip."""
+        result = self.pane.result
+        if index < 0 or result is None or index >= len(result.tokens):
+            self.pane.link_hover(-1, normalized=False)
+            self.strip.show_info("")
+            return
+        self.pane.link_tokens([index], source=self.ids)
+        self._on_row_hovered(index)
 
     def _on_text_hovered(self, pos: int) -> None:
         result = self.pane.shown_view()

@@ -262,7 +262,8 @@ class AlignmentPane(AlignmentRendering, Pane):
             w.scheme.setCurrentIndex(max(0, w.scheme.findData(s.scheme)))
         for box, value in ((w.strip_accents, s.strip_accents), (w.lowercase, s.lowercase),
                            (w.collapse, s.collapse_whitespace), (w.repair, s.repair),
-                           (w.derived, s.derived_spans), (w.parse_special, s.parse_special)):
+                           (w.derived, s.derived_spans), (w.parse_special, s.parse_special),
+                           (w.colour_by_id, s.colour_by_id)):
             with QSignalBlocker(box):
                 box.setChecked(value)
         self._write_tokenizer_label()
@@ -317,6 +318,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         w.table.sig_token_selected.connect(self.select_token)
         w.table.sig_token_hovered.connect(self._on_table_hovered)
         w.derived.toggled.connect(self._on_derived_toggled)
+        w.colour_by_id.toggled.connect(self._on_colour_by_id_toggled)
         w.changes_only.toggled.connect(w.offset_map.set_changes_only)
         w.offset_map.set_changes_only(w.changes_only.isChecked())
 
@@ -384,6 +386,12 @@ class AlignmentPane(AlignmentRendering, Pane):
             self.refresh_status()
             if self.current_token >= 0:
                 self.link_tokens([self.current_token], scroll=False)
+
+    def _on_colour_by_id_toggled(self, on: bool) -> None:
+        """Colour the tokens by id or alternately (remembered); nothing is recomputed."""
+        self.state.colour_by_id = on
+        self._save_soon()
+        self.render_colours()
 
     def schedule(self) -> None:
         """Re-tokenize after an edit: at once on the leading edge of a burst of edits, once

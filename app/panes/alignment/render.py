@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QListWidgetItem
 
 from core.align.modes import SCHEME_NAMES
 from core.align.view import AlignmentView
-from app.widgets.span_segments import entity_colour
+from app.widgets.span_segments import (
+    ID_COLOURS, SPECIAL_FILL, SPECIAL_OUTLINE, TOKEN_COLOURS, entity_colour)
 from app.widgets.token_table import TableRows
 
 if TYPE_CHECKING:
@@ -113,11 +114,25 @@ class AlignmentRendering:
         w.normalized.set_content(nt.text if nt else "", view.layer.norm_spans, None,
                                  ready.norm_utf16 if ready else None, chars=ready.norm_chars if ready else None,
                                  breaks=ready.norm_breaks if ready else None)
+        special = ready.specials if ready is not None and ready.specials is not None else ()
         for span_view in (w.original, w.normalized):
             span_view.set_unknown(result.marked)
+            span_view.set_special(special)
+        self.render_colours()
         w.original.set_entities([(e.start, e.end, e.label) for e in result.entities])
         w.original.set_error(_error_span(result))
         w.derived.setEnabled(result.misleading > 0)
+
+    def render_colours(self) -> None:
+        """Colour the span views' tokens by id or alternately, as the state says, and say so
+        in the legend. O(1): the views look up the visible tokens' colours when drawing."""
+        w, result = self.w, self.result
+        ids = result.rows.ids if result is not None and self.state.colour_by_id else None
+        if ids is not None and not any(i is not None for i in ids[:1]):
+            ids = None  # a pasted token list has no ids: alternate
+        for span_view in (w.original, w.normalized):
+            span_view.set_colour_ids(ids)
+        w.legend.setText(legend_html(ids is not None))
 
     def set_load_error(self, message: str | None) -> None:
         """Keep ``message`` (a tokenizer that failed to load; None: clear it) in the pane's
@@ -204,6 +219,7 @@ class AlignmentRendering:
         w.normalized.set_linked(norm, scroll=scroll and source is not w.normalized)
         if indices and source is not w.table:
             w.table.select_token(indices[0])
+        w.ids.highlight(indices[0] if indices else -1, scroll=scroll and source is not w.ids)
         if select and spans:
             w.offset_map.show_span(result.normalized, spans[0][0], spans[-1][1])
 
@@ -246,6 +262,22 @@ class AlignmentRendering:
             self.current_token = tokens[0]
             self.w.table.select_token(tokens[0])
         self.w.offset_map.show_span(result.normalized, start, end)
+
+
+def legend_html(by_id: bool) -> str:
+    """The legend above the original span view (rich text): how tokens are coloured (by id,
+    or alternating), special tokens, marks, the linked span and unknown tokens."""
+    if by_id:
+        chips = "".join(f'<span style="background:{c}">&nbsp;&nbsp;</span>' for c in ID_COLOURS[:6])
+        tokens = f'{chips}&nbsp;token (colour = id)&nbsp; '
+    else:
+        tokens = (f'<span style="background:{TOKEN_COLOURS[0]}">&nbsp;token&nbsp;</span>'
+                  f'<span style="background:{TOKEN_COLOURS[1]}">&nbsp;next token&nbsp;</span> ')
+    return (tokens + f'<span style="background:{SPECIAL_FILL}; color:{SPECIAL_OUTLINE}">&nbsp;special&nbsp;</span> '
+            '<span style="background:#e9d5ff">&nbsp;shared by tokens&nbsp;</span> '
+            '<span style="background:#fecaca">&nbsp;in no token&nbsp;</span> '
+            '<span style="background:#facc15">&nbsp;linked&nbsp;</span> '
+            '<span style="background:#fee2e2; color:#dc2626">&nbsp;\u25a8 unknown&nbsp;</span>')
 
 
 def count_text(counts: TextCounts | None) -> str:

@@ -57,6 +57,7 @@ class AlignmentState(StoredState):
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
     parse_special: bool = True  # the text's special-token strings become special ids
+    colour_by_id: bool = True  # the span views colour tokens by id (else alternating colours)
 
     CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": NORMALIZER_FORMS, "scheme": ("auto", *SCHEMES)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}

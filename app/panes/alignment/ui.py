@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAMES
 from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
+from app.panes.alignment.render import legend_html
 from app.panes.alignment.side_by_side import SideBySidePanel
 from app.panes.alignment.token_ids import TokenIdsView
 from app.widgets.info_strip import InfoStrip
@@ -86,6 +87,7 @@ class AlignmentWidgets:
     count: QLabel
     legend: QLabel
     derived: QCheckBox
+    colour_by_id: QCheckBox  # tokens coloured by id, or alternating
     parse_special: QCheckBox
     decoded: DecodedView
     picker: TokenizerPicker  # the toolbar's tokenizer choice
@@ -239,16 +241,10 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["offset_map"] = OffsetMapView()
     w["entities"] = QListWidget()
     w["entities"].setToolTip("Entity spans from the labels (code points of the original text)")
-    w["legend"] = QLabel(
-        '<span style="background:#dbeafe">&nbsp;token&nbsp;</span>'
-        '<span style="background:#fde7c2">&nbsp;next token&nbsp;</span> '
-        '<span style="background:#e9d5ff">&nbsp;shared by tokens&nbsp;</span> '
-        '<span style="background:#fecaca">&nbsp;in no token&nbsp;</span> '
-        '<span style="background:#facc15">&nbsp;linked&nbsp;</span> '
-        '<span style="background:#fee2e2; color:#dc2626">&nbsp;\u25a8 unknown&nbsp;</span>'
-    )
-    w["legend"].setToolTip("How the original text is drawn: alternating token colours, characters "
-                           "shared by several tokens, non-space characters no token covers, "
+    w["legend"] = QLabel(legend_html(True))
+    w["legend"].setToolTip("How the original text is drawn: token colours (by id: a repeated token has the "
+                           "same colour; or alternating), special tokens as grey chips with a violet outline, "
+                           "characters shared by several tokens, non-space characters no token covers, "
                            "tokens that are the model's unknown token or a byte-fallback piece (red frame, "
                            "hatched); a magenta \u25be marks a token boundary inside a grapheme cluster")
 
@@ -258,7 +254,11 @@ def build(pane: QWidget) -> AlignmentWidgets:
     spans_extra = QWidget()
     extra_row = QHBoxLayout(spans_extra)
     extra_row.setContentsMargins(0, 0, 0, 0)
+    w["colour_by_id"] = QCheckBox("Colour by id")
+    w["colour_by_id"].setToolTip("Checked: each token's colour comes from its id, so a repeated token is "
+                                 "recognisable. Unchecked: two alternating colours")
     extra_row.addWidget(w["legend"])
+    extra_row.addWidget(w["colour_by_id"])
     extra_row.addWidget(w["derived"])
     w["special_tokens"] = QCheckBox("Special tokens")
     w["special_tokens"].setToolTip("Encode with the special tokens the tokenizer adds ([CLS] … [SEP]); they are "
