@@ -39,6 +39,7 @@ from app.workers import TaskRunner, gc_paused
 from core.align.modes import MODES
 from core.align.view import AlignmentView
 from core.data import builtin_name
+from core.tokenizers.pipeline_steps import pipeline_steps
 from core.text.graphemes import GraphemeBounds
 from core.tokenizers import TokenizerLike, demo_tokenizer
 
@@ -188,6 +189,7 @@ class AlignmentPane(AlignmentRendering, Pane):
             self._write_widgets()
         self.extras.set_tokenizer(tokenizer, label)
         self.w.decoded.set_tokenizer(tokenizer if tokenizer is not None else self._demo)
+        self.w.pipeline.set_steps(pipeline_steps(tokenizer) if tokenizer is not None else [])
         self._write_tokenizer_label()
         self.recompute()
 
@@ -293,11 +295,8 @@ class AlignmentPane(AlignmentRendering, Pane):
         w.input_title.setText("<b>Token list to align</b>" if mode == "align" else
                               "<b>Labels, one per token</b>")
         teaching = self._tokenizer is None or mode == "align"
-        for box in (w.form, w.strip_accents, w.lowercase, w.collapse):
-            box.setEnabled(teaching)
-        if not teaching:
-            w.form.setToolTip("The loaded tokenizer uses its own normalizer; these options apply "
-                              "to the teaching example and to aligning a token list")
+        w.teaching_norm.setVisible(teaching)  # else the tokenizer's own pipeline instead
+        w.pipeline.setVisible(not teaching)
 
     def _connect(self) -> None:
         w = self.w

@@ -100,6 +100,7 @@ class SideBySidePanel(QWidget):
         self.clear.setToolTip("Remove the added tokenizers")
         self.note = QLabel()
         self.note.setStyleSheet("color:#6b7280")
+        self.note.setWordWrap(True)
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         title = QLabel("<b>Side by side</b>")

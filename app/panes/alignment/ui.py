@@ -28,6 +28,7 @@ from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
 from app.panes.alignment.render import legend_html
 from app.panes.alignment.side_by_side import SideBySidePanel
+from app.widgets.pipeline_row import PipelineRow
 from app.panes.alignment.token_ids import TokenIdsView
 from app.widgets.info_strip import InfoStrip
 from app.widgets.layout_boundary import LayoutBoundary
@@ -68,6 +69,8 @@ class AlignmentWidgets:
     strip_accents: QCheckBox
     lowercase: QCheckBox
     collapse: QCheckBox
+    teaching_norm: QWidget  # the teaching normalizer's controls (token lists, teaching vocabulary)
+    pipeline: PipelineRow  # the loaded tokenizer's own pipeline, in their place
     export: QToolButton
     editor: QPlainTextEdit
     input_box: QWidget
@@ -122,9 +125,14 @@ def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None)
     return box, label
 
 
-def _controls(w: dict) -> QHBoxLayout:
+def _controls(w: dict) -> QVBoxLayout:
+    """Two rows: mode, tokenizer and special-token parsing; then either the teaching
+    normalizer's controls or the loaded tokenizer's own pipeline (the pane shows one)."""
+    rows = QVBoxLayout()
+    rows.setSpacing(4)
     row = QHBoxLayout()
     row.setSpacing(8)
+    rows.addLayout(row)
     w["mode"] = QComboBox()
     for key, name in MODES.items():
         w["mode"].addItem(name, key)
@@ -158,10 +166,19 @@ def _controls(w: dict) -> QHBoxLayout:
                                   "their special ids. Unchecked: they are encoded as plain text, as "
                                   "tokenizers does with encode_special_tokens=True")
     row.addWidget(w["parse_special"])
-    row.addWidget(QLabel("Normalizer:"))
+    w["teaching_norm"] = QWidget()
+    norm_row = QHBoxLayout(w["teaching_norm"])
+    norm_row.setContentsMargins(0, 0, 0, 0)
+    norm_row.setSpacing(8)
+    norm_row.addWidget(QLabel("Teaching normalizer:"))
     for name in ("form", "strip_accents", "lowercase", "collapse"):
-        row.addWidget(w[name])
-    return row
+        norm_row.addWidget(w[name])
+    norm_row.addStretch(1)
+    w["pipeline"] = PipelineRow()
+    w["pipeline"].hide()
+    rows.addWidget(w["teaching_norm"])
+    rows.addWidget(w["pipeline"])
+    return rows
 
 
 def _inputs(w: dict) -> QWidget:
@@ -242,6 +259,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["entities"] = QListWidget()
     w["entities"].setToolTip("Entity spans from the labels (code points of the original text)")
     w["legend"] = QLabel(legend_html(True))
+    w["legend"].setWordWrap(True)  # wraps in a narrow window instead of widening the pane
     w["legend"].setToolTip("How the original text is drawn: token colours (by id: a repeated token has the "
                            "same colour; or alternating), special tokens as grey chips with a violet outline, "
                            "characters shared by several tokens, non-space characters no token covers, "

@@ -220,7 +220,14 @@ def test_bert_tokenizer_marks_the_dropped_accent(qtbot, pane, data_dir):
     assert r.tokens == ["zoe", "flew"] and r.spans == [(0, 3), (5, 9)]
     assert r.rows.ids == [bert.token_to_id("zoe"), bert.token_to_id("flew")]
     assert (3, 4, "uncov") in pane.w.original.drawn_marks()
-    assert not pane.w.form.isEnabled()
+    # the tokenizer's own pipeline instead of the teaching normalizer's controls
+    assert pane.w.teaching_norm.isHidden() and not pane.w.pipeline.isHidden()
+    assert [s.label for s in pane.w.pipeline.steps][:3] == [
+        "BERT (lowercase, clean_text)", "BertPreTokenizer", "WordPiece 30,522"]
+    assert "Normalizer" in pane.w.pipeline.text() and "WordPiece 30,522" in pane.w.pipeline.text()
+    assert '"handle_chinese_chars": true' in pane.w.pipeline.stage_tooltip(0)
+    set_mode(qtbot, pane, "align")  # a pasted token list: the teaching normalizer again
+    assert not pane.w.teaching_norm.isHidden() and pane.w.pipeline.isHidden()
 
 
 def test_bert_span_cutting_a_grapheme_is_noted(qtbot, pane, data_dir):
