@@ -116,7 +116,7 @@ def _gui(argv: list[str]) -> int:
     """The window (or its screenshot): the only path that imports Qt."""
     from PySide6.QtWidgets import QApplication  # lazy: the subcommands never load Qt
 
-    from app.lessons.model import load_lessons  # lazy: only the window reads the lessons
+    from app.lessons import load_lessons, show_dock  # lazy: only the window reads the lessons
     from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
     from app.widgets.qt_messages import quiet_qt_messages  # lazy: as above
 
@@ -153,12 +153,13 @@ def _gui(argv: list[str]) -> int:
         window.show_pane(args.pane)
     if args.presentation:
         window.presentation.set_presenting(True)
-    if args.lesson:
-        window.lesson_panel.dock.show()
-        window.lesson_panel.open_lesson(args.lesson, args.step - 1, wait=bool(args.screenshot))
     if args.screenshot:
         window.resize(*args.size)
         window.show()
+    if args.lesson:  # after the window has its size: the dock takes its share of it
+        show_dock(window.lesson_panel)
+        window.lesson_panel.open_lesson(args.lesson, args.step - 1, wait=bool(args.screenshot))
+    if args.screenshot:
         ok = window.save_screenshot(args.screenshot)
         window.shutdown()
         if failed is not None:

@@ -9,7 +9,7 @@ import html
 import re
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QObject, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QObject, QPoint, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QScrollArea,
     QTabWidget,
     QTextEdit,
     QWidget,
@@ -27,7 +28,8 @@ from app.lessons.model import Figure, LessonError
 from app.widgets.plot_heatmap import HeatmapPlot
 
 HIGHLIGHT = "lessonFigure"  # the dynamic property the outline's style sheet selects on
-OUTLINE = "*[lessonFigure=\"true\"] { border: 3px solid #d97706; border-radius: 3px; }"
+OUTLINE = ("*[lessonFigure=\"true\"] { border: 3px solid #d97706; border-radius: 3px; } "
+           "*[lessonFigure=\"flash\"] { border: 3px solid #fbbf24; border-radius: 3px; }")
 _TAGS = re.compile(r"<[^>]+>")
 
 
@@ -122,6 +124,25 @@ def input_value(widget: Any) -> Any:
     return widget.toPlainText()
 
 
+def _scroll_into_view(widget: QWidget, margin: int = 12) -> None:
+    """Scroll every scroll area holding ``widget`` so that its top-left part is on screen
+    (``QScrollArea.ensureWidgetVisible`` goes by an item view's cursor rectangle instead)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        inner = parent.widget() if isinstance(parent, QScrollArea) else None
+        if inner is not None and inner.isAncestorOf(widget):
+            top_left = widget.mapTo(inner, QPoint(0, 0))
+            view = parent.viewport().size()
+            for bar, start, length, room in (
+                    (parent.horizontalScrollBar(), top_left.x(), widget.width(), view.width()),
+                    (parent.verticalScrollBar(), top_left.y(), widget.height(), view.height())):
+                shown = bar.value()
+                if start - margin < shown or start + min(length, room) > shown + room:
+                    bar.setValue(max(0, start - margin) if length + 2 * margin > room
+                                 else start + length + margin - room)
+        parent = parent.parentWidget()
+
+
 class Highlighter(QObject):
     """Outlines one widget at a time (a table also selects and scrolls to the cell; a
     heatmap shows the cell's readout); :meth:`clear` takes the outline away."""
@@ -154,6 +175,8 @@ class Highlighter(QObject):
         if not isinstance(widget, QWidget):
             return
         self._widget = widget
+        _scroll_into_view(widget)
+        QTimer.singleShot(0, self, lambda: self._widget is widget and _scroll_into_view(widget))  # once laid out
         self._mark(True)
         self._flashes = 0
         self._flash.start()
@@ -168,9 +191,9 @@ class Highlighter(QObject):
                 pass
         self._widget = None
 
-    def _mark(self, on: bool) -> None:
+    def _mark(self, on: bool | str) -> None:
         w = self._widget
-        w.setProperty(HIGHLIGHT, on)
+        w.setProperty(HIGHLIGHT, "true" if on is True else on or "false")
         if OUTLINE not in w.styleSheet():
             w.setStyleSheet(w.styleSheet() + OUTLINE)
         w.style().unpolish(w)
@@ -182,7 +205,7 @@ class Highlighter(QObject):
             self._flash.stop()
             return
         self._flashes += 1
-        self._mark(self._flashes % 2 == 0)
+        self._mark(True if self._flashes % 2 == 0 else "flash")  # never without an outline
         if self._flashes >= 6:
             self._flash.stop()
             self._mark(True)

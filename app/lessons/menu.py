@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea
+from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QSizePolicy, QTabWidget
 
 from app.lessons.model import load_lessons
 from app.lessons.panel import LessonPanel
@@ -25,6 +25,10 @@ def install_lessons(window: Any) -> LessonPanel:
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     scroll.setWidget(central)
     window.setCentralWidget(scroll)
+    tabs = getattr(window, "tabs", None)
+    if isinstance(tabs, QTabWidget):  # the shown pane alone sets the minimum width
+        tabs.currentChanged.connect(lambda _i: _size_by_current(tabs))
+        _size_by_current(tabs)
     dock = QDockWidget("Lesson", window)
     dock.setObjectName("lessonDock")
     dock.setWidget(panel)
@@ -51,6 +55,28 @@ def install_lessons(window: Any) -> LessonPanel:
     return panel
 
 
-def _open(panel: LessonPanel, name: str) -> None:
+def _size_by_current(tabs: QTabWidget) -> None:
+    """Hidden pages get an ignored size policy, so a wide pane (Alignment) does not make the
+    scroll area scroll sideways on a narrow one (Positions)."""
+    current = tabs.currentWidget()
+    for i in range(tabs.count()):
+        page = tabs.widget(i)
+        policy = QSizePolicy.Policy.Preferred if page is current else QSizePolicy.Policy.Ignored
+        page.setSizePolicy(policy, policy)
+    tabs.updateGeometry()
+
+
+DOCK_SHARE = 0.27  # of the window's width, when the dock opens
+
+
+def show_dock(panel: LessonPanel) -> None:
+    """Show the lesson dock at about a quarter of the window's width."""
+    window = panel.host
     panel.dock.show()
+    window.resizeDocks([panel.dock], [max(panel.minimumWidth(), int(window.width() * DOCK_SHARE))],
+                       Qt.Orientation.Horizontal)
+
+
+def _open(panel: LessonPanel, name: str) -> None:
+    show_dock(panel)
     panel.open_lesson(name)

@@ -121,7 +121,7 @@ def slide_style(plot_item: pg.PlotItem, title: str = ""):
     saved_pens = [(c, c.opts.get("pen")) for c in curves]
     legends = [i for i in _legends(plot_item)]
     saved_legends = [(lg, dict(lg.opts.get("labelTextSize") and {"size": lg.opts["labelTextSize"]} or {})) for lg in legends]
-    had_title = plot_item.titleLabel.text
+    had_title = plot_item.titleLabel.text if plot_item.titleLabel.isVisible() else None
     tick_font, label_font = QFont(), QFont()
     tick_font.setPointSizeF(SLIDE_TICK_PT)
     label_font.setPointSizeF(SLIDE_LABEL_PT)
@@ -141,7 +141,7 @@ def slide_style(plot_item: pg.PlotItem, title: str = ""):
             _legend_size(lg, f"{SLIDE_LABEL_PT}pt")
         yield
     finally:
-        plot_item.setTitle(had_title or None)
+        plot_item.setTitle(had_title)
         for a, tick, label, style in saved_axes:
             a.setStyle(tickFont=tick)
             a.labelStyle = style
