@@ -53,7 +53,8 @@ def _size(value: str) -> tuple[int, int]:
     return width, height
 
 
-def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
+def _parse(argv: list[str] | None, panes: list[str], lessons: dict | None = None) -> argparse.Namespace:
+    lessons = lessons or {}
     p = HelpWritingParser(
         prog="subwordscope", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="headless subcommands (each has --help): " + ", ".join(SUBCOMMANDS))
@@ -63,12 +64,22 @@ def _parse(argv: list[str] | None, panes: list[str]) -> argparse.Namespace:
                    help="start with this tokenizer file or folder, or a built-in one by name ("
                         + ", ".join(builtin_tokenizers()) + ")")
     p.add_argument("--pane", choices=panes, help="start on this pane")
+    p.add_argument("--lesson", metavar="NAME",
+                   help="open this lesson (" + ", ".join(lessons) + ") in the lesson panel")
+    p.add_argument("--step", type=int, default=1, metavar="N", help="the lesson's step to show (from 1; default 1)")
+    p.add_argument("--presentation", action="store_true",
+                   help="start in presentation mode (larger text and lines, high contrast)")
     p.add_argument("--size", type=_size, default=(1400, 900), metavar="WxH",
                    help="window size for --screenshot (default 1400x900)")
     try:
         args = p.parse_args(argv)
     except OSError as exc:  # --help to a full or closed output
         raise SystemExit(write_failed(exc)) from None
+    if args.lesson is not None:
+        if args.lesson not in lessons:
+            p.error(f"--lesson: no lesson called {args.lesson!r}; lessons: {', '.join(lessons)}")
+        if not 1 <= args.step <= len(lessons[args.lesson].steps):
+            p.error(f"--step: lesson {args.lesson!r} has steps 1 to {len(lessons[args.lesson].steps)}")
     if args.text_file and not os.path.lexists(args.text_file):
         p.error(f"--text-file: no such file: {args.text_file}")
     if args.screenshot:
@@ -108,10 +119,11 @@ def _gui(argv: list[str]) -> int:
     """The window (or its screenshot): the only path that imports Qt."""
     from PySide6.QtWidgets import QApplication  # lazy: the subcommands never load Qt
 
+    from app.lessons import load_lessons, show_dock  # lazy: only the window reads the lessons
     from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
     from app.widgets.qt_messages import quiet_qt_messages  # lazy: as above
 
-    args = _parse(argv, [name for name, _ in PANES])
+    args = _parse(argv, [name for name, _ in PANES], load_lessons())
     text = None
     if args.text_file:
         try:  # refuses FIFOs, devices, folders, huge and non-UTF-8 files before reading
@@ -142,9 +154,15 @@ def _gui(argv: list[str]) -> int:
         failed = window.load_tokenizer(tokenizer, wait=bool(args.screenshot))
     if args.pane:
         window.show_pane(args.pane)
+    if args.presentation:
+        window.presentation.set_presenting(True)
     if args.screenshot:
         window.resize(*args.size)
         window.show()
+    if args.lesson:  # after the window has its size: the dock takes its share of it
+        show_dock(window.lesson_panel)
+        window.lesson_panel.open_lesson(args.lesson, args.step - 1, wait=bool(args.screenshot))
+    if args.screenshot:
         ok = window.save_screenshot(args.screenshot)
         window.shutdown()
         if failed is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 from app import help as help_texts
 from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_TEXT, default_tokenizer_path, side_by_side_path
+from app.lessons import install_lessons
 from app.panes.alignment import AlignmentPane
 from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME, TOKENIZER_FILE_FILTER
 from app.panes.base import Pane
@@ -32,8 +32,9 @@ from app.panes.pooling import PoolingPane
 from app.panes.positions import PositionsPane
 from app.panes.retrieval import RetrievalPane
 from app.tokenizer_load import TokenizerLoad
+from app.presentation import install_presentation
 from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
-from app.workers import TaskRunner, wait_for_workers
+from app.workers import TaskRunner, wait_for_workers, wait_until_settled
 from core.data import ResourceError, builtin_name
 from core.encoder.sources import is_encoder_folder
 from core.hf_cache import CacheScan, hub_cache_dir, scan_cache
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.tokenizer_load = TokenizerLoad()  # where the loading stands (chosen, falling back, …)
         self._build_status_bar()
         self._build_menus()
+        self.lesson_panel = install_lessons(self)  # Lessons menu + the lesson dock
         alignment = self.panes["alignment"]  # its toolbar's tokenizer picker
         alignment.sig_tokenizer_chosen.connect(self.load_tokenizer)
         alignment.sig_open_tokenizer_requested.connect(self._on_open_tokenizer_requested)
@@ -210,6 +212,7 @@ class MainWindow(QMainWindow):
             act = QAction(pane.title, self, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
             act.triggered.connect(lambda _=False, n=name: self.show_pane(n))
             view_menu.addAction(act)
+        self.presentation = install_presentation(self, view_menu)  # F11, Ctrl+= / Ctrl+- / Ctrl+0
 
         help_menu = self.menuBar().addMenu("&Help")
         looking = QAction("&What Am I Looking At?", self, shortcut=QKeySequence("F1"))
@@ -317,6 +320,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Loading {path}…")
         options = self._load_options(str(path))
         if wait:
+            self._loader.cancel()  # a load still running (the start-up one) must not land after this one
             try:
                 tok = load_tokenizer_file(str(path), **options)
             except (ValueError, OSError) as exc:
@@ -366,21 +370,7 @@ class MainWindow(QMainWindow):
         timers (debounces, deferred starts) is pending, for 200 ms in a row (a worker's
         result may start the next one), or ``timeout_ms`` passes; return whether it settled.
         For ``--screenshot`` of panes without their own ``wait_until_idle``."""
-        app = QApplication.instance()
-        deadline = time.monotonic() + timeout_ms / 1000
-        quiet_since = None
-        while time.monotonic() < deadline:
-            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-            busy = any(r.busy for r in pane.findChildren(TaskRunner)) or any(
-                t.isActive() and t.isSingleShot() for t in pane.findChildren(QTimer))
-            if busy:
-                quiet_since = None
-            elif quiet_since is None:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= 0.2:
-                return True
-            time.sleep(0.01)
-        return False
+        return wait_until_settled(pane, timeout_ms)
 
     def wait_for_loader(self, timeout_ms: int = 30_000) -> None:
         """Run the event loop until a tokenizer being loaded has arrived (screenshots only)."""

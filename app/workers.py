@@ -25,7 +25,7 @@ import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal
 
 from core.errors import Cancelled  # the one cancellation exception; a task may raise it
 
@@ -272,3 +272,25 @@ class TaskRunner(QObject):
         if self._pending is not None and len(self._running) < self.max_running:
             worker, self._pending = self._pending, None
             self._start(worker)
+
+
+def wait_until_settled(widget: QObject, timeout_ms: int = 120_000) -> bool:
+    """Run the event loop until none of ``widget``'s :class:`TaskRunner` s runs and none of
+    its one-shot timers (debounces, deferred starts) is pending, for 200 ms in a row (a
+    worker's result may start the next one), or ``timeout_ms`` passes; return whether it
+    settled. For screenshots, lessons and tests, never for a user's action."""
+    app = QCoreApplication.instance()
+    deadline = time.monotonic() + timeout_ms / 1000
+    quiet_since = None
+    while time.monotonic() < deadline:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        busy = any(r.busy for r in widget.findChildren(TaskRunner)) or any(
+            t.isActive() and t.isSingleShot() for t in widget.findChildren(QTimer))
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= 0.2:
+            return True
+        time.sleep(0.01)
+    return False

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.panes.stored import StoredState
+from app.panes.stored import StoredState, merged_state
 from app.settings import open_settings, read_state, write_state
 from app.widgets.qt_messages import quiet_qt_messages
 from core.tokenizers import TokenizerLike
@@ -52,6 +53,28 @@ class Pane(QWidget):
 
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The user chose a tokenizer (a ``core.tokenizers`` object) named ``label``."""
+
+    def apply_lesson_state(self, values: dict[str, Any]) -> None:
+        """Put the pane in the state a lesson step names: ``values`` (fields of
+        :attr:`state_class`) replace those of the current state, checked by the stored-state
+        protocol (:func:`app.panes.stored.merged_state`); the widgets then show it and the pane
+        recomputes (on its workers, as after a user's edit).
+
+        Raises
+        ------
+        app.panes.stored.StateValueError
+            If a field is unknown or a value refused.
+        NotImplementedError
+            If the pane keeps no state object.
+        """
+        if self.state_class is None:
+            raise NotImplementedError(f"the {self.title} pane keeps no state object")
+        self.state = merged_state(self.state, values)
+        self.show_state()
+
+    def show_state(self) -> None:
+        """Write :attr:`state` into the widgets and recompute (each pane with a state class)."""
+        raise NotImplementedError
 
 
 def run_alone(pane_cls: type[Pane], width: int = 1400, height: int = 900) -> int:

@@ -66,6 +66,36 @@ class StoredState:
         return cls.RANGES[name]
 
 
+class StateValueError(ValueError):
+    """A value :func:`merged_state` was asked to set that the state class refuses (the
+    message names the field)."""
+
+
+def merged_state(current: S, values: dict[str, Any]) -> S:
+    """``current`` with the fields in ``values`` replaced, read through
+    :meth:`StoredState.from_dict` (the same checks as a stored file: ranges, choices, lengths,
+    rules between fields). O(number of fields + length of the strings).
+
+    Raises
+    ------
+    StateValueError
+        If a key is not a field of the state, or a value is refused (out of range, not one of
+        the choices, of the wrong type): unlike a stored file, a value asked for explicitly is
+        never silently replaced.
+    """
+    cls = type(current)
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(values) - names)
+    if unknown:
+        raise StateValueError(f"{cls.__name__} has no field {', '.join(unknown)}")
+    state = cls.from_dict({**current.to_dict(), **values})
+    kept = state.to_dict()
+    refused = [k for k, v in values.items() if kept[k] != v]
+    if refused:
+        raise StateValueError(f"{cls.__name__} refuses {', '.join(f'{k}={values[k]!r}' for k in refused)}")
+    return state
+
+
 def _typed(default: Any, value: Any) -> tuple[bool, Any]:
     """Whether ``value`` has the type of ``default`` (ints accepted for floats, as floats)."""
     if value is None:

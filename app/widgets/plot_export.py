@@ -9,6 +9,7 @@ PNG and SVG use ``ImageExporter`` and ``SVGExporter``; CSV uses ``CSVExporter`` 
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import CSVExporter, ImageExporter, SVGExporter
 from pyqtgraph.exporters.Exporter import Exporter
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
 
 def _tolerate_closed_paths() -> None:
@@ -103,8 +104,75 @@ def _with_neighbours(plot_item: pg.PlotItem):
     return plot_item
 
 
-def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int = 1600) -> Path:
+SLIDE_TITLE_PT = 22  # the title of an exported picture, in points at scale 1
+SLIDE_LABEL_PT = 16  # axis labels and the legend's entries
+SLIDE_TICK_PT = 13  # tick numbers
+SLIDE_PEN = 1.8  # curves' pen width is multiplied by this
+
+
+@contextmanager
+def slide_style(plot_item: pg.PlotItem, title: str = ""):
+    """Within the block, ``plot_item`` carries ``title`` above it and slide-sized axis labels,
+    ticks, legend entries and thicker curves; everything is put back afterwards (the window
+    is never left changed). O(number of items in the plot)."""
+    axes = [plot_item.getAxis(side) for side in ("left", "bottom") if plot_item.getAxis(side).isVisible()]
+    saved_axes = [(a, a.style.get("tickFont"), a.label.font(), a.labelStyle.copy()) for a in axes]
+    curves = [c for c in plot_item.listDataItems() if isinstance(c, pg.PlotDataItem)]
+    saved_pens = [(c, c.opts.get("pen")) for c in curves]
+    legends = [i for i in _legends(plot_item)]
+    saved_legends = [(lg, dict(lg.opts.get("labelTextSize") and {"size": lg.opts["labelTextSize"]} or {})) for lg in legends]
+    had_title = plot_item.titleLabel.text if plot_item.titleLabel.isVisible() else None
+    tick_font, label_font = QFont(), QFont()
+    tick_font.setPointSizeF(SLIDE_TICK_PT)
+    label_font.setPointSizeF(SLIDE_LABEL_PT)
+    try:
+        if title:
+            plot_item.setTitle(title, size=f"{SLIDE_TITLE_PT}pt", bold=True)
+        for a in axes:
+            a.setStyle(tickFont=tick_font)
+            a.labelStyle = {**a.labelStyle, "font-size": f"{SLIDE_LABEL_PT}pt"}
+            a._updateLabel()  # noqa: SLF001 - pyqtgraph's only way to re-render the label
+        for c, pen in saved_pens:
+            if pen is not None:
+                wide = pg.mkPen(pen)
+                wide.setWidthF(max(1.0, wide.widthF()) * SLIDE_PEN)
+                c.setPen(wide)
+        for lg in legends:
+            _legend_size(lg, f"{SLIDE_LABEL_PT}pt")
+        yield
+    finally:
+        plot_item.setTitle(had_title)
+        for a, tick, label, style in saved_axes:
+            a.setStyle(tickFont=tick)
+            a.labelStyle = style
+            a._updateLabel()  # noqa: SLF001
+        for c, pen in saved_pens:
+            if pen is not None:
+                c.setPen(pen)
+        for lg, old in saved_legends:
+            _legend_size(lg, old.get("size", "9pt"))
+
+
+def _legends(plot_item: pg.PlotItem) -> list[pg.LegendItem]:
+    found = [plot_item.legend] if getattr(plot_item, "legend", None) is not None else []
+    layout = plot_item.parentItem()
+    if isinstance(layout, pg.GraphicsLayout):
+        found += [i for i in layout.items if isinstance(i, pg.LegendItem) and i not in found]
+    return found
+
+
+def _legend_size(legend: pg.LegendItem, size: str) -> None:
+    legend.opts["labelTextSize"] = size
+    for _sample, label in legend.items:
+        label.setText(label.text, size=size)
+    legend.updateSize()
+
+
+def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int | None = None, title: str = "",
+                scale: float = 2.0) -> Path:
     """Export ``plot_item`` to ``path``; the format follows the suffix (.png, .svg, .csv).
+    PNG and SVG carry ``title`` above the plot and slide-sized labels, ticks, legend and
+    lines (:func:`slide_style`).
 
     Parameters
     ----------
@@ -112,8 +180,13 @@ def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int = 1600) 
         The plot (axes, curves or heatmap) to export.
     path : str or Path
         Target file; its suffix picks the exporter.
-    width : int
-        Width in pixels of a PNG (height keeps the on-screen aspect ratio).
+    width : int, optional
+        Width in pixels of a PNG (height keeps the aspect ratio); default ``scale`` times
+        the plot's width on screen (at least 1600).
+    title : str
+        The title written above the picture (the plot frame's title).
+    scale : float
+        Pixels per on-screen pixel of a PNG when ``width`` is not given (2: a sharp slide).
 
     Raises
     ------
@@ -125,16 +198,20 @@ def export_plot(plot_item: pg.PlotItem, path: str | Path, *, width: int = 1600) 
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     picture = _with_neighbours(plot_item)
-    if fmt == "png":
-        exporter = ImageExporter(picture)
-        exporter.parameters()["width"] = int(width)
-    elif fmt == "svg":
-        exporter = SVGExporter(picture)
-    elif fmt == "csv":
+    if fmt == "csv":
         exporter = ImageDataCSVExporter(plot_item) if _has_image(plot_item) else CSVExporter(plot_item)
+        exporter.export(str(path))
+    elif fmt in ("png", "svg"):
+        with slide_style(plot_item, title):
+            if fmt == "png":
+                exporter = ImageExporter(picture)
+                shown = picture.sceneBoundingRect().width()
+                exporter.parameters()["width"] = int(width or max(1600, round(scale * shown)))
+            else:
+                exporter = SVGExporter(picture)
+            exporter.export(str(path))
     else:
         raise ValueError(f"cannot export to {path.name!r}: use .png, .svg or .csv")
-    exporter.export(str(path))
     if not path.exists():
         raise OSError(f"could not write {path}")
     return path
@@ -152,9 +229,11 @@ class ExportButton(QToolButton):
     sig_exported = Signal(str)
     sig_export_failed = Signal(str)
 
-    def __init__(self, plot_item: pg.PlotItem, name: str = "plot", parent: QWidget | None = None):
+    def __init__(self, plot_item: pg.PlotItem, name: str = "plot", parent: QWidget | None = None,
+                 title: str = ""):
         super().__init__(parent)
         self.plot_item, self.name = plot_item, name
+        self.title = title  # written above exported pictures (PlotFrame keeps it current)
         self.setText("Export")
         self.setToolTip("Save this plot as PNG, SVG or CSV (also in the plot's right-click menu)")
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -172,7 +251,7 @@ class ExportButton(QToolButton):
     def export_to(self, path: str | Path) -> Path | None:
         """Export to ``path`` and report through the signals (never raises)."""
         try:
-            written = export_plot(self.plot_item, path)
+            written = export_plot(self.plot_item, path, title=self.title)
         except (OSError, ValueError) as exc:
             self.sig_export_failed.emit(f"Export failed: {exc}")
             return None

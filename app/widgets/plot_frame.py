@@ -7,12 +7,20 @@ mouse, export button), then a ``GraphicsLayoutWidget`` holding one ``PlotItem``.
 
 from __future__ import annotations
 
+import html
+import re
+
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.widgets.plot_export import ExportButton, add_export_actions
+
+
+def plain_title(title: str) -> str:
+    """A frame's title without its rich-text tags (for exported pictures)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", title))
 
 
 class IntegerAxisItem(pg.AxisItem):
@@ -57,7 +65,7 @@ class PlotFrame(QWidget):
         self.graphics.setBackground("w")
         self.plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0, axisItems=axis_items or None)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.export_button = ExportButton(self.plot, name, self)
+        self.export_button = ExportButton(self.plot, name, self, title=plain_title(title))
         self.export_button.sig_exported.connect(lambda p: self.sig_status_requested.emit(f"Saved {p}"))
         self.export_button.sig_export_failed.connect(self.sig_status_requested)
         add_export_actions(self.plot, self.export_button)
@@ -77,6 +85,7 @@ class PlotFrame(QWidget):
 
     def set_title(self, title: str) -> None:
         self.title_label.setText(f"<b>{title}</b>")
+        self.export_button.title = plain_title(title)
 
     def set_note(self, text: str) -> None:
         """Show a short inline note under the header (empty text hides it)."""

@@ -384,6 +384,10 @@ class HeatmapPlot(PlotFrame):
             return r, c
         return None
 
+    def readout_of_cell(self, row: int, col: int) -> str:
+        """The readout of cell ``(row, col)`` (what hovering it shows), "" outside the image."""
+        return self.readout_at(self._x0 + (col + 0.5) * self._dx, self._y0 + (row + 0.5) * self._dy)
+
     def readout_at(self, x: float, y: float) -> str:
         cell = self.cell_at(x, y)
         if cell is None:

@@ -234,6 +234,12 @@ class AlignmentPane(AlignmentRendering, Pane):
         """Show ``message`` in the inline banner (the text and results stay as they are)."""
         self.show_banner(message, "error")
 
+    def show_state(self) -> None:
+        """Write the state into the widgets (text, mode, normalizer) and recompute."""
+        self.start_notice = None
+        self._write_widgets()
+        self.recompute()
+
     def save_state(self, delay: float = 0.0) -> None:
         """Hand the state to ``state.json``'s writer thread, to be written ``delay`` seconds
         from now unless saved again before (the snapshot shares the strings; a text longer

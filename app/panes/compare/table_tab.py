@@ -43,7 +43,7 @@ class TableTab(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.table: CompareTable | None = None
-        self.metric, self.sort_by = "fertility", "language"
+        self.metric_key, self.sort_by = "fertility", "language"
         self.bar_mode_value, self.bar_item_value = "tokenizer", ""
         self._rows: list[int] = []
         self.model: HeatmapModel | None = None
@@ -99,7 +99,7 @@ class TableTab(QWidget):
                    model: HeatmapModel | None = None) -> None:
         """Render ``table``'s ``metric`` with rows sorted by ``sort_by`` (see ``row_order``);
         ``model``: its :func:`heatmap_model`, computed beforehand (in a worker)."""
-        self.table, self.metric, self.sort_by = table, metric, sort_by
+        self.table, self.metric_key, self.sort_by = table, metric, sort_by
         if table is None:
             return
         self._fill_bar_items()
@@ -143,7 +143,7 @@ class TableTab(QWidget):
         table, item = self.table, self.bar_item_value
         if table is None or not item:
             return
-        values, label = table.values(self.metric), METRICS[self.metric][0]
+        values, label = table.values(self.metric_key), METRICS[self.metric_key][0]
         unknown, fallback = table.values("unknown_share"), table.values("byte_fallback_share")
         marked = unreliable(table)
         if self.bar_mode_value == "language" and item in table.languages:
@@ -155,7 +155,7 @@ class TableTab(QWidget):
             cells, names, title = [(i, j) for i in rows], [language_name(table.languages[i]) for i in rows], item
         else:
             return
-        texts = [cell_texts(values[c], self.metric, unknown[c], fallback[c], bool(marked[c]))[0] for c in cells]
+        texts = [cell_texts(values[c], self.metric_key, unknown[c], fallback[c], bool(marked[c]))[0] for c in cells]
         self.bars.show_bars(names, np.asarray([values[c] for c in cells]), f"{label}: {title}", label,
                             texts=texts, marked=np.asarray([bool(marked[c]) for c in cells], dtype=bool))
 

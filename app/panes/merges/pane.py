@@ -505,6 +505,12 @@ class MergesPane(Pane):
     def _show_message(self, text: str) -> None:
         self.controls.show_message(text)
 
+    def show_state(self) -> None:
+        """Write the state into the widgets (tab, held-out words, Unigram inputs), retrain."""
+        self._write_state_to_widgets()
+        self._on_tab_changed(self.tabs.currentIndex())
+        self.retrain()
+
     def save_state(self) -> None:
         self.store_state(self.state)
 

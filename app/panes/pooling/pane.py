@@ -193,6 +193,11 @@ class PoolingPane(Pane):
         self.message.setText(text)
         self.message.setVisible(bool(text))
 
+    def show_state(self) -> None:
+        """Write the state into the widgets and encode (on the worker)."""
+        self._write_widgets()
+        self.encode_now()
+
     def save_state(self) -> None:
         self.store_state(self.state)
 

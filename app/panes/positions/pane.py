@@ -244,7 +244,8 @@ class PositionsPane(Pane):
         written = []
         for frame in self.current_view().plots():
             for fmt in ("png", "svg", "csv"):
-                written.append(export_plot(frame.plot, folder / f"{frame.export_button.name}.{fmt}"))
+                written.append(export_plot(frame.plot, folder / f"{frame.export_button.name}.{fmt}",
+                                           title=frame.export_button.title))
         return written
 
     def _on_export_view_requested(self) -> None:
@@ -260,6 +261,16 @@ class PositionsPane(Pane):
             self.sig_status_requested.emit(f"Export failed: {exc}")
         else:
             self.sig_status_requested.emit(f"Saved {plural(len(paths), 'file')} to {folder}")
+
+    def show_state(self) -> None:
+        """Write the state into the controls and the view tabs, then recompute (debounced)."""
+        state = self.state
+        blockers = [QSignalBlocker(w) for w in self.controls.values()]
+        self._write_controls(state)
+        del blockers
+        self.show_view(state.view)
+        self.state = state
+        self._on_control_changed()
 
     def save_state(self) -> None:
         self.store_state(self.state)

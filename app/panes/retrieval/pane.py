@@ -276,6 +276,16 @@ class RetrievalPane(Pane):
             self._render_current_tab()
             self.sig_status_requested.emit("Retrieval: cancelled")
 
+    def show_state(self) -> None:
+        """Write the state into the widgets; embed (first time) or search, redraw the tab."""
+        self._write_widgets()
+        if self.index is None:
+            self.embed_now()
+        else:
+            self._stale.update(range(self.tabs.count()))
+            self.search_now()
+            self._render_current_tab()
+
     def save_state(self) -> None:
         self.store_state(self.state)
 

@@ -1,0 +1,98 @@
+"""Presentation mode, the remembered text size, and slide-ready plot exports."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtGui import QImage, QPalette
+from PySide6.QtWidgets import QApplication
+
+from app.main_window import MainWindow
+from app.presentation import PEN_FACTOR, PRESENTING_FACTOR
+from app.widgets.plot_export import export_plot
+from app.widgets.plot_lines import LinePlot
+from app.workers import wait_for_workers
+
+
+@pytest.fixture(autouse=True)
+def _settle_workers(qtbot):
+    yield
+    wait_for_workers(30)
+
+
+@pytest.fixture
+def window(qtbot):
+    app = QApplication.instance()
+    font, palette = app.font(), app.palette()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    yield w
+    w.shutdown()
+    app.setFont(font)  # the app's font and palette are process-wide: later tests get theirs back
+    app.setPalette(palette)
+
+
+def test_presentation_mode_enlarges_text_and_lines_and_folds_the_status_bar(window, qtbot):
+    app = QApplication.instance()
+    before = app.font().pointSizeF()
+    window.show_pane("positions")
+    qtbot.wait(50)
+    curve = next(i for v in window.findChildren(pg.GraphicsView) if v.isVisible()
+                 for i in v.scene().items() if isinstance(i, pg.PlotDataItem) and i.opts.get("pen") is not None)
+    width = pg.mkPen(curve.opts["pen"]).widthF()
+    window.presentation.action.trigger()  # View ▸ Presentation Mode (F11)
+    assert window.presentation.presenting
+    assert app.font().pointSizeF() == pytest.approx(before * PRESENTING_FACTOR)
+    assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(max(1.0, width) * PEN_FACTOR)
+    assert app.palette().color(QPalette.ColorRole.WindowText).name() == "#000000"
+    assert window.statusBar().isHidden()
+    window.presentation.action.trigger()
+    assert app.font().pointSizeF() == pytest.approx(before)
+    assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(width)
+    assert not window.statusBar().isHidden()
+
+
+def test_text_size_steps_and_is_remembered(window, qtbot):
+    app = QApplication.instance()
+    before = app.font().pointSizeF()
+    window.presentation.larger()
+    window.presentation.larger()
+    assert window.presentation.scale == 120
+    assert app.font().pointSizeF() == pytest.approx(before * 1.2)
+    window.settings.sync()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert again.presentation.scale == 120  # read back from settings
+    for _ in range(40):
+        again.presentation.smaller()
+    assert again.presentation.scale == 70  # the floor
+    again.presentation.reset()
+    assert again.presentation.scale == 100
+    again.shutdown()
+
+
+def test_text_size_shortcuts_are_in_the_view_menu(window):
+    shortcuts = {a.text().replace("&", ""): [s.toString() for s in a.shortcuts()]
+                 for a in window.findChildren(type(window.presentation.action))}
+    assert shortcuts["Larger Text"] == ["Ctrl+=", "Ctrl++"]
+    assert shortcuts["Smaller Text"] == ["Ctrl+-"] and shortcuts["Default Text Size"] == ["Ctrl+0"]
+    assert shortcuts["Presentation Mode"] == ["F11"]
+
+
+def test_plot_export_carries_title_and_slide_sizes_at_twice_the_screen(qtbot, tmp_path):
+    plot = LinePlot("Shares vs temperature", "shares", x_label="temperature T", y_label="share")
+    qtbot.addWidget(plot)
+    plot.resize(1000, 600)
+    plot.show()
+    plot.plot.addLegend()
+    plot.plot.plot([1, 2, 3], [0.2, 0.5, 0.9], name="sw", pen=pg.mkPen("b", width=1))
+    qtbot.wait(20)
+    shown = plot.plot.sceneBoundingRect().width()
+    png = export_plot(plot.plot, tmp_path / "a.png", title="Shares vs temperature")
+    assert QImage(str(png)).width() == max(1600, round(2 * shown))
+    svg = export_plot(plot.plot, tmp_path / "a.svg", title="Shares vs temperature").read_text(encoding="utf-8")
+    assert "Shares vs temperature" in svg and "temperature T" in svg
+    assert not plot.plot.titleLabel.isVisible()  # the window's plot is left as it was
+    assert plot.export_button.title == "Shares vs temperature"
