@@ -320,7 +320,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Loading {path}…")
         options = self._load_options(str(path))
         if wait:
-            self._loader.cancel()  # a load still running (the start-up one) must not land after this one
+            self.loader.cancel()  # a load still running (the start-up one) must not land after this one
             try:
                 tok = load_tokenizer_file(str(path), **options)
             except (ValueError, OSError) as exc:
