@@ -114,7 +114,8 @@ class LabelledScatter(LinePlot):
         self.points = (all_x, all_y, list(names) * (2 if other is not None else 1), y_key)
         self.companion_points = None if other is None else (ox, oy)
         self._label(CURVE, np.asarray(x, dtype=float), np.asarray(y, dtype=float), names, span_x, top, "#333333")
-        self._label(COMPANION, ox, oy, names if other is not None else [], span_x, top, COMPANION_COLOR)
+        self._label(COMPANION, ox[:0], oy[:0], [], span_x, top, COMPANION_COLOR)  # one label per language:
+        # the blue point's; the line joins it to its orange one (two labels per language overlap)
         if math.isfinite(chance):
             line = self.set_marker("chance", chance, angle=0, label=f"chance {chance:.2f}" if y_key == "share"
                                    else f"chance {chance:.1f}")
@@ -208,10 +209,11 @@ class CrossLingualView(QWidget):
                 np.array([getattr(r.companion_metrics, metric) for r, _ in measured]),
                 np.array([pick(c.other) for c in pairs]))
             plot.show_points(xs, y, names, chance, y_key, other)
-        header = HEADER if not both else (HEADER[:5] + (f"top-k share ({model})", "chance", f"mean rank ({model})",
-                                                        f"fertility ({model})", f"[UNK] share ({model})")
-                                          + companion_header(companion.label) + HEADER[10:])
-        self.model.set_rows([self._row(r, k, both) for r in rows], header=header)
+        header = HEADER if not both else (HEADER[:5] + ("top-k share ●", "chance", "mean rank ●", "fertility ●",
+                                                        "[UNK] share ●") + COMPANION_HEADER + HEADER[10:])
+        tips = [t.replace("●", f"({model})").replace("■", f"({companion.label})") for t in header] if both else []
+        self.model.set_rows([self._row(r, k, both) for r in rows], header=header, header_tips=tips)
+        self.table.resizeColumnsToContents()
         left_out = [r.code for r in rows if r.recall is None]
         high = " k is large for so few paragraphs: lower it." if k / m_mean > 0.25 else ""
         self.summary.setText(
@@ -258,10 +260,8 @@ class CrossLingualView(QWidget):
         return row + (r.alignment.note,)
 
 
-def companion_header(label: str) -> tuple:
-    """The companion encoder's columns, named with its short name."""
-    return (f"top-k share ({label})", f"mean rank ({label})", f"fertility ({label})",
-            f"[UNK] share ({label})", "pairs ranked better / worse")
+COMPANION_HEADER = ("top-k share ■", "mean rank ■", "fertility ■", "[UNK] share ■", "pairs ranked better / worse ■")
+"""The companion encoder's columns (■, its marker in the plots; ● is the pane's encoder)."""
 
 
 def _rho(value: float) -> str:

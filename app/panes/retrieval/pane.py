@@ -13,6 +13,7 @@ languages embedded so far. The tabs render their results. Run alone:
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -277,6 +278,10 @@ class RetrievalPane(Pane):
             self.panel.show_message("Cancelled. Embeddings finished so far are cached; "
                                     "Embed and index (F5) resumes.", error=False)
             self._show_model_label()
+            ix = self.index
+            if ix is not None and ix.companion is not None and ix.companion.status == "pending":
+                self.index = replace(ix, companion=replace(
+                    ix.companion, status="was not compared: cancelled (Embed and index resumes)."))
             self._stale = {CROSS_TAB, INDEX_TAB}  # the tabs show the last index again
             self._render_current_tab()
             self.sig_status_requested.emit("Retrieval: cancelled")

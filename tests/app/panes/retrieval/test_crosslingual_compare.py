@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 
 from app.dialogs import encoders
 from app.panes.retrieval import RetrievalPane
@@ -61,8 +62,11 @@ def test_the_english_model_is_compared_with_the_multilingual_one(qtbot, new_pane
     view = pane.cross_view
     header = [view.model.headerData(i, view.table.horizontalHeader().orientation())
               for i in range(view.model.columnCount())]
-    assert f"top-k share ({TINY})" in header and "top-k share (all-MiniLM-L6-v2)" in header
-    col = header.index(f"[UNK] share ({TINY})")
+    assert "top-k share ■" in header and "top-k share ●" in header  # the plots' markers
+    tip = view.model.headerData(header.index("top-k share ■"), view.table.horizontalHeader().orientation(),
+                                Qt.ItemDataRole.ToolTipRole)
+    assert tip == f"top-k share ({TINY})"
+    col = header.index("[UNK] share ■")
     shown = {view.model.index(i, 0).data(): view.model._rows[i][col] for i in range(view.model.rowCount())}
     assert shown == pytest.approx({c: r.companion_metrics.unknown_rate for c, r in rows.items()})
     for plot, metric in ((view.by_fertility, "fertility"), (view.by_unknown, "unknown_rate")):
