@@ -18,9 +18,18 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-WORKERS = max(1, min(2, os.cpu_count() or 1))
-"""Threads that share a step: the machine's cores, at most 2 (beyond two, the elementwise steps
-of one batch are too short to split further with profit)."""
+def _workers() -> int:
+    """``$SUBWORDSCOPE_ENCODER_THREADS`` when it is a whole number >= 1 (1 keeps every step on
+    the calling thread, e.g. on a machine whose cores are busy with other work), else the
+    machine's cores, at most 2."""
+    value = os.environ.get("SUBWORDSCOPE_ENCODER_THREADS", "").strip()
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+WORKERS = _workers()
+"""Threads that share a step (read once, when the module is imported; see :func:`_workers`)."""
 MIN_ELEMENTS = 1 << 16
 """Below this many elements a step runs on the calling thread (a hand-off costs ~20 µs)."""
 
