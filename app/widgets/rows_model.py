@@ -70,12 +70,15 @@ class RowsModel(QAbstractTableModel):
         self.highlight = -1  # the row shown in the highlight colour (-1: none)
 
     def set_rows(self, rows: Sequence[Sequence[Any]], tips: Sequence[str | None] = (), *,
-                 header: Sequence[str] | None = None, highlight: int = -1) -> None:
+                 header: Sequence[str] | None = None, header_tips: Sequence[str] | None = None,
+                 highlight: int = -1) -> None:
         """Show ``rows`` (``tips``: one tooltip per row, for unformatted tables; ``header``:
-        new column titles); ``highlight`` is a row index or -1."""
+        new column titles, ``header_tips`` their tooltips); ``highlight`` is a row index or -1."""
         self.beginResetModel()
         if header is not None:
             self._header = list(header)
+        if header_tips is not None:
+            self._header_tips = list(header_tips)
         self._rows = [tuple(r) for r in rows]
         self._tips = list(tips) + [None] * (len(rows) - len(tips))
         self.highlight = highlight

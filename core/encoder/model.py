@@ -41,6 +41,7 @@ from core.encoder.batches import (
 )
 from core.encoder.inputs import EncoderInputError, as_texts, whole_number
 from core.encoder.ops import gelu_, layer_norm_
+from core.encoder.threads import WORKERS, split_run
 from core.errors import Cancelled, SubwordScopeError
 from core.pooling import chunk_windows, mean_pool, window_spans
 from core.tokenizers import load as load_tokenizer
@@ -48,8 +49,8 @@ from core.tokenizers import load as load_tokenizer
 class _Workspace:
     """The float32 buffers one forward pass reuses across its layers (allocated per call, so
     concurrent calls never share them): fused QKV ``(B·T, 3d)``, context and attention
-    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, one sequence's scores ``(H, T, T)`` and
-    their row maxima / sums ``(H, T, 1)``."""
+    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, and per worker thread one sequence's
+    scores ``(H, T, T)`` and their row maxima / sums ``(H, T, 1)``."""
 
     def __init__(self, B: int, T: int, cfg: EncoderConfig):
         d, f, H = cfg.hidden_size, cfg.intermediate_size, cfg.num_attention_heads
@@ -58,8 +59,8 @@ class _Workspace:
         self.ctx = np.empty((B * T, d), dtype=np.float32)
         self.y = np.empty((B * T, d), dtype=np.float32)
         self.h = np.empty((B * T, f), dtype=np.float32)
-        self.scores = np.empty((H, T, T), dtype=np.float32)
-        self.row = np.empty((H, T, 1), dtype=np.float32)
+        self.scores = np.empty((WORKERS, H, T, T), dtype=np.float32)
+        self.row = np.empty((WORKERS, H, T, 1), dtype=np.float32)
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -140,19 +141,25 @@ class Encoder:
                work: "_Workspace") -> None:
         """One post-norm layer, in place on ``x`` ((B·T, d) float32).
 
-        Every product writes into a buffer of ``work`` (``out=``); the attention runs one
-        sequence at a time so that its (H, T, T) scores stay in cache, and reads q, k, v
-        as strided views of the fused QKV product (no transposed copies)."""
+        The four large products run on this thread (BLAS threads them) and write into
+        buffers of ``work`` (``out=``); the steps between them are split over the encoder's
+        threads (:func:`core.encoder.threads.split_run`): by sequence (or by head for one
+        sequence) for the attention, by rows for the bias adds, LayerNorm and GELU. The
+        attention runs one sequence at a time so that its (H, T, T) scores stay in cache,
+        reads q, k, v as strided views of the fused QKV product (no transposed copies) and
+        divides by the softmax sums after the context product ((H, T, dh) values instead of
+        (H, T, T)). Cost: O(B·T·d·(d + d_ff) + B·H·T²·dh) per layer."""
         cfg = self.config
         B, T = work.B, work.T
         H, dh = cfg.num_attention_heads, cfg.hidden_size // cfg.num_attention_heads
         qkv = np.matmul(x, layer.qkv_w, out=work.qkv)
-        qkv += layer.qkv_b
         qkv5 = qkv.reshape(B, T, 3, H, dh)
         ctx = work.ctx.reshape(B, T, H, dh)
-        s, peak = work.scores, work.row
-        for b in range(B):
-            np.matmul(qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0), out=s)
+        eps = cfg.layer_norm_eps
+
+        def attend(w: int, b: int, h0: int, h1: int) -> None:
+            s, peak = work.scores[w, : h1 - h0], work.row[w, : h1 - h0]
+            np.matmul(qkv5[b, :, 0, h0:h1].transpose(1, 0, 2), qkv5[b, :, 1, h0:h1].transpose(1, 2, 0), out=s)
             if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
                 s += bias[b]
             np.max(s, axis=-1, keepdims=True, out=peak)
@@ -160,18 +167,43 @@ class Encoder:
             np.exp(s, out=s)
             np.sum(s, axis=-1, keepdims=True, out=peak)
             np.reciprocal(peak, out=peak)
-            s *= peak
-            np.matmul(s, qkv5[b, :, 2].transpose(1, 0, 2), out=ctx[b].transpose(1, 0, 2))
-        eps = cfg.layer_norm_eps
+            out = ctx[b, :, h0:h1].transpose(1, 0, 2)
+            np.matmul(s, qkv5[b, :, 2, h0:h1].transpose(1, 0, 2), out=out)
+            out *= peak
+
+        if B > 1:
+            def by_sequence(w: int, s: int, e: int) -> None:
+                qkv[s * T:e * T] += layer.qkv_b
+                for b in range(s, e):
+                    attend(w, b, 0, H)
+            split_run(by_sequence, B, B * H * T * T)
+        else:
+            qkv += layer.qkv_b
+            split_run(lambda w, s, e: attend(w, 0, s, e), H, H * T * T)
+
         y = np.matmul(work.ctx, layer.out_w, out=work.y)
-        y += layer.out_b
-        y += x
-        layer_norm_(y, layer.ln1_g, layer.ln1_b, eps)
-        h = gelu_(_add(np.matmul(y, layer.ff1_w, out=work.h), layer.ff1_b))
+
+        def residual_norm(w: int, s: int, e: int) -> None:
+            ys = y[s:e]
+            ys += layer.out_b
+            ys += x[s:e]
+            layer_norm_(ys, layer.ln1_g, layer.ln1_b, eps)
+        split_run(residual_norm, B * T, y.size)
+
+        h = np.matmul(y, layer.ff1_w, out=work.h)
+
+        def activate(w: int, s: int, e: int) -> None:
+            gelu_(_add(h[s:e], layer.ff1_b))
+        split_run(activate, B * T, h.size)
+
         np.matmul(h, layer.ff2_w, out=x)
-        x += layer.ff2_b
-        x += y
-        layer_norm_(x, layer.ln2_g, layer.ln2_b, eps)
+
+        def output_norm(w: int, s: int, e: int) -> None:
+            xs = x[s:e]
+            xs += layer.ff2_b
+            xs += y[s:e]
+            layer_norm_(xs, layer.ln2_g, layer.ln2_b, eps)
+        split_run(output_norm, B * T, x.size)
 
     def _check_inputs(self, input_ids, attention_mask, token_type_ids):
         ids = np.asarray(input_ids)

@@ -23,6 +23,12 @@ from core.hf_cache import hub_cache_dir, scan_snapshots
 
 PREFERRED = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 """The encoder used when none is chosen, first match wins (data folder before the cache)."""
+MULTILINGUAL_NAMES = ("multilingual", "xlm", "labse", "distiluse")
+"""Name parts of the multilingual sentence encoders (paraphrase-multilingual-MiniLM-L12-v2,
+multilingual-e5-small, LaBSE, distiluse-base-multilingual…), compared in lower case."""
+MULTILINGUAL_VOCAB = 100_000
+"""A vocabulary at least this large is multilingual: XLM-R's has 250,002 pieces and mBERT's
+119,547, English BERT-family vocabularies about 30,000."""
 
 DATA_FOLDER, HF_CACHE, OPENED = "data folder", "Hugging Face cache", "folder"
 TOKENIZER_NAMES = ("tokenizer.json", "vocab.txt", "sentencepiece.bpe.model", "spiece.model",
@@ -121,6 +127,40 @@ def default_encoder(found: list[FoundEncoder]) -> FoundEncoder | None:
             if f.name == name:
                 return f
     return found[0] if found else None
+
+
+def is_multilingual(encoder: FoundEncoder) -> bool:
+    """Whether ``encoder`` was made for many languages: its name holds one of
+    :data:`MULTILINGUAL_NAMES`, or its ``config.json`` gives ``vocab_size >=``
+    :data:`MULTILINGUAL_VOCAB`. Reads at most the config (1 MiB); never raises."""
+    if any(part in encoder.name.lower() for part in MULTILINGUAL_NAMES):
+        return True
+    try:
+        config = Path(encoder.path) / "config.json"
+        if config.stat().st_size > MAX_CONFIG_BYTES:
+            return False
+        raw = json.loads(config.read_bytes().decode("utf-8-sig"))
+        vocab = raw.get("vocab_size") if isinstance(raw, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(vocab, int) and not isinstance(vocab, bool) and vocab >= MULTILINGUAL_VOCAB
+
+
+def companion_encoder(found: list[FoundEncoder], current) -> FoundEncoder | None:
+    """The encoder to compare ``current`` (a model folder) with across languages: a
+    multilingual one (:func:`is_multilingual`) when ``current`` is English-only, the default
+    English-only one (:data:`PREFERRED` first) when ``current`` is multilingual; None when
+    ``current`` is None (the stand-in) or ``found`` has no encoder of the other kind.
+
+    Cost: one small config read per encoder found, O(len(found)).
+    """
+    if current is None:
+        return None
+    here = describe(current, found)
+    want = not is_multilingual(here)
+    others = [f for f in found if os.path.normpath(f.path) != os.path.normpath(here.path)
+              and is_multilingual(f) == want]
+    return default_encoder(others) if others else None
 
 
 def describe(folder, found: list[FoundEncoder] | None = None) -> FoundEncoder:

@@ -23,8 +23,11 @@ from core.retrieval.codes import (
     quantize_int8,
 )
 from core.retrieval.crosslingual import (
+    EncoderComparison,
     TranslationRecall,
+    compare_encoders,
     crosslingual_table,
+    rank_correlation,
     translation_ranks,
     translation_recall,
 )
@@ -57,6 +60,7 @@ __all__ = [
     "POOLINGS",
     "SCORINGS",
     "ArticleStructure",
+    "EncoderComparison",
     "FlatIndex",
     "IVFIndex",
     "IVFSweep",
@@ -69,6 +73,7 @@ __all__ = [
     "aligned_recall",
     "article_structure",
     "cache_key",
+    "compare_encoders",
     "crosslingual_table",
     "default_cache_dir",
     "dequantize_int8",
@@ -84,6 +89,7 @@ __all__ = [
     "memory_table",
     "quantize_float16",
     "quantize_int8",
+    "rank_correlation",
     "read_number",
     "recall_at_k",
     "rerank",

@@ -145,3 +145,99 @@ def crosslingual_table(english, languages: Mapping[str, np.ndarray], k: int = 10
     targets = {} if targets is None else targets
     return {lang: translation_recall(english, vectors, k, targets=targets.get(lang))
             for lang, vectors in languages.items()}
+
+
+@dataclass(frozen=True)
+class EncoderComparison:
+    """Two encoders' :class:`TranslationRecall` on the same paragraph pairs of one language
+    (:func:`compare_encoders`).
+
+    Attributes
+    ----------
+    base, other : TranslationRecall — e.g. the English-only and the multilingual model,
+        measured at the same ``k``.
+    share_gain : float — ``other.hit_share - base.hit_share`` (shares, -1 .. 1).
+    improved, worsened : int — pairs whose translation ranks better (worse) under ``other``.
+    """
+
+    base: TranslationRecall
+    other: TranslationRecall
+    share_gain: float
+    improved: int
+    worsened: int
+
+    def at(self, k: int) -> "EncoderComparison":
+        """The comparison measured at another ``k`` (no scoring again). Cost: O(n).
+
+        Raises
+        ------
+        RetrievalError
+            ``k`` not a whole number >= 1.
+        """
+        return compare_encoders(self.base.at(k), self.other.at(k))
+
+
+def compare_encoders(base: TranslationRecall, other: TranslationRecall) -> EncoderComparison:
+    """Compare two encoders' ranks of the same translations, pair by pair.
+
+    Cost: O(n) for n pairs.
+
+    Raises
+    ------
+    RetrievalError
+        Not two :class:`TranslationRecall`, different numbers of pairs (not the same pairs)
+        or different ``k``.
+    """
+    if not (isinstance(base, TranslationRecall) and isinstance(other, TranslationRecall)):
+        raise RetrievalError("compare_encoders needs two TranslationRecall results, got "
+                             f"{type(base).__name__} and {type(other).__name__}")
+    if base.ranks.shape != other.ranks.shape:
+        raise RetrievalError(f"the encoders were measured on different pairs ({base.ranks.size} and "
+                             f"{other.ranks.size}); measure both on the same alignment")
+    if base.k != other.k:
+        raise RetrievalError(f"the encoders were measured at k = {base.k} and k = {other.k}")
+    return EncoderComparison(base, other, other.hit_share - base.hit_share,
+                             int((other.ranks < base.ranks).sum()), int((other.ranks > base.ranks).sum()))
+
+
+def rank_correlation(x, y) -> float:
+    """Spearman's ρ of ``x`` and ``y``: Pearson's correlation of their ranks, ties given their
+    average rank (Spearman 1904; as ``scipy.stats.spearmanr``). NaN (not an error) when
+    fewer than 3 finite pairs remain or either side is constant.
+
+    Cost: O(n log n) for n values (two sorts).
+
+    Parameters
+    ----------
+    x, y : (n,) float array-likes — e.g. each language's fertility and its top-k share;
+        pairs where either is NaN are left out.
+
+    Raises
+    ------
+    RetrievalError
+        Not two 1-D arrays of the same length.
+    """
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise RetrievalError(f"rank_correlation needs two 1-D arrays of one length, got {a.shape} and {b.shape}")
+    keep = np.isfinite(a) & np.isfinite(b)
+    a, b = a[keep], b[keep]
+    if a.size < 3:
+        return float("nan")
+    ra, rb = _average_ranks(a), _average_ranks(b)
+    ra -= ra.mean()
+    rb -= rb.mean()
+    denom = float(np.sqrt((ra * ra).sum() * (rb * rb).sum()))
+    return float((ra * rb).sum() / denom) if denom > 0 else float("nan")
+
+
+def _average_ranks(v: np.ndarray) -> np.ndarray:
+    """1-based ranks of ``v``, ties sharing their average rank. Cost: O(n log n)."""
+    order = np.argsort(v, kind="stable")
+    sorted_v = v[order]
+    starts = np.flatnonzero(np.r_[True, sorted_v[1:] != sorted_v[:-1]])
+    ends = np.r_[starts[1:], v.size]
+    avg = (starts + ends + 1) / 2.0  # mean of the 1-based ranks starts+1 .. ends
+    ranks = np.empty(v.size, dtype=np.float64)
+    ranks[order] = np.repeat(avg, ends - starts)
+    return ranks

@@ -5,8 +5,12 @@ runs. It loads the encoder (when the pane has none for the chosen folder), reads
 files, embeds every line of each language with :func:`core.retrieval.embed_corpus` (cached on
 disk, so a second run reads the vectors back), and after each language yields a
 :class:`CorpusIndex` over the languages done so far, so hits appear while the rest embeds.
-The last item is complete: it adds each language's tokenizer figures, the cross-lingual
-table and the recall-vs-nprobe sweep on this corpus. Every number comes from ``core``.
+The next item is complete: it adds each language's tokenizer figures, the cross-lingual
+table and the recall-vs-nprobe sweep on this corpus. When a second encoder of the other kind
+is present (a multilingual one beside an English-only one, or the reverse:
+:func:`core.encoder.sources.companion_encoder`), a last item adds its translation ranks on
+the same paragraph pairs and its tokenizer's figures to every cross-lingual row. Every
+number comes from ``core``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 
 from app.panes.retrieval.state import REFERENCE
 from core.encoder import StandInEncoder, load_encoder
-from core.encoder.sources import describe
+from core.encoder.sources import FoundEncoder, describe
 from core.errors import Cancelled, SubwordScopeError
 from core.metrics import encoding_metrics, load_corpus, unknown_of
 from core.metrics.per_encoding import ZERO, EncodingMetrics
@@ -29,10 +33,12 @@ from core.retrieval import (
     IVFIndex,
     IVFSweep,
     ParallelAlignment,
+    EncoderComparison,
     TranslationRecall,
     align_parallel,
     aligned_recall,
     article_structure,
+    compare_encoders,
     embed_corpus,
     faiss_ivf_sweep,
     ivf_sweep,
@@ -106,12 +112,29 @@ class CrossLingualRow:
     """One language of the cross-lingual view.
 
     ``recall`` is None when the language could not be paired with the reference.
+    ``compared`` (the pane's encoder against the companion encoder on the same pairs) and
+    ``companion_metrics`` (the companion tokenizer's figures) are None until the companion
+    has run, or when there is none.
     """
 
     code: str
     alignment: ParallelAlignment
     recall: TranslationRecall | None
     metrics: EncodingMetrics
+    compared: EncoderComparison | None = None
+    companion_metrics: EncodingMetrics | None = None
+
+
+@dataclass(frozen=True)
+class Companion:
+    """The second encoder of the cross-lingual comparison: ``label`` (its short name),
+    ``source`` (where it came from), ``multilingual`` (whether it is the multilingual one of
+    the two), ``status`` ("pending", "done", or why it failed)."""
+
+    label: str
+    source: str
+    multilingual: bool
+    status: str = "pending"
 
 
 @dataclass(frozen=True)
@@ -160,6 +183,7 @@ class CorpusIndex:
     sweep: IVFSweep | None = None
     faiss_sweep: IVFSweep | None = None
     key: tuple = field(default=())
+    companion: Companion | None = None
 
     @property
     def n(self) -> int:
@@ -224,6 +248,39 @@ def cross_lingual(index: CorpusIndex, k: int, should_stop=None) -> tuple[CrossLi
     return tuple(out)
 
 
+def compare_companion(index: CorpusIndex, encoder, *, cache_dir=None, progress=None,
+                      should_stop=None) -> tuple[CrossLingualRow, ...]:
+    """The cross-lingual rows with ``encoder`` (the companion) measured on each row's own
+    paragraph pairs: every line of the reference and of each paired language embedded with it
+    (cached on disk), its translation ranks compared with the pane encoder's
+    (:func:`core.retrieval.compare_encoders`) and its tokenizer's figures.
+
+    Cost: one forward pass over those lines (none when cached) plus per language one
+    tokenization and O(n·m·d) ranks; the loops run over languages.
+    """
+    rows = [r for r in index.cross if r.recall is not None]
+    codes = [REFERENCE] + [r.code for r in rows]
+    total = sum(len(index.lines[c]) for c in codes) or 1
+    report, done, vectors = progress or (lambda f: None), 0, {}
+    for code in codes:
+        lines = index.lines[code]
+        sub = (lambda f, d=done, n=len(lines): report((d + f * n) / total))
+        vectors[code] = embed_corpus(encoder, list(lines), cache_dir=cache_dir, progress=sub,
+                                     should_stop=should_stop)
+        done += len(lines)
+    out = []
+    for r in index.cross:
+        if should_stop is not None and should_stop():
+            raise Cancelled("the cross-lingual comparison was cancelled")
+        if r.recall is None:
+            out.append(r)
+            continue
+        theirs = aligned_recall(vectors[REFERENCE], vectors[r.code], r.alignment, r.recall.k)
+        out.append(replace(r, compared=compare_encoders(r.recall, theirs),
+                           companion_metrics=language_metrics(encoder, index.lines[r.code])))
+    return tuple(out)
+
+
 def corpus_sweep(index: CorpusIndex) -> tuple[IVFSweep, IVFSweep | None]:
     """Recall@10 and fraction scanned per nprobe (1, 2, 4, … nlist) on this corpus, ours and
     FAISS's (None without faiss), the sampled paragraphs as queries."""
@@ -236,12 +293,16 @@ def corpus_sweep(index: CorpusIndex) -> tuple[IVFSweep, IVFSweep | None]:
 
 def build_corpus(folder: str, languages: list[str], model_dir: str | None, source_label: str, *,
                  encoder=None, cache_dir=None, cross_k: int = 10, notice: str = "",
+                 companion: FoundEncoder | None = None, companion_multilingual: bool = False,
                  progress=None, should_stop=None):
     """Embed and index the corpus; a generator of :class:`CorpusIndex` (see the module notes).
 
     Cost: one forward pass over the lines of each language not in the cache; the loop runs over
     languages, and each partial index costs O(N·d) plus the IVF's k-means on N vectors; the
-    last adds one tokenization of every line and the sweeps.
+    complete one adds one tokenization of every line and the sweeps; with a ``companion``
+    encoder (a :class:`~core.encoder.sources.FoundEncoder`; ``companion_multilingual`` says
+    whether it is the multilingual one) one more item follows, measured as
+    :func:`compare_companion` (its status says why when it could not be loaded).
 
     Raises
     ------
@@ -280,4 +341,16 @@ def build_corpus(folder: str, languages: list[str], model_dir: str | None, sourc
     report(0.97)
     sweep, theirs = corpus_sweep(index)
     report(1.0)
-    yield replace(index, cross=cross, sweep=sweep, faiss_sweep=theirs)
+    pending = None if companion is None or not cross else Companion(
+        companion.short_name, companion.source, companion_multilingual)
+    index = replace(index, cross=cross, sweep=sweep, faiss_sweep=theirs, companion=pending)
+    yield index
+    if pending is None:
+        return
+    try:
+        other = load_encoder(companion.path)
+    except SubwordScopeError as exc:
+        yield replace(index, companion=replace(pending, status=f"could not be loaded: {exc}"))
+        return
+    rows = compare_companion(index, other, cache_dir=cache_dir, progress=progress, should_stop=should_stop)
+    yield replace(index, cross=rows, companion=replace(pending, status="done"))

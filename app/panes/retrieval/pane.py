@@ -13,6 +13,7 @@ languages embedded so far. The tabs render their results. Run alone:
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -52,6 +53,7 @@ from app.workers import TaskRunner
 from app.dialogs.encoders import finder, get_encoder, source_text
 from core.data import shared_model_dir
 from core.encoder import EncoderLoadError
+from core.encoder.sources import companion_encoder, is_multilingual
 from core.errors import SubwordScopeError
 from core.retrieval import SCORINGS, exact_query_cost, memory_table
 from core.retrieval.memory import size_costs
@@ -85,6 +87,7 @@ class RetrievalPane(Pane):
         self.index: CorpusIndex | None = None
         self.result: QueryResult | None = None
         self._encoder, self._encoder_dir = None, None
+        self._companion_dir: str | None = None  # the second encoder the last corpus job was given
         self._synthetic = None  # the SyntheticRun on the material's synthetic corpus, once computed
         self._available: list[str] = []
         self._started = False  # the first embedding starts when the pane is first shown
@@ -232,8 +235,11 @@ class RetrievalPane(Pane):
         self.cross_view.set_placeholder("Embedding the corpus…")
         if self.index is None:
             self.hits_view.clear("Embedding the corpus: hits appear as soon as the first language is in.")
+        other = companion_encoder(finder().found or [], folder)
+        self._companion_dir = None if other is None else str(other.path)
         self._corpus_runner.submit(build_corpus, str(src.folder), languages, folder, src.label, encoder=reuse,
-                                   cache_dir=embedding_cache_dir(), cross_k=self.state.cross_k, notice=notice)
+                                   cache_dir=embedding_cache_dir(), cross_k=self.state.cross_k, notice=notice,
+                                   companion=other, companion_multilingual=other is not None and is_multilingual(other))
 
     def search_now(self) -> None:
         """Search the corpus for the query box's text with the current method."""
@@ -272,6 +278,10 @@ class RetrievalPane(Pane):
             self.panel.show_message("Cancelled. Embeddings finished so far are cached; "
                                     "Embed and index (F5) resumes.", error=False)
             self._show_model_label()
+            ix = self.index
+            if ix is not None and ix.companion is not None and ix.companion.status == "pending":
+                self.index = replace(ix, companion=replace(
+                    ix.companion, status="was not compared: cancelled (Embed and index resumes)."))
             self._stale = {CROSS_TAB, INDEX_TAB}  # the tabs show the last index again
             self._render_current_tab()
             self.sig_status_requested.emit("Retrieval: cancelled")
@@ -305,9 +315,12 @@ class RetrievalPane(Pane):
     # -- slots ---------------------------------------------------------------------------
     def _on_encoders_found(self, *_) -> None:
         """The encoder scan ended: when the default encoder is asked for and the one found
-        differs from the one running, embed with it."""
+        differs from the one running, or a second encoder to compare with appeared, embed
+        again (the vectors already embedded are read back from the cache)."""
         folder = model_folder(self.state, self._found_model())
-        if self._started and self.state.use_model and not self.state.model_dir and folder != self._encoder_dir:
+        other = companion_encoder(finder().found or [], folder)
+        if self._started and ((self.state.use_model and not self.state.model_dir and folder != self._encoder_dir)
+                              or (None if other is None else str(other.path)) != self._companion_dir):
             self.embed_now()
         else:
             self._show_model_label(loading=self._corpus_runner.busy and folder != self._encoder_dir)
@@ -417,7 +430,9 @@ class RetrievalPane(Pane):
         done = f"{len(ix.searched)} of {len(chosen_languages(self.state, self._available))}"
         self.panel.status.setText(f"{ix.model_label}: {done} languages embedded, "
                                   f"{plural(ix.n, 'paragraph')} searched ({ix.dim} dims)."
-                                  + ("" if ix.complete else " Embedding the rest…"))
+                                  + ("" if ix.complete else " Embedding the rest…")
+                                  + (f" Embedding with {ix.companion.label} for the cross-lingual comparison…"
+                                     if ix.companion is not None and ix.companion.status == "pending" else ""))
         self.hits_view.nprobe_spin.setMaximum(ix.ivf.nlist)
         self._stale = {CROSS_TAB, INDEX_TAB}
         self._render_current_tab()
@@ -430,7 +445,8 @@ class RetrievalPane(Pane):
             return
         self._stale.discard(i)
         if i == CROSS_TAB and ix.complete:
-            self.cross_view.render(ix.cross, self.state.cross_k, self.state.cross_y)
+            self.cross_view.render(ix.cross, self.state.cross_k, self.state.cross_y, model=ix.model_label,
+                                   companion=ix.companion)
         elif i == INDEX_TAB:
             self.index_view.show_memory(memory_table(ix.n, ix.dim), ix.n, ix.dim, exact_query_cost(ix.n, ix.dim),
                                         exact_query_cost(100 * ix.n, ix.dim))

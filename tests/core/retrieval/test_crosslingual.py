@@ -7,7 +7,9 @@ import pytest
 
 from core.retrieval import (
     RetrievalError,
+    compare_encoders,
     crosslingual_table,
+    rank_correlation,
     top_k,
     translation_ranks,
     translation_recall,
@@ -73,3 +75,49 @@ def test_the_same_ranks_measured_at_another_k():
         assert again.k == k and again.hit_share == direct.hit_share and again.mean_rank == direct.mean_rank
     with pytest.raises(RetrievalError, match="whole number"):
         r1.at(0)
+
+
+# -- two encoders on the same pairs ----------------------------------------------------------
+def brute_spearman(x, y):
+    """Reference: Pearson of average ranks, ranks counted one value at a time."""
+    def ranks(v):
+        return np.array([1 + (v < a).sum() + ((v == a).sum() - 1) / 2 for a in v])
+    return float(np.corrcoef(ranks(np.asarray(x, float)), ranks(np.asarray(y, float)))[0, 1])
+
+
+def test_rank_correlation_matches_its_definition_with_and_without_ties():
+    rng = np.random.default_rng(7)
+    x, y = rng.standard_normal(30), rng.standard_normal(30)
+    n = 30
+    d = np.argsort(np.argsort(x)) - np.argsort(np.argsort(y))
+    assert rank_correlation(x, y) == pytest.approx(1 - 6 * (d * d).sum() / (n * (n * n - 1)))  # no ties
+    tx, ty = rng.integers(0, 4, 40), rng.integers(0, 3, 40)
+    assert rank_correlation(tx, ty) == pytest.approx(brute_spearman(tx, ty))
+    assert rank_correlation([1, 2, 3, 4], [10, 20, 30, 45]) == pytest.approx(1.0)
+    assert rank_correlation([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert rank_correlation([1, 2, np.nan, 3, 4], [1, 2, 9, 3, 4]) == pytest.approx(1.0)  # NaN pair left out
+    assert np.isnan(rank_correlation([1, 2], [2, 1])) and np.isnan(rank_correlation([1, 1, 1], [1, 2, 3]))
+    with pytest.raises(RetrievalError, match="1-D"):
+        rank_correlation([1, 2, 3], [1, 2])
+
+
+def test_two_encoders_compared_pair_by_pair_on_the_same_pairs():
+    rng = np.random.default_rng(3)
+    eng = rng.standard_normal((20, 8))
+    good = eng + 0.05 * rng.standard_normal((20, 8))  # a model that maps translations together
+    poor = rng.standard_normal((20, 8))
+    a, b = translation_recall(eng, poor, 3), translation_recall(eng, good, 3)
+    c = compare_encoders(a, b)
+    assert c.share_gain == pytest.approx(b.hit_share - a.hit_share) and c.share_gain > 0.5
+    assert c.improved == int((b.ranks < a.ranks).sum()) and c.worsened == int((b.ranks > a.ranks).sum())
+    assert c.improved + c.worsened + int((b.ranks == a.ranks).sum()) == 20
+    again = c.at(1)
+    assert again.base.k == again.other.k == 1
+    assert again.share_gain == pytest.approx(translation_recall(eng, good, 1).hit_share
+                                             - translation_recall(eng, poor, 1).hit_share)
+    with pytest.raises(RetrievalError, match="different pairs"):
+        compare_encoders(a, translation_recall(eng[:10], good[:10], 3))
+    with pytest.raises(RetrievalError, match="k = 3 and k = 1"):
+        compare_encoders(a, b.at(1))
+    with pytest.raises(RetrievalError, match="TranslationRecall"):
+        compare_encoders(a, b.ranks)
