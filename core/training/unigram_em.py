@@ -27,8 +27,9 @@ import math
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
+from core.errors import check_stop
 from core.training.symbols import TrainingError, check_whole, validated_counts
 from core.training.unigram import DEFAULT_MAX_LEN, NoSegmentationError, lattice, n_best
 
@@ -245,15 +246,19 @@ class UnigramTrainer:
         self._states.pop()
         return self._steps.pop()
 
-    def run_to(self, n: int) -> None:
-        """Step or undo until ``n`` steps after the seed are done (or training is over).
+    def run_to(self, n: int, should_stop: Callable[[], bool] | None = None) -> None:
+        """Step or undo until ``n`` steps after the seed are done (or training is over);
+        ``should_stop`` is asked before every step (True raises
+        :class:`core.errors.Cancelled`, the steps done so far kept).
 
         Raises :class:`TrainingError` when ``n`` is not a whole number >= 0."""
         n = check_whole("the number of steps", n)
         while self.n_steps > n:
             self.undo()
-        while self.n_steps < n and self.step() is not None:
-            pass
+        while self.n_steps < n:
+            check_stop(should_stop)
+            if self.step() is None:
+                break
 
     def run(self) -> None:
         """Train to the end."""

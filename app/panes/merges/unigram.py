@@ -5,6 +5,7 @@ sampled from the lattice (subword regularisation) with a seed."""
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections import Counter
@@ -31,6 +32,7 @@ from app.panes.merges.bpe_view import make_table
 from app.panes.merges.state import UnigramInputs
 from app.widgets.plot_frame import PlotFrame
 from app.widgets.rows_model import RowsModel
+from app.workers import TaskRunner
 from core.errors import SubwordScopeError
 from core.training.unigram_em import UnigramTrainer, sample, segmentation_probability
 from core.training.unigram import (
@@ -42,7 +44,18 @@ from core.training.unigram import (
 )
 
 MAX_SHOWN_PIECES = 60  # pieces of a trained vocabulary listed in the vocabulary row
-UNIGRAM_MAX_TYPES = 1000  # corpora trained by EM on the GUI thread (a step costs milliseconds)
+UNIGRAM_MAX_TYPES = 5000  # corpora trained by EM (on a worker; a step costs up to ~0.5 s here)
+
+
+def advanced(trainer: UnigramTrainer | None, counts: dict[str, int], target_size: int,
+             max_len: int, steps: int, should_stop=None) -> UnigramTrainer:
+    """A copy of ``trainer`` (or a new one on ``counts``) brought to ``steps`` steps after
+    the seed — the view's worker task, so the trainer the view shows is never changed while
+    it is read. O(steps × the corpus's lattices); ``should_stop`` asked before every step."""
+    t = (copy.deepcopy(trainer) if trainer is not None
+         else UnigramTrainer(counts, target_size=target_size, max_len=max_len))
+    t.run_to(steps, should_stop)
+    return t
 BEST_BRUSH = pg.mkBrush("#ff7f0e")
 OTHER_BRUSH = pg.mkBrush("#c6dbef")
 
@@ -171,6 +184,9 @@ class UnigramView(QWidget):
                                      parent=self)
         self.counts: dict[str, int] | None = None
         self.trainer: UnigramTrainer | None = None
+        self.runner = TaskRunner(self)  # trains forward off the GUI thread (undo is immediate)
+        self.runner.sig_returned.connect(self._on_trained)
+        self.runner.sig_errored.connect(self._on_training_failed)
         self._build_training()
         self._build_sampling()
         self._timer = QTimer(self, singleShot=True, interval=150)
@@ -225,6 +241,10 @@ class UnigramView(QWidget):
         self.em_step = QPushButton("Step ▶")
         self.em_reset = QPushButton("Reset")
         self.em_end = QPushButton("Run to end")
+        self.em_undo.setToolTip("Back one step (immediate); while training runs, stop it at the step shown")
+        self.em_step.setToolTip("One more step: EM re-estimation or pruning (on a worker)")
+        self.em_reset.setToolTip("Back to the seed vocabulary")
+        self.em_end.setToolTip("Train until the target size is reached (on a worker; Undo stops it)")
         self.train_label = QLabel("")
         self.train_label.setWordWrap(True)
         self.steps_model = RowsModel(
@@ -250,7 +270,7 @@ class UnigramView(QWidget):
         self.target_spin.valueChanged.connect(self._on_training_changed)
         self.max_len.valueChanged.connect(self._on_training_changed)
         self.em_step.clicked.connect(lambda: self.train_to(self._em_steps() + 1))
-        self.em_undo.clicked.connect(lambda: self.train_to(max(0, self._em_steps() - 1)))
+        self.em_undo.clicked.connect(self._on_undo)
         self.em_reset.clicked.connect(lambda: self.train_to(0))
         self.em_end.clicked.connect(lambda: self.train_to(UnigramInputs.bounds("em_steps")[1]))
 
@@ -319,7 +339,10 @@ class UnigramView(QWidget):
         self.recompute()
 
     def _em_steps(self) -> int:
-        return self.trainer.n_steps if self.trainer is not None else getattr(self, "_wanted_steps", 0)
+        """The step shown, or while the worker trains, the step asked for."""
+        if self.trainer is not None and not self.training:
+            return self.trainer.n_steps
+        return getattr(self, "_wanted_steps", 0)
 
     def train_to(self, n: int) -> None:
         """Step or undo the Unigram trainer to ``n`` steps after the seed (or its end)."""
@@ -354,14 +377,47 @@ class UnigramView(QWidget):
                                      f"{UNIGRAM_MAX_TYPES:,} word types; this one has "
                                      f"{len(self.counts):,}. Paste a smaller text.")
             return
+        wanted = getattr(self, "_wanted_steps", 0)
+        if self.trainer is None or wanted > self.trainer.n_steps:  # forward: on the worker
+            self.runner.submit(advanced, self.trainer, self.counts, self.target_spin.value(),
+                               self.max_len.value(), wanted)
+            self.train_label.setText(f"Training to step {wanted}…" if wanted else "Seeding…")
+            self.em_step.setEnabled(False)
+            self.em_end.setEnabled(False)
+            return
+        self.runner.cancel()
+        self.trainer.run_to(wanted)  # back: the history is kept, O(1) a step
+        self._show_trainer()
+
+    def _on_undo(self) -> None:
+        """Undo one step; while the worker trains, stop it at the step shown instead."""
+        if not self.training:
+            self.train_to(max(0, self._em_steps() - 1))
+            return
+        self.runner.cancel()
         if self.trainer is None:
-            try:
-                self.trainer = UnigramTrainer(self.counts, target_size=self.target_spin.value(),
-                                              max_len=self.max_len.value())
-            except SubwordScopeError as exc:
-                self.train_label.setText(str(exc))
-                return
-        self.trainer.run_to(getattr(self, "_wanted_steps", 0))
+            self.train_label.setText("Training stopped.")
+            return
+        self._show_trainer()
+        self.recompute()
+
+    @property
+    def training(self) -> bool:
+        """A training step runs on the worker."""
+        return self.runner.busy
+
+    def _on_trained(self, trainer: UnigramTrainer) -> None:
+        self.trainer = trainer
+        self._show_trainer()
+        self.recompute()
+
+    def _on_training_failed(self, exc: Exception) -> None:
+        self.trainer = None
+        self.train_label.setText(str(exc) if isinstance(exc, SubwordScopeError)
+                                 else f"Training failed ({type(exc).__name__}): {exc}")
+
+    def _show_trainer(self) -> None:
+        """The trainer's log, state and vocabulary on screen."""
         self._wanted_steps = self.trainer.n_steps
         history = self.trainer.history
         self.steps_model.set_rows(
@@ -392,6 +448,8 @@ class UnigramView(QWidget):
         """Recompute lattice and paths from the controls; errors show inline."""
         self._timer.stop()
         word = self.word_edit.text().strip()
+        if self.trained_check.isChecked() and self.trainer is None and self.training:
+            return  # the trained vocabulary comes with the worker's answer (_on_trained)
         try:
             log_probs = self._vocabulary()
         except SubwordScopeError as exc:

@@ -185,6 +185,7 @@ def test_replay_tab_with_gpt2_and_ignored_tokenizers(pane, qtbot, data_dir):
     bert = data_dir / "tokenizers" / "bert-base-uncased" / "vocab.txt"
     pane.set_tokenizer(load(bert), str(bert))
     assert view.table is not None and "not byte-level BPE" in view.note.text()
+    assert view.message.isHidden() and not pane.runner.busy
 
 
 def test_replay_shows_byte_level_symbols_readable_by_default(pane, qtbot, data_dir):
@@ -204,7 +205,6 @@ def test_replay_shows_byte_level_symbols_readable_by_default(pane, qtbot, data_d
     steps = rows(view.steps_model)
     assert steps[0][3] == "à + ¤" and any("Ã©" in r[4] for r in steps)
     assert pane.state.replay_readable is False
-    assert view.message.isHidden() and not pane.runner.busy
 
 
 def test_remembered_replay_file_survives_a_non_bpe_broadcast(new_pane, qtbot, data_dir, tmp_path):

@@ -15,25 +15,49 @@ def pane(new_pane):
     return new_pane(MergesPane)
 
 
-def test_em_training_steps_undo_and_runs_to_the_end(pane):
+def _trained(qtbot, view) -> None:
+    """Wait for the worker's training step (forward steps run off the GUI thread)."""
+    qtbot.waitUntil(lambda: not view.training, timeout=30000)
+
+
+def test_em_training_steps_undo_and_runs_to_the_end(pane, qtbot):
     pane.apply_state({"source": "builtin", "tab": 1,
                       "unigram": {"trained": True, "target_size": 17, "em_steps": 3, "word": "lowest"}})
     view = pane.unigram_view
+    _trained(qtbot, view)
     steps = view.steps_model.rows()
     assert [r[1] for r in steps] == ["seed", "em", "em", "prune"]
     assert view.vocab_edit.isHidden() and not view.trained_vocab.isHidden()
     assert view.trained_vocab.text().startswith(f"Trained, {steps[3][2]} pieces (p): ")
     assert steps[3][2] < steps[2][2] and steps[3][4]  # the prune removed pieces
     assert float(steps[2][3]) >= float(steps[1][3]) >= float(steps[0][3])  # EM raises the likelihood
-    view.em_undo.click()
+    view.em_undo.click()  # back: immediate, from the kept history
+    assert not view.training
     assert len(view.steps_model.rows()) == 3 and pane.state.unigram["em_steps"] == 2
     view.em_end.click()
+    assert view.training and not view.em_end.isEnabled()  # forward: on the worker
+    _trained(qtbot, view)
     rows = view.steps_model.rows()
     assert rows[-1][2] == 17 and not view.em_step.isEnabled()
     assert "training is over" in view.train_label.text()
     # the trained vocabulary segments the reading's words as its given vocabulary does
     assert view.nbest_model.rows()[0][1] == "low + est"
     view.em_reset.click()
+    _trained(qtbot, view)
+    assert [r[1] for r in view.steps_model.rows()] == ["seed"]
+
+
+def test_a_long_training_runs_off_the_gui_thread_and_a_newer_request_supersedes_it(pane, qtbot):
+    words = " ".join(f"w{i}ord{i % 7}x{i % 13}" for i in range(600))
+    pane.apply_state({"source": "text", "text": words, "tab": 1,
+                      "unigram": {"trained": True, "target_size": 30, "em_steps": 0}})
+    view = pane.unigram_view
+    _trained(qtbot, view)
+    view.em_end.click()
+    assert view.training  # the GUI thread returned at once
+    view.em_undo.click()  # the user changes their mind: it stops at the step shown, at once
+    assert not view.training and view.trainer.n_steps == 0
+    _trained(qtbot, view)
     assert [r[1] for r in view.steps_model.rows()] == ["seed"]
 
 
