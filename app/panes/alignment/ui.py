@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAMES
+from app.panes.alignment.chat_panel import ChatPanel
 from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
 from app.panes.alignment.side_by_side import SideBySidePanel
@@ -100,6 +101,8 @@ class AlignmentWidgets:
     busy_bar: QProgressBar  # the busy row beside the status line, shown while a computation runs long
     busy_label: QLabel
     cancel_button: QPushButton
+    chat_toggle: QToolButton  # Chat mode on / off
+    chat: ChatPanel  # Chat mode's messages editor, above the text
 
 
 def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
@@ -146,6 +149,12 @@ def _controls(w: dict) -> QHBoxLayout:
     w["export"].setToolTip("Write the token table as CSV or JSON with code-point, UTF-16 and UTF-8 offsets (Ctrl+E)")
     row.addWidget(QLabel("Mode:"))
     row.addWidget(w["mode"])
+    w["chat_toggle"] = QToolButton()
+    w["chat_toggle"].setText("Chat")
+    w["chat_toggle"].setCheckable(True)
+    w["chat_toggle"].setToolTip("Chat mode: edit a message list; the tokenizer's own chat template "
+                                "(its tokenizer_config.json) renders it into the text")
+    row.addWidget(w["chat_toggle"])
     row.addSpacing(12)
     w["picker"] = TokenizerPicker()
     row.addWidget(QLabel("Tokenizer:"))
@@ -285,6 +294,9 @@ def build(pane: QWidget) -> AlignmentWidgets:
     left.setSizes([170, 80, 300, 170, 200])
     w["side"] = SideBySidePanel()
     left.addWidget(w["side"])  # after the sizes: it takes what it asks for
+    w["chat"] = ChatPanel()
+    w["chat"].hide()
+    left.insertWidget(0, w["chat"])  # shown in Chat mode only
 
     right = QSplitter(Qt.Orientation.Vertical)
     table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "
