@@ -217,11 +217,14 @@ class ChatMode:
         return view
 
     def message_tokens(self, index: int) -> list[int]:
-        """The pane's tokens on message ``index``'s span (empty when the shown result is not
+        """The pane's tokens of message ``index``: those whose first code point lies in its
+        span, as :func:`core.chat.chat_tokens` assigns them (empty when the shown result is not
         of the rendered prompt). O(tokens)."""
         view = self._current_view()
         span = next((s for s in self.shown.prompt.spans if s.index == index), None) if self.shown else None
-        return view.tokens_in(span.start, span.end) if view is not None and span is not None else []
+        if view is None or span is None:
+            return []
+        return [i for i, sp in enumerate(view.spans) if sp and span.start <= sp[0] < span.end]
 
     def mask_tokens(self) -> list[int]:
         """The pane's tokens that overlap the template's ``{% generation %}`` output (the

@@ -239,14 +239,13 @@ class ChatPanel(QWidget):
         shown = content if isinstance(content, str) else "[content blocks]" if content else "(no content)"
         first = shown.split("\n", 1)[0] + (" …" if "\n" in shown else "")
         colour = role_colour(m.get("role"))
-        for c, text in ((0, str(m.get("role", ""))), (1, first)):
-            item = self.table.item(i, c) or QTableWidgetItem()
-            item.setText(text)
-            item.setBackground(colour)
-            self.table.setItem(i, c, item)
-        for c in (2, 3):
+        for c in range(len(COLUMNS)):
             if self.table.item(i, c) is None:
                 self.table.setItem(i, c, QTableWidgetItem(""))
+        for c, text in ((0, str(m.get("role", ""))), (1, first)):
+            item = self.table.item(i, c)
+            item.setText(text)
+            item.setBackground(colour)
 
     def _select_row(self, row: int) -> None:
         with QSignalBlocker(self.table):
