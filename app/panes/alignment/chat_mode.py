@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QSplitter, QWidget
 
 from app.workers import TaskRunner
 from core.chat import (ChatError, ChatTokens, MessagesError, chat_tokens, check_messages, load_chat_template,
@@ -120,6 +120,7 @@ class ChatMode:
         self.panel.set_messages(stored_messages(s.chat_messages), s.chat_generation)
         self.toggle.setChecked(s.chat)
         self.panel.setVisible(s.chat)
+        self.panel.sig_shown.connect(lambda: QTimer.singleShot(0, self._make_room))  # once laid out
         self.toggle.toggled.connect(self._on_toggled)
         self.panel.sig_messages_changed.connect(self._on_messages_changed)
         self.panel.sig_message_clicked.connect(self.select_message)
@@ -157,6 +158,25 @@ class ChatMode:
         else:
             self.runner.cancel()
             self._timer.stop()
+
+    def _make_room(self) -> None:
+        """Give the shown panel its wanted height in its splitter, taken from the tallest
+        views first (each keeps at least 60 px); nothing before the splitter is laid out."""
+        splitter = self.panel.parentWidget()
+        if not isinstance(splitter, QSplitter) or not self.panel.isVisible():
+            return
+        sizes = splitter.sizes()
+        k = splitter.indexOf(self.panel)
+        need = self.panel.sizeHint().height() - sizes[k]
+        for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+            if need <= 0:
+                break
+            if i != k:
+                give = max(0, min(need, sizes[i] - 60))
+                sizes[i] -= give
+                sizes[k] += give
+                need -= give
+        splitter.setSizes(sizes)
 
     def _on_messages_changed(self) -> None:
         s = self.pane.state

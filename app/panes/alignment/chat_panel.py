@@ -19,23 +19,28 @@ sig_json_requested(str)
     A JSON button was pressed: ``"paste"``, ``"copy"``, ``"open"`` or ``"save"``.
 sig_mask_requested()
     "Select mask" was pressed: the assistant-mask tokens should be highlighted.
+sig_shown()
+    The panel has just been shown (its splitter may give it room).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QRectF, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
+    QScrollArea,
     QSizePolicy,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
@@ -133,11 +138,20 @@ class ChatPanel(QWidget):
     sig_message_clicked = Signal(int)
     sig_json_requested = Signal(str)
     sig_mask_requested = Signal()
+    sig_shown = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._messages: list[dict[str, Any]] = []
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()  # squeezed by its splitter, the panel scrolls: nothing overlaps
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        outer.addWidget(scroll)
+        inner = QWidget()
+        scroll.setWidget(inner)
+        lay = QVBoxLayout(inner)
         lay.setContentsMargins(0, 4, 0, 0)
         lay.setSpacing(3)
         head = QHBoxLayout()
@@ -182,12 +196,15 @@ class ChatPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for c in (0, 2, 3):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setMinimumHeight(60)
+        self.table.setMinimumHeight(80)
         self.table.setToolTip("One row per message; select one to edit it below and to see its span "
                               "and tokens in every view")
-        lay.addWidget(self.table, 2)
-
-        edit = QHBoxLayout()
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(self.table)
+        editor = QWidget()
+        edit = QVBoxLayout(editor)
+        edit.setContentsMargins(0, 0, 0, 0)
+        edit.setSpacing(2)
         self.role = QComboBox()
         self.role.setEditable(True)  # templates know tool, developer, ipython …
         self.role.addItems(ROLES)
@@ -196,9 +213,10 @@ class ChatPanel(QWidget):
         self.content.setPlaceholderText("The selected message's content")
         self.content.setMinimumHeight(40)
         self.content.setToolTip("The selected message's content (the prompt is rendered again as you type)")
-        edit.addWidget(self.role, 0, Qt.AlignmentFlag.AlignTop)
+        edit.addWidget(self.role)
         edit.addWidget(self.content, 1)
-        lay.addLayout(edit, 1)
+        body.addWidget(editor)
+        body.setSizes([420, 260])
         self.band = ChatBand()
         lay.addWidget(self.band)
         self.notes = QLabel()
@@ -206,7 +224,18 @@ class ChatPanel(QWidget):
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.notes)
+        lay.addWidget(body, 1)
         self._connect()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(600, 270)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(300, 180)  # the buttons, the band, the notes, two messages; the rest scrolls
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self.sig_shown.emit()  # its splitter may give it room now
 
     # -- the message list ------------------------------------------------------------------
     @property

@@ -149,12 +149,6 @@ def _controls(w: dict) -> QHBoxLayout:
     w["export"].setToolTip("Write the token table as CSV or JSON with code-point, UTF-16 and UTF-8 offsets (Ctrl+E)")
     row.addWidget(QLabel("Mode:"))
     row.addWidget(w["mode"])
-    w["chat_toggle"] = QToolButton()
-    w["chat_toggle"].setText("Chat")
-    w["chat_toggle"].setCheckable(True)
-    w["chat_toggle"].setToolTip("Chat mode: edit a message list; the tokenizer's own chat template "
-                                "(its tokenizer_config.json) renders it into the text")
-    row.addWidget(w["chat_toggle"])
     row.addSpacing(12)
     w["picker"] = TokenizerPicker()
     row.addWidget(QLabel("Tokenizer:"))
@@ -278,8 +272,13 @@ def build(pane: QWidget) -> AlignmentWidgets:
     extra_row.addWidget(w["whitespace"])
 
     left = QSplitter(Qt.Orientation.Vertical)
+    w["chat_toggle"] = QToolButton()
+    w["chat_toggle"].setText("Chat…")
+    w["chat_toggle"].setCheckable(True)
+    w["chat_toggle"].setToolTip("Chat mode: edit a message list; the tokenizer's own chat template "
+                                "(its tokenizer_config.json) renders it into this text")
     editor_box, _ = _titled("Original text (edit)", w["editor"],
-                            "Type or paste; tokens update as you type (Ctrl+T to focus)")
+                            "Type or paste; tokens update as you type (Ctrl+T to focus)", w["chat_toggle"])
     left.addWidget(editor_box)
     left.addWidget(_inputs(w))
     spans_box, _ = _titled("Original text — token spans", w["original"],
