@@ -181,3 +181,14 @@ def test_a_tokenizer_without_a_template_is_named(qtbot, pane, data_dir):
     assert pane.w.chat.note == NO_TEMPLATE_TEACHING
     pane.chat.set_on(False)
     assert pane.w.chat.isHidden() and not pane.state.chat
+
+
+def test_a_template_the_tokenizer_cannot_encode_faithfully_is_warned(qtbot, pane, data_dir, tmp_path):
+    os.symlink(data_dir / "tokenizers" / "gpt2" / "tokenizer.json", tmp_path / "tokenizer.json")
+    os.symlink(data_dir / "tokenizers" / "llama-3" / "tokenizer_config.json", tmp_path / "tokenizer_config.json")
+    start_chat(qtbot, pane, tmp_path / "tokenizer.json")  # GPT-2 has none of Llama 3's special tokens
+    expected = core_tokens(tmp_path, load(tmp_path / "tokenizer.json"), MESSAGES, True)
+    assert any(w.kind == "split-special" for w in expected.warnings)
+    note = pane.w.chat.note
+    assert "'<|start_header_id|>' is not one token of this tokenizer (5× in the prompt)" in note
+    assert note.count("⚠") == len(expected.warnings)
