@@ -192,3 +192,20 @@ def test_a_template_the_tokenizer_cannot_encode_faithfully_is_warned(qtbot, pane
     note = pane.w.chat.note
     assert "'<|start_header_id|>' is not one token of this tokenizer (5× in the prompt)" in note
     assert note.count("⚠") == len(expected.warnings)
+
+
+def test_a_failing_template_and_content_blocks_are_told_without_a_crash(qtbot, pane, data_dir):
+    start_chat(qtbot, pane, data_dir / "tokenizers" / "gemma-3" / "tokenizer.json")
+    text = pane.state.text
+    two_users = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    assert pane.chat.load_json(json.dumps(two_users))
+    qtbot.waitUntil(lambda: not pane.chat.busy and "the chat template failed" in pane.w.chat.note, timeout=30000)
+    assert "Conversation roles must alternate" in pane.w.chat.note
+    assert pane.chat.shown is None and pane.state.text == text and pane.w.chat.band.parts == []
+    blocks = [{"role": "user", "content": [{"type": "text", "text": "नमस्ते"}]}]
+    assert pane.chat.load_json(json.dumps(blocks))
+    qtbot.waitUntil(lambda: rendered(pane), timeout=30000)
+    assert "नमस्ते" in pane.state.text
+    panel = pane.w.chat
+    assert panel.table.item(0, 1).text() == "[content blocks]" and panel.content.isReadOnly()
+    assert pane.chat.message_tokens(0) == list(range(*pane.chat.shown.message_tokens(0)))
