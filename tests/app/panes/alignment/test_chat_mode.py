@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 
 import pytest
 
@@ -14,7 +15,7 @@ from app.panes.alignment import AlignmentPane
 from app.panes.alignment.chat_mode import DEFAULT_MESSAGES, NO_TEMPLATE_TEACHING
 from app.panes.alignment.state import AlignmentState
 from core.chat import chat_tokens, load_chat_template, render_chat, template_strings
-from core.tokenizers import load
+from core.tokenizers import load as load_file
 from tests.core.chat.test_tokens import GENERATION
 
 MESSAGES = [
@@ -23,6 +24,12 @@ MESSAGES = [
     {"role": "assistant", "content": "Family: 👩\u200d👩\u200d👧\u200d👦 — done."},
     {"role": "user", "content": "Thanks\nbye"},
 ]
+
+
+@lru_cache(maxsize=4)
+def load(path):
+    """A shared tokenizer loaded once for the module (Gemma 3's takes seconds)."""
+    return load_file(path)
 
 
 def core_tokens(folder, tokenizer, messages, generation):
