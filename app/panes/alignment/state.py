@@ -51,13 +51,13 @@ class AlignmentState(StoredState):
     lowercase: bool = True
     collapse_whitespace: bool = True
     repair: bool = True
+    chat: bool = False  # Chat mode: the messages, rendered by the tokenizer's template, are the text
+    chat_messages: str = ""  # Chat mode's messages as JSON ("": the default messages)
+    chat_generation: bool = True  # Chat mode's add_generation_prompt
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
     parse_special: bool = True  # the text's special-token strings become special ids
-    chat: bool = False  # Chat mode: the messages, rendered by the tokenizer's template, are the text
-    chat_messages: str = ""  # Chat mode's messages as JSON ("": the default messages)
-    chat_generation: bool = True  # Chat mode's add_generation_prompt
 
     CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": NORMALIZER_FORMS, "scheme": ("auto", *SCHEMES)}
     LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None,
