@@ -3,7 +3,7 @@
 :class:`ChatPanel` holds a message list (``[{"role": …, "content": …}, …]``, other keys kept)
 and edits it: a table with one row per message (role, the content's first line, its span on
 the rendered prompt and its tokens), a role box and a content editor for the selected row,
-buttons to add, remove and move messages, the ``add_generation_prompt`` box, JSON in and out
+buttons to add, remove and move messages, the ``add_generation_prompt`` box, a JSON menu
 (paste, copy, open, save), a :class:`ChatBand` drawing each message's tokens as a coloured
 band (the assistant-mask tokens hatched), and a notes line (warnings, errors, the mask).
 No rendering here: :mod:`app.panes.alignment.chat_mode` renders on a worker and calls
@@ -16,7 +16,7 @@ sig_messages_changed()
 sig_message_clicked(int)
     The user selected message ``index`` (a row or its part of the band).
 sig_json_requested(str)
-    A JSON button was pressed: ``"paste"``, ``"copy"``, ``"open"`` or ``"save"``.
+    An item of the JSON menu was chosen: ``"paste"``, ``"copy"``, ``"open"`` or ``"save"``.
 sig_mask_requested()
     "Select mask" was pressed: the assistant-mask tokens should be highlighted.
 sig_shown()
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QTextDocumentFragment
+from PySide6.QtGui import QAction, QBrush, QColor, QPainter, QPen, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QScrollArea,
     QSizePolicy,
@@ -166,19 +167,29 @@ class ChatPanel(QWidget):
             ("remove", "−", "Remove the selected message"),
             ("up", "↑", "Move the selected message up"),
             ("down", "↓", "Move the selected message down"),
-            ("paste", "Paste JSON", "Replace the messages by the JSON list on the clipboard"),
-            ("copy", "Copy JSON", "Copy the messages as JSON"),
-            ("open", "Open…", "Read the messages from a JSON file ([…] or {\"messages\": […]})"),
-            ("save", "Save…", "Write the messages as a JSON file"),
-            ("mask", "Select mask", "Highlight the tokens a trainer's loss mask keeps (the assistant's "
-                                    "{% generation %} output)"),
+            ("json", "JSON", "The messages as JSON: paste, copy, open or save them"),
+            ("mask", "Mask", "Highlight the tokens a trainer's loss mask keeps (the assistant's "
+                             "{% generation %} output)"),
         ):
             b = QToolButton()
             b.setText(text)
             b.setToolTip(tip)
             self.buttons[key] = b
             head.addWidget(b)
-        self.generation = QCheckBox("Add generation prompt")
+        menu = QMenu(self.buttons["json"])
+        self.json_actions: dict[str, QAction] = {}
+        for key, text, tip in (
+            ("paste", "Paste JSON", "Replace the messages by the JSON list on the clipboard"),
+            ("copy", "Copy JSON", "Copy the messages as JSON"),
+            ("open", "Open…", "Read the messages from a JSON file ([…] or {\"messages\": […]})"),
+            ("save", "Save…", "Write the messages as a JSON file"),
+        ):
+            action = menu.addAction(text)
+            action.setToolTip(tip)
+            self.json_actions[key] = action
+        self.buttons["json"].setMenu(menu)
+        self.buttons["json"].setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.generation = QCheckBox("Generation prompt")
         self.generation.setToolTip("add_generation_prompt: end the prompt with the template's opening "
                                    "of an assistant turn, as for generation")
         head.insertWidget(1, self.generation)
@@ -306,8 +317,8 @@ class ChatPanel(QWidget):
         self.buttons["remove"].clicked.connect(self._remove)
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
         self.buttons["down"].clicked.connect(lambda: self._move(1))
-        for key in ("paste", "copy", "open", "save"):
-            self.buttons[key].clicked.connect(lambda _=False, k=key: self.sig_json_requested.emit(k))
+        for key, action in self.json_actions.items():
+            action.triggered.connect(lambda _=False, k=key: self.sig_json_requested.emit(k))
         self.buttons["mask"].clicked.connect(self.sig_mask_requested)
         self.band.sig_clicked.connect(self.select_message)
 

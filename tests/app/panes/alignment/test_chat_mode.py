@@ -216,3 +216,18 @@ def test_a_failing_template_and_content_blocks_are_told_without_a_crash(qtbot, p
     panel = pane.w.chat
     assert panel.table.item(0, 1).text() == "[content blocks]" and panel.content.isReadOnly()
     assert pane.chat.message_tokens(0) == list(range(*pane.chat.shown.message_tokens(0)))
+
+
+def test_the_json_menu_copies_and_pastes_the_messages(qtbot, pane):
+    from PySide6.QtWidgets import QApplication
+    panel = pane.w.chat
+    pane.chat.load_json(json.dumps(MESSAGES))
+    panel.json_actions["copy"].trigger()
+    assert json.loads(QApplication.clipboard().text()) == MESSAGES
+    QApplication.clipboard().setText(json.dumps(MESSAGES[:2]))
+    panel.json_actions["paste"].trigger()
+    assert panel.messages == MESSAGES[:2] and json.loads(pane.state.chat_messages) == MESSAGES[:2]
+    QApplication.clipboard().setText("{oops")
+    panel.json_actions["paste"].trigger()
+    assert panel.note.startswith("Could not read the messages from the clipboard: not JSON")
+    assert panel.messages == MESSAGES[:2]
