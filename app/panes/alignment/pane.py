@@ -25,6 +25,7 @@ from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
 
 from app.panes.alignment import ui
+from app.panes.alignment.chat_mode import wire_chat
 from app.panes.alignment.render import AlignmentRendering, shown_cover
 from app.panes.alignment.export import write_tokens
 from app.panes.alignment.extras import wire_extras
@@ -142,6 +143,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         self.extras.picker.sig_path_chosen.connect(self.sig_tokenizer_chosen)
         self.extras.picker.sig_open_requested.connect(self.sig_open_tokenizer_requested)
         self._wire_decoded()
+        self.chat = wire_chat(self)  # Chat mode: messages rendered into the text
         self.recompute(save=False)  # the restored state: nothing new to save (and a first
         # run stays one: the main window asks the store whether a text was ever saved)
 
@@ -188,6 +190,7 @@ class AlignmentPane(AlignmentRendering, Pane):
             self._labels_must_fit = False
             self._write_widgets()
         self.extras.set_tokenizer(tokenizer, label)
+        self.chat.set_tokenizer(tokenizer, label)
         self.w.decoded.set_tokenizer(tokenizer if tokenizer is not None else self._demo)
         self.w.pipeline.set_steps(pipeline_steps(tokenizer) if tokenizer is not None else [])
         self._write_tokenizer_label()

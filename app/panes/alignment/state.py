@@ -53,6 +53,9 @@ class AlignmentState(StoredState):
     lowercase: bool = True
     collapse_whitespace: bool = True
     repair: bool = True
+    chat: bool = False  # Chat mode: the messages, rendered by the tokenizer's template, are the text
+    chat_messages: str = ""  # Chat mode's messages as JSON ("": the default messages)
+    chat_generation: bool = True  # Chat mode's add_generation_prompt
     scheme: str = "auto"  # align mode: "auto" or a core.align scheme
     derived_spans: bool = False  # the span views show derived spans instead of the reference's
     decoded_view: bool = True  # the Decoded (round trip) view is unfolded
@@ -60,7 +63,8 @@ class AlignmentState(StoredState):
     colour_by_id: bool = True  # the span views colour tokens by id (else alternating colours)
 
     CHOICES: ClassVar[dict[str, Any]] = {"mode": tuple(MODES), "form": NORMALIZER_FORMS, "scheme": ("auto", *SCHEMES)}
-    LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None}
+    LENGTHS: ClassVar[dict[str, int | None]] = {"text": None, "tokens_text": None, "labels_text": None,
+                                                "chat_messages": 1_000_000}
 
     def normalizer_changed(self) -> bool:
         """Whether the normalizer options differ from the defaults (the user changed them)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAMES
+from app.panes.alignment.chat_panel import ChatPanel
 from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
 from app.panes.alignment.render import legend_html
@@ -105,6 +106,8 @@ class AlignmentWidgets:
     busy_bar: QProgressBar  # the busy row beside the status line, shown while a computation runs long
     busy_label: QLabel
     cancel_button: QPushButton
+    chat_toggle: QToolButton  # Chat mode on / off
+    chat: ChatPanel  # Chat mode's messages editor, above the text
 
 
 def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
@@ -287,8 +290,13 @@ def build(pane: QWidget) -> AlignmentWidgets:
     extra_row.addWidget(w["whitespace"])
 
     left = QSplitter(Qt.Orientation.Vertical)
+    w["chat_toggle"] = QToolButton()
+    w["chat_toggle"].setText("Chat…")
+    w["chat_toggle"].setCheckable(True)
+    w["chat_toggle"].setToolTip("Chat mode: edit a message list; the tokenizer's own chat template "
+                                "(its tokenizer_config.json) renders it into this text")
     editor_box, _ = _titled("Original text (edit)", w["editor"],
-                            "Type or paste; tokens update as you type (Ctrl+T to focus)")
+                            "Type or paste; tokens update as you type (Ctrl+T to focus)", w["chat_toggle"])
     left.addWidget(editor_box)
     left.addWidget(_inputs(w))
     spans_box, _ = _titled("Original text — token spans", w["original"],
@@ -303,6 +311,9 @@ def build(pane: QWidget) -> AlignmentWidgets:
     left.setSizes([170, 80, 300, 170, 200])
     w["side"] = SideBySidePanel()
     left.addWidget(w["side"])  # after the sizes: it takes what it asks for
+    w["chat"] = ChatPanel()
+    w["chat"].hide()
+    left.insertWidget(0, w["chat"])  # shown in Chat mode only
 
     right = QSplitter(Qt.Orientation.Vertical)
     table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "
