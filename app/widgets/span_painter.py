@@ -241,6 +241,8 @@ def _caret(painter: QPainter, x: float, top: float, height: float) -> None:
     colour = _colour(CUT_COLOUR)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(colour)
-    for y, d in ((top, 5.0), (top + height, -5.0)):
+    # bases 2 px outside the line box, tips 2 px inside: clear of a Devanagari head-line and
+    # of Thai vowels below the base, which reach close to the box but not into its edge
+    for y, d in ((top - 2.0, 4.5), (top + height + 2.0, -4.5)):
         painter.drawPolygon(QPolygonF([QPointF(x - 3.5, y), QPointF(x + 3.5, y), QPointF(x, y + d)]))
     painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -263,6 +263,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["entities"].setToolTip("Entity spans from the labels (code points of the original text)")
     w["legend"] = QLabel(legend_html(True))
     w["legend"].setWordWrap(True)  # wraps in a narrow window instead of widening the pane
+    w["legend"].setMinimumWidth(260)  # at most two lines
     w["legend"].setToolTip("How the original text is drawn: token colours (by id: a repeated token has the "
                            "same colour; or alternating), special tokens as grey chips with a violet outline, "
                            "characters shared by several tokens, non-space characters no token covers, "
@@ -278,7 +279,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["colour_by_id"] = QCheckBox("Colour by id")
     w["colour_by_id"].setToolTip("Checked: each token's colour comes from its id, so a repeated token is "
                                  "recognisable. Unchecked: two alternating colours")
-    extra_row.addWidget(w["legend"])
+    extra_row.addWidget(w["legend"], 1)
     extra_row.addWidget(w["colour_by_id"])
     extra_row.addWidget(w["derived"])
     w["special_tokens"] = QCheckBox("Special tokens")
