@@ -34,7 +34,9 @@ if not os.environ.get("SUBWORDSCOPE_CACHE_DIR"):
 
 def shared_data_dir() -> Path:
     env = os.environ.get("SUBWORDSCOPE_DATA")
-    return Path(env) if env else REPO_ROOT.parent / "shared" / "data"
+    # resolved as core.data.data_dir resolves it (a relative SUBWORDSCOPE_DATA names the
+    # same folders in tests and app, and links made to it in a temporary folder resolve)
+    return Path(env).expanduser().resolve() if env else REPO_ROOT.parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")

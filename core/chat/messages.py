@@ -38,6 +38,8 @@ def parse_messages(text: str) -> list[dict[str, Any]]:
         data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise MessagesError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except (ValueError, RecursionError):  # a whole number of more than 4,300 digits; deep nesting
+        raise MessagesError("not JSON this app reads: a number too long or nesting too deep") from None
     if isinstance(data, dict) and "messages" in data:
         data = data["messages"]
     return check_messages(data)

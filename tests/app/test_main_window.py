@@ -9,6 +9,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.__main__ import main
+from app.first_run import DEFAULT_TOKENIZER
 from app.main_window import PANES, MainWindow
 from app.workers import wait_for_workers
 from app.tokenizer_load import LoadPhase
@@ -188,7 +189,7 @@ def test_a_bad_start_tokenizer_falls_back_and_the_banner_stays(qtbot, tmp_path):
     assert window.load_tokenizer(str(bad), wait=True) is not None  # what --tokenizer does
     window.restore_tokenizer()  # the start-up timer: the fallback already asked, nothing more
     qtbot.waitUntil(lambda: window.tokenizer_load.phase is LoadPhase.CHOSEN, timeout=30_000)
-    assert "bert-base-uncased" in window.tokenizer_status.text()  # not the teaching vocabulary
+    assert f"{DEFAULT_TOKENIZER} (built in)" in window.tokenizer_status.text()  # not the teaching vocabulary
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):
         pane.w.mode.setCurrentIndex(pane.w.mode.findData("tokenize"))
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=30_000):

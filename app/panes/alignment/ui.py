@@ -27,7 +27,7 @@ from core.align.modes import MODES, NORMALIZER_FORMS, SCHEME_MARKERS, SCHEME_NAM
 from app.panes.alignment.chat_panel import ChatPanel
 from app.panes.alignment.decoded import DecodedView
 from app.panes.alignment.picker import TokenizerPicker
-from app.panes.alignment.render import legend_html
+from app.panes.alignment.legend import legend_html
 from app.panes.alignment.side_by_side import SideBySidePanel
 from app.widgets.pipeline_row import PipelineRow
 from app.panes.alignment.token_ids import TokenIdsView
