@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QAbstractButton
 
 from app.lessons.figures import input_value, resolve, set_input, shown_text
 from app.lessons.model import LessonError, Step
+from app.panes.base import Pane
 from app.workers import wait_until_settled
 from core.data import builtin_name, builtin_tokenizer, builtin_tokenizers
 
@@ -34,7 +35,7 @@ def use_tokenizer(window: Any, name: str, *, wait: bool) -> None:
         window.load_tokenizer(str(builtin_tokenizer(name)), wait=wait)
 
 
-def settle(pane: Any, timeout_ms: int = 120_000) -> bool:
+def settle(pane: Pane, timeout_ms: int = 120_000) -> bool:
     """Wait (running the event loop) until ``pane`` shows the result of its state."""
     wait = getattr(pane, "wait_until_idle", None)
     if wait is not None and not wait(timeout_ms):
@@ -67,7 +68,7 @@ def apply_step(window: Any, step: Step, *, wait: bool = False) -> Any:
     return pane
 
 
-def state_differences(pane: Any, step: Step) -> list[str]:
+def state_differences(pane: Pane, step: Step) -> list[str]:
     """What of ``step``'s state and inputs the pane does not hold now ("" parts: none)."""
     out = []
     state = pane.state.to_dict() if step.state else {}
@@ -87,6 +88,6 @@ def state_differences(pane: Any, step: Step) -> list[str]:
     return out
 
 
-def figure_text(pane: Any, step: Step) -> str:
+def figure_text(pane: Pane, step: Step) -> str:
     """The text the pane shows where ``step``'s figure is."""
     return shown_text(resolve(pane, step.figure.widget), step.figure.cell)
