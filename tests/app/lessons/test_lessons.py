@@ -17,16 +17,9 @@ from app.lessons.model import read_lesson
 from app.main_window import MainWindow
 from app.panes.stored import StateValueError, merged_state
 from app.panes.positions.state import PositionsState
-from app.workers import wait_for_workers
 
 LESSONS = load_lessons()
 CHAPTERS = ("offsets", "subwords", "pathologies", "block", "positions", "pooling", "search", "multilingual")
-
-
-@pytest.fixture(autouse=True)
-def _settle_workers(qtbot):
-    yield
-    wait_for_workers(30)
 
 
 @pytest.fixture

@@ -11,13 +11,6 @@ from app.main_window import MainWindow
 from app.presentation import PEN_FACTOR, PRESENTING_FACTOR
 from app.widgets.plot_export import export_plot
 from app.widgets.plot_lines import LinePlot
-from app.workers import wait_for_workers
-
-
-@pytest.fixture(autouse=True)
-def _settle_workers(qtbot):
-    yield
-    wait_for_workers(30)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from safetensors.numpy import save_file
 from core.encoder import EncoderLoadError, gelu, load_encoder
 from core.errors import Cancelled
 from core.errors import SubwordScopeError
+from tests.core.encoder.tiny_multilingual import weight_shapes
 from core.pooling import cls_pool, cosine_matrix, mean_pool
 
 MODEL = "models/all-MiniLM-L6-v2"
@@ -150,21 +151,7 @@ TINY = dict(model_type="bert", vocab_size=11, hidden_size=8, num_hidden_layers=2
 
 def _tiny_weights(cfg, seed=0):
     rng = np.random.default_rng(seed)
-    d, f, n = cfg["hidden_size"], cfg["intermediate_size"], cfg["max_position_embeddings"]
-    w = {"embeddings.word_embeddings.weight": (cfg["vocab_size"], d),
-         "embeddings.position_embeddings.weight": (n, d),
-         "embeddings.token_type_embeddings.weight": (2, d),
-         "embeddings.LayerNorm.weight": (d,), "embeddings.LayerNorm.bias": (d,)}
-    for i in range(cfg["num_hidden_layers"]):
-        p = f"encoder.layer.{i}."
-        for name in ("query", "key", "value"):
-            w[f"{p}attention.self.{name}.weight"] = (d, d)
-            w[f"{p}attention.self.{name}.bias"] = (d,)
-        w.update({f"{p}attention.output.dense.weight": (d, d), f"{p}attention.output.dense.bias": (d,),
-                  f"{p}attention.output.LayerNorm.weight": (d,), f"{p}attention.output.LayerNorm.bias": (d,),
-                  f"{p}intermediate.dense.weight": (f, d), f"{p}intermediate.dense.bias": (f,),
-                  f"{p}output.dense.weight": (d, f), f"{p}output.dense.bias": (d,),
-                  f"{p}output.LayerNorm.weight": (d,), f"{p}output.LayerNorm.bias": (d,)})
+    w = weight_shapes(cfg, token_types=2)
     return {k: rng.normal(size=s).astype(np.float32) for k, s in w.items()}
 
 

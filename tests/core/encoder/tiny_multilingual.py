@@ -47,14 +47,16 @@ def unigram_tokenizer_json(vocab_size: int = 1500) -> str:
     return tok.to_str()
 
 
-def bert_weights(vocab: int, seed: int = 0) -> dict[str, np.ndarray]:
-    """Random float32 weights under the public ``BertModel`` names for :data:`DIMS`."""
-    d, f, n = DIMS["hidden_size"], DIMS["intermediate_size"], DIMS["max_position_embeddings"]
-    shapes = {"embeddings.word_embeddings.weight": (vocab, d),
+def weight_shapes(cfg: dict, token_types: int = 1) -> dict[str, tuple[int, ...]]:
+    """Every weight's shape under the public ``BertModel`` names for the sizes in ``cfg``
+    (``vocab_size``, ``hidden_size``, ``intermediate_size``, ``max_position_embeddings``,
+    ``num_hidden_layers``), in one fixed order."""
+    d, f, n = cfg["hidden_size"], cfg["intermediate_size"], cfg["max_position_embeddings"]
+    shapes = {"embeddings.word_embeddings.weight": (cfg["vocab_size"], d),
               "embeddings.position_embeddings.weight": (n, d),
-              "embeddings.token_type_embeddings.weight": (1, d),
+              "embeddings.token_type_embeddings.weight": (token_types, d),
               "embeddings.LayerNorm.weight": (d,), "embeddings.LayerNorm.bias": (d,)}
-    for i in range(DIMS["num_hidden_layers"]):
+    for i in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{i}."
         for name in ("query", "key", "value"):
             shapes[f"{p}attention.self.{name}.weight"] = (d, d)
@@ -64,6 +66,12 @@ def bert_weights(vocab: int, seed: int = 0) -> dict[str, np.ndarray]:
                        f"{p}intermediate.dense.weight": (f, d), f"{p}intermediate.dense.bias": (f,),
                        f"{p}output.dense.weight": (d, f), f"{p}output.dense.bias": (d,),
                        f"{p}output.LayerNorm.weight": (d,), f"{p}output.LayerNorm.bias": (d,)})
+    return shapes
+
+
+def bert_weights(vocab: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """Random float32 weights under the public ``BertModel`` names for :data:`DIMS`."""
+    shapes = weight_shapes({**DIMS, "vocab_size": vocab})
     rng = np.random.default_rng(seed)
     out = {k: (0.2 * rng.standard_normal(s)).astype(np.float32) for k, s in shapes.items()}
     for k in out:
