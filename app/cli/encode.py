@@ -20,6 +20,7 @@ import numpy as np
 from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
+from core.text.byte_alphabet import readable_bytes
 from core.tokenizers import TokenizerLike
 
 from app.cli.common import (OK, CliError, RowStream, add_format, bad_input, check_text, load_tokenizer,
@@ -30,7 +31,8 @@ from app.cli.text_stream import file_blocks, stdin_blocks
 UNITS = ("code-points", "utf16", "utf8")
 COLUMNS = {
     "index": "token number, from 0",
-    "token": "the token as the tokenizer reports it (byte-level tokens in GPT-2's alphabet)",
+    "token": "the token as the tokenizer reports it (byte-level tokens in GPT-2's alphabet), "
+             "or with --readable (the table's default) decoded from UTF-8",
     "id": "vocabulary id",
     "start": "span start in --units (reference offsets)",
     "end": "span end, exclusive",
@@ -74,6 +76,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--units", choices=UNITS, default="code-points",
                    help="units of start/end: code points (Python), UTF-16 units (JavaScript, "
                         "Java), UTF-8 bytes (Rust, C)")
+    p.add_argument("--readable", action=argparse.BooleanOptionalAction, default=None,
+                   help="show byte-level tokens decoded from UTF-8 (न, not à¤¨; bytes that are "
+                        "only part of a character as ⟨E0 A4⟩) in the token column; default: on "
+                        "for table, off for json, jsonl and csv (the tokens as the file stores them)")
     add_format(p, "table")
     p.set_defaults(run=run)
 
@@ -219,6 +225,7 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
             args: argparse.Namespace) -> int:
     """Encode and write piece by piece. O(n) time; memory: one piece and its rows."""
     keep_text = args.format == "json"
+    readable = args.format == "table" if args.readable is None else args.readable
     stream = RowStream(list(COLUMNS), args.format,
                        head={"tokenizer": tokenizer.name, "units": args.units})
     before, after = template_rows(tokenizer) if args.add_special_tokens else ([], [])
@@ -239,6 +246,8 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
         if view.error or view.notice:
             raise CliError(f"{source}: {view.error or view.notice}")
         columns = token_columns(view, args.units, count, shift, specials)
+        if readable and view.rows.token_bytes is not None:
+            columns[1] = readable_tokens(columns[1], view.rows.token_bytes, columns[8])
         stream.write_columns(columns)
         count += len(columns[0])
         misleading += view.misleading
@@ -249,6 +258,12 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
     stream.write(_special_rows(after, count))
     stream.close({"text": "".join(kept), "misleading": misleading} if keep_text else None)
     return OK
+
+
+def readable_tokens(tokens: list[str], token_bytes: list[bytes], flags: list) -> list[str]:
+    """The token column read as text (:func:`core.text.byte_alphabet.readable_bytes`), special
+    tokens kept as they are spelled. O(tokens)."""
+    return [t if "special" in f else readable_bytes(b) for t, b, f in zip(tokens, token_bytes, flags)]
 
 
 def _special_rows(pairs: list[tuple[str, int]], first: int) -> list[list[Any]]:

@@ -15,6 +15,8 @@ from PySide6.QtCore import QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from core.text.byte_alphabet import readable_parts
+
 _NAMED = {
     " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⟨NBSP⟩",
     "\u200d": "⟨ZWJ⟩", "\u200c": "⟨ZWNJ⟩", "\u200b": "⟨ZWSP⟩", "\ufeff": "⟨BOM⟩",
@@ -64,16 +66,11 @@ def visible_runs(shown: str) -> list[tuple[str, bool]]:
 
 
 def readable(data: bytes, limit: int = 80) -> str:
-    """A byte-level token's bytes decoded as UTF-8, invisible characters shown as by
-    :func:`visible`; bytes that are not a whole character here become ``⟨E0 A4⟩`` badges."""
-    text = data.decode("utf-8", "surrogateescape")
-    out = []
-    for part in re.split("([\udc80-\udcff]+)", text):
-        if part and "\udc80" <= part[0] <= "\udcff":
-            out.append("⟨" + " ".join(f"{ord(c) - 0xDC00:02X}" for c in part) + "⟩")
-        elif part:
-            out.append(visible(part, limit))
-    return "".join(out)
+    """A byte-level token's bytes decoded as UTF-8 (:func:`core.text.byte_alphabet.readable_parts`),
+    invisible characters shown as by :func:`visible`; bytes that are not a whole character
+    here become ``⟨E0 A4⟩`` badges."""
+    return "".join(f"⟨{part}⟩" if partial else visible(part, limit)
+                   for part, partial in readable_parts(data))
 
 
 class BadgeDelegate(QStyledItemDelegate):

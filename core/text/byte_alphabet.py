@@ -21,6 +21,8 @@ Public names: :data:`BYTE_TO_CHAR`, :data:`CHAR_TO_BYTE`, :func:`bytes_to_unicod
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from core.errors import SubwordScopeError
@@ -175,3 +177,26 @@ def token_bytes_cached(tokens: list[str]) -> list[bytes]:
             cache[t] = b
         out[j] = b
     return out
+
+
+def readable_parts(data: bytes) -> list[tuple[str, bool]]:
+    """``data`` decoded from UTF-8 as a person reads a byte-level token: ``(text, False)``
+    for each run of whole characters and ``(hex, True)`` for each run of bytes that are only
+    part of a character here, as ``"E0 A4"`` (byte values in hex, space-separated). O(n)."""
+    text = data.decode("utf-8", "surrogateescape")
+    out: list[tuple[str, bool]] = []
+    for part in _PARTIAL.split(text):
+        if part and "\udc80" <= part[0] <= "\udcff":
+            out.append((" ".join(f"{ord(c) - 0xDC00:02X}" for c in part), True))
+        elif part:
+            out.append((part, False))
+    return out
+
+
+def readable_bytes(data: bytes) -> str:
+    """:func:`readable_parts` as one string, partial bytes in ``⟨E0 A4⟩`` (``"à¤¨"`` → ``"न"``,
+    ``"à¤"`` → ``"⟨E0 A4⟩"``). O(n)."""
+    return "".join(f"⟨{p}⟩" if partial else p for p, partial in readable_parts(data))
+
+
+_PARTIAL = re.compile("([\udc80-\udcff]+)")

@@ -212,3 +212,21 @@ def test_audit_examples_are_capped(tmp_path, capsys, monkeypatch):
     ok = run_here(capsys, monkeypatch, "audit", str(corpus), "--examples", str(MAX_EXAMPLES),
                   "--tokenizer", "gpt2", "--jobs", "1")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_byte_level_tokens_are_readable_in_the_table_and_on_request(capsys, monkeypatch):
+    """``à¤¨`` is read as न, bytes that are only part of a character as ⟨E0 A4⟩; machine
+    formats keep the tokens as the file spells them unless --readable is given."""
+    def token_column(*args: str) -> list[str]:
+        out = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "--format", "jsonl",
+                       *args, "नम café")
+        assert out.returncode == 0, out.stderr
+        return [json.loads(line)["token"] for line in out.stdout.splitlines() if line.startswith("{")]
+
+    raw, readable = token_column(), token_column("--readable")
+    assert raw[:2] == ["à¤", "¨"] and raw[-1] == "ĠcafÃ©"
+    assert readable[:2] == ["⟨E0 A4⟩", "⟨A8⟩"] and readable[-1] == " café"
+    table = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "café").stdout
+    assert "af" in table and "Ã©" not in table and " é " in table  # the table: readable by default
+    plain = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "--no-readable", "café").stdout
+    assert "Ã©" in plain

@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from core.text.byte_alphabet import (
     BYTE_TO_CHAR, ByteLevelError, byte_span_to_char_span, byte_to_char_index,
-    bytes_to_byte_level, bytes_to_unicode, from_byte_level, to_byte_level,
+    bytes_to_byte_level, bytes_to_unicode, from_byte_level, readable_bytes, readable_parts,
+    to_byte_level,
 )
 from tests.core.strategies import TRICKY, tricky_text
 
@@ -69,3 +70,10 @@ def test_byte_index_maps_each_byte_to_its_character(text):
         first = idx.index(i)
         n = len(c.encode("utf-8", "surrogatepass"))
         assert byte_span_to_char_span(idx, first, first + n) == (i, i + 1)
+
+
+def test_readable_bytes_decode_whole_characters_and_badge_the_rest():
+    assert readable_bytes("न".encode()) == "न"
+    assert readable_bytes("न".encode()[:2]) == "⟨E0 A4⟩"
+    assert readable_bytes(b" caf\xc3") == " caf⟨C3⟩"
+    assert readable_parts("é".encode()[1:] + b"x") == [("A9", True), ("x", False)]
