@@ -48,6 +48,8 @@ from core.tokenizers import TokenizerLike
 
 AUTO_CHARS = 20_000  # longer texts are compared on request (Compute), not after every edit
 DELAY_MS = 250  # the pane's result must stay this long before the comparison starts
+STALE = "(the text changed — updating)"
+"""What the summary starts with while the round trip shown is of the text before an edit."""
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,9 @@ class DecodedView(QWidget):
         :meth:`set_view` schedules a new one). O(1)."""
         self._runner.cancel()
         self._timer.stop()
+        if self.result is not None and self.body.isEnabled():  # greyed until the new one comes
+            self.body.setEnabled(False)
+            self.summary.setText(f"{STALE} {self.summary.text()}")
 
     def set_expanded(self, on: bool) -> None:
         self.toggle.setChecked(on)
@@ -283,6 +288,7 @@ class DecodedView(QWidget):
 
     def _on_computed(self, decoded: Decoded) -> None:
         self.result, self._stale = decoded, False
+        self.body.setEnabled(True)
         rt = decoded.round_trip
         where = "the decoded text equals the normalized text" if rt.matches_normalized else ""
         self.summary.setText(rt.summary() + (f" — {where}" if where and not rt.exact else ""))
@@ -303,6 +309,7 @@ class DecodedView(QWidget):
 
     def _show_message(self, text: str) -> None:
         self.result = None
+        self.body.setEnabled(True)
         self.summary.setText(text)
         self.detail.setText("")
         self.compute.hide()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.panes.alignment import decoded as decoded_module
-from app.panes.alignment.decoded import CAUSE_COLOURS, cause_key, widened
+from app.panes.alignment.decoded import CAUSE_COLOURS, STALE, cause_key, widened
 from app.widgets.span_segments import entity_colour
 from core.align.round_trip import Cause, round_trip_of
 from core.tokenizers import load
@@ -77,6 +77,18 @@ def test_gpt2_comes_back_exactly(qtbot, pane, data_dir):
     result = shown(qtbot, pane, lambda: tokenize_with(qtbot, pane, gpt2, "gpt2", text), text)
     assert result.round_trip.exact and pane.w.decoded.summary.text() == "comes back exactly, share 100 % unchanged"
     assert pane.w.decoded.original.drawn_spans() == []
+
+
+def test_an_edit_greys_the_round_trip_of_the_old_text_until_the_new_one_is_shown(qtbot, pane, data_dir):
+    gpt2 = load(data_dir / "tokenizers" / "gpt2" / "tokenizer.json")
+    shown(qtbot, pane, lambda: tokenize_with(qtbot, pane, gpt2, "gpt2", "first text"), "first text")
+    view = pane.w.decoded
+    assert view.body.isEnabled() and not view.summary.text().startswith(STALE)
+    pane.w.editor.setPlainText("a pasted text")  # the old comparison is out of date at once
+    assert not view.body.isEnabled() and view.summary.text().startswith(STALE)
+    result = shown(qtbot, pane, lambda: None, "a pasted text")
+    assert view.body.isEnabled() and view.decoded.text() == result.round_trip.decoded == "a pasted text"
+    assert not view.summary.text().startswith(STALE)
 
 
 def test_a_chat_prompt_keeps_its_special_tokens(qtbot, pane, data_dir):
