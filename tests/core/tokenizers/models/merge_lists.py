@@ -10,13 +10,14 @@ EVERY_ROUND = 1 << 40  # min_share: every round runs, however few pairs it merge
 
 
 @st.composite
-def merge_lists(draw):
-    """A random merge list over ``ALPHABET``: each merge joins two symbols that exist.
-    Returns ``(symbols, merges)``: the alphabet then every merged symbol, and the merges."""
-    symbols, merges = list(ALPHABET), []
-    for _ in range(draw(st.integers(0, 12))):
+def merge_lists(draw, alphabet: str = ALPHABET, most: int = 12, longest: int = 8):
+    """A random merge list over ``alphabet``: up to ``most`` merges, each joining two symbols
+    that exist into one of at most ``longest`` characters. Returns ``(symbols, merges)``: the
+    alphabet then every merged symbol, and the merges."""
+    symbols, merges = list(alphabet), []
+    for _ in range(draw(st.integers(0, most))):
         a, b = draw(st.sampled_from(symbols)), draw(st.sampled_from(symbols))
-        if (a, b) not in merges and len(a + b) <= 8:
+        if (a, b) not in merges and len(a + b) <= longest:
             merges.append((a, b))
             if a + b not in symbols:
                 symbols.append(a + b)

@@ -11,21 +11,9 @@ from hypothesis import given, settings, strategies as st
 from core.tokenizers.models.bpe import BPE, CUT_FROM
 from core.tokenizers.models.bpe_cuts import MARKER, cut_words, join_pieces, merge_free_cutter
 from tests.core.tokenizers.loaded import shared_tokenizer
+from tests.core.tokenizers.models.merge_lists import merge_lists
 
 M = MARKER
-
-
-@st.composite
-def _marked_merges(draw):
-    """A random merge list over ``a b ▁`` (every merge joins two existing symbols)."""
-    symbols, merges = ["a", "b", M], []
-    for _ in range(draw(st.integers(0, 14))):
-        a, b = draw(st.sampled_from(symbols)), draw(st.sampled_from(symbols))
-        if (a, b) not in merges and len(a + b) <= 6:
-            merges.append((a, b))
-            if a + b not in symbols:
-                symbols.append(a + b)
-    return symbols, merges
 
 
 def _model(symbols, merges, **options) -> BPE:
@@ -39,7 +27,8 @@ def _uncut(model: BPE, word: str) -> tuple:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_marked_merges(), st.text("ab" + M + "x", min_size=CUT_FROM, max_size=80))
+@given(merge_lists(alphabet="ab" + M, most=14, longest=6),
+       st.text("ab" + M + "x", min_size=CUT_FROM, max_size=80))
 def test_cut_words_give_the_tokens_of_the_whole_word(table, word):
     model = _model(*table)
     assert model.merge_free_cutter() is not None
