@@ -94,10 +94,44 @@ class BatchEncoder:
                 out += encode_chunk(self, texts[k:k + CHUNK], add_special_tokens, should_stop)
             return out
         out = []
-        for text in texts:
+        for k, text in enumerate(texts):
+            if k % CHUNK == 0:
+                self._prefetch(texts[k:k + CHUNK], should_stop)
             check_stop(should_stop)
             out.append(self.encode(text, add_special_tokens))
         return out
+
+    def _prefetch(self, texts: list[str],
+                  should_stop: Callable[[], bool] | None = None) -> None:
+        """Give the model the words of ``texts`` all at once (:meth:`_Rewrites.prefetch`)
+        when its cache looks cold — it holds fewer words than there are texts — and the
+        model merges many words better together (``merges_together``: BPE): the words of
+        the pieces between added tokens, split as :meth:`encode` splits them. O(total
+        code points) for the splits (repeated by :meth:`encode`, which is why a warm cache
+        skips this)."""
+        cache = self.rewrites[0]
+        if self.plan is None or not self.model.merges_together or len(cache) >= len(texts):
+            return
+        added = self.tok.added
+        words: list[str] = []
+        for text in texts:
+            check_stop(should_stop)
+            if not text:
+                continue
+            for a, b, found in (added.split_original(text) if added.has_raw
+                                else [(0, len(text), None)]):
+                if found is not None:
+                    continue
+                nt = self.normalize(text[a:b] if (a, b) != (0, len(text)) else text)[0]
+                piece = nt.text
+                first = bisect.bisect_right(nt.starts, 0) if a == 0 else 0
+                for c, d, found in (added.split_normalized(piece) if added.has_normalized
+                                    else [(0, len(piece), None)]):
+                    split = None if found is not None or c == d else self.plan(
+                        self, piece[c:d], max(first - c, 0))
+                    if split is not None and not split[2]:
+                        words += split[0]
+        cache.prefetch(words, should_stop)
 
     # -- one text ---------------------------------------------------------------------------
 
@@ -282,6 +316,18 @@ class _Rewrites(dict):
             lo.append(x)
             hi.append(y)
         return self._keep(word, (toks, ids, tuple(lo), tuple(hi)))
+
+    def prefetch(self, words: list[str],
+                 should_stop: Callable[[], bool] | None = None) -> None:
+        """Let the model see the ``words`` not yet kept all at once (its
+        ``prefetch_words``: BPE merges many new words together) before they are looked up
+        one by one. O(W) for W words plus the model's work."""
+        new = [w for w in dict.fromkeys(words) if w not in self]
+        if len(new) < 64:
+            return
+        if self.byte_level:
+            new = [bytes_to_byte_level(w.encode("utf-8", "surrogatepass")) for w in new]
+        self.model.prefetch_words(new, should_stop)
 
     def _keep(self, word: str, out: tuple) -> tuple:
         if len(word) < MAX_CACHED_WORD:

@@ -102,6 +102,7 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         todo.append((k, text, nt))
     if not todo:
         return out
+    enc.bulk_cache.prefetch(keys, should_stop)
     tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts)
     for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
         out[k] = build_encoding(tok, text, nt, tokens[a:b], ids[a:b], offsets[a:b],

@@ -41,6 +41,8 @@ class CachedModel:
 
     type_name = "Model"
     unk_token: str | None = None
+    merges_together = False
+    """Whether :meth:`prefetch_words` gains anything (BPE: True)."""
 
     def __init__(self) -> None:
         self._cache = _WordCache(self._tokenize)
@@ -58,6 +60,11 @@ class CachedModel:
         and not asked: these models' per-word work has no long merge loop (the pipeline
         asks it between chunks of words)."""
         return list(map(self._cache.__getitem__, words))
+
+    def prefetch_words(self, words: list[str],
+                       should_stop: Callable[[], bool] | None = None) -> None:
+        """Nothing: these models gain nothing from seeing many new words at once (BPE
+        merges them together; see :meth:`core.tokenizers.models.bpe.BPE.prefetch_words`)."""
 
     def tokenize_flat(self, words: list[str],
                       should_stop: Callable[[], bool] | None = None) -> tuple | None:

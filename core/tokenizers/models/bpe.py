@@ -133,7 +133,7 @@ class BPE:
         self._merges: list[tuple[str, str]] | None = (
             [tuple(m) if isinstance(m, list) else m for m in merges]
             if list in set(map(type, merges)) else list(merges))
-        self._pair_rank, self._pair_new = merge_tables(
+        self._pair_rank, self._pair_new, self._merge_ids = merge_tables(
             self._vocab, self._merges, continuing_subword_prefix or "", source)
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
         self._pieces = _PieceCache(self._piece)
@@ -245,6 +245,50 @@ class BPE:
         get = fresh.get
         return [get(w) or pieces[w] for w in words]
 
+    merges_together = True
+    """:meth:`prefetch_words` merges many first-seen words together (numpy rounds)."""
+
+    def prefetch_words(self, words: list[str],
+                       should_stop: Callable[[], bool] | None = None) -> None:
+        """Merge the ``words`` not yet cached together and cache them, so that the
+        :meth:`tokenize_word` calls that follow look them up: a batch of many first-seen
+        words goes through the numpy rounds of :meth:`_merge_many` (when they hold
+        :data:`BATCH_WORDS` symbols or more) instead of one Python merge loop per word.
+        Words with merge-free cuts (:meth:`merge_free_cutter`) are cut, and their parts
+        merged and cached (the words are put together when asked for). Nothing else is
+        merged here (words the rounds leave out, or too long to cache, are merged when
+        asked for, as before). O(W) for W words plus O(N log N) numpy for their N
+        symbols; ``should_stop`` is asked before every round (raises
+        :class:`core.errors.Cancelled`)."""
+        if len(words) < 64:
+            return
+        pieces = self._pieces
+        missing = [w for w in dict.fromkeys(words) if w not in pieces]
+        cutter = (self.merge_free_cutter() if missing and max(map(len, missing)) >= CUT_FROM
+                  else None)
+        if cutter is not None:  # the parts are what gets merged (and cached)
+            missing = cut_words(missing, cutter)[0]
+        self._cache_merged_together(missing, should_stop)
+
+    def _cache_merged_together(self, words: list[str],
+                               should_stop: Callable[[], bool] | None = None) -> dict:
+        """The pieces of the ``words`` not cached (2 to :data:`CACHE_MAX_WORD` - 1
+        characters), merged together by :meth:`_merge_many` when they hold
+        :data:`BATCH_WORDS` symbols or more (else nothing: ``{}``), put into the word
+        cache; returned instead when the cache cannot take them all."""
+        pieces = self._pieces
+        new = [w for w in dict.fromkeys(words)
+               if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
+        if sum(map(len, new)) < BATCH_WORDS:
+            return {}
+        fresh = self._merge_many(new, should_stop)
+        if len(pieces) + len(fresh) > CACHE_SIZE:
+            pieces.clear()
+        if len(fresh) > CACHE_SIZE:
+            return fresh
+        pieces.update(fresh)
+        return {}
+
     def _tokenize_uncut_words(self, words: list[str],
                               should_stop: Callable[[], bool] | None = None
                               ) -> list[tuple[tuple, tuple, tuple, tuple]]:
@@ -257,17 +301,7 @@ class BPE:
         :class:`core.errors.Cancelled`.
         """
         pieces = self._pieces
-        fresh: dict = {}
-        if len(words) >= 64:
-            new = [w for w in dict.fromkeys(words)
-                   if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
-            if sum(map(len, new)) >= BATCH_WORDS:
-                fresh = self._merge_many(new)
-                if len(pieces) + len(fresh) > CACHE_SIZE:
-                    pieces.clear()
-                if len(fresh) <= CACHE_SIZE:
-                    pieces.update(fresh)
-                    fresh = {}
+        fresh = self._cache_merged_together(words) if len(words) >= 64 else {}
         get = fresh.get
         if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
             return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD
@@ -404,7 +438,8 @@ class BPE:
             words[k] = np.full(len(toks), words[k][0], np.int64)
         return np.concatenate(parts), np.concatenate(words)
 
-    def _merge_many(self, words: list[str]) -> dict[str, tuple[tuple, tuple, tuple, tuple]]:
+    def _merge_many(self, words: list[str], should_stop: Callable[[], bool] | None = None
+                    ) -> dict[str, tuple[tuple, tuple, tuple, tuple]]:
         """Pieces of many distinct words merged together (:func:`merge_segments`); words the
         rounds do not finish, whole-token words under ``ignore_merges``, words holding a
         character that is not a token (byte fallback, unknown) and every word when
@@ -422,7 +457,8 @@ class BPE:
             return {}
         lens = np.fromiter(map(len, words), np.int64, len(words))
         sym, seg, unfinished = merge_segments(
-            ids, np.repeat(np.arange(len(words), dtype=np.int64), lens), self._pair_table())
+            ids, np.repeat(np.arange(len(words), dtype=np.int64), lens), self._pair_table(),
+            should_stop=should_stop)
         id_list = sym.tolist()
         tokens = list(map(self._vocab_r.__getitem__, id_list))
         ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
@@ -442,7 +478,10 @@ class BPE:
         return fresh
 
     def _pair_table(self) -> PairTable:
-        """The model's :class:`PairTable` (kept across calls): the pairs asked about are
+        """The model's :class:`PairTable` (kept across calls, built on first use). A merge
+        list read in bulk (its ids kept by :func:`merge_tables`) with unique ids gives it
+        whole (:meth:`PairTable.from_arrays`: one O(m log m) sort for m merges, then numpy
+        binary searches); otherwise the pairs asked about are
         looked up in C-level ``map`` chains over the merge list's tables or, for token
         ranks, over the vocabulary (two parts merge when their concatenation is a token)."""
         pairs = self.__dict__.get("_pairs")
@@ -455,6 +494,11 @@ class BPE:
                             repeat(NO_RANK))
                 rank = np.fromiter(found, np.int64, len(left))
                 return rank << 32 | rank
+        elif self._merge_ids is not None and len(self._vocab_r) == len(self._vocab):
+            ids = self._merge_ids  # the whole merge list, ids unique: rank = list position
+            pairs = self._pairs = PairTable.from_arrays(
+                ids[:, 0], ids[:, 1], np.arange(len(ids), dtype=np.int64), ids[:, 2])
+            return pairs
         else:
             rank_of, new_of = self._pair_rank.get, self._pair_new.get
 

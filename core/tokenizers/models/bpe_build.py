@@ -12,6 +12,8 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
+import numpy as np
+
 from core.errors import TokenizerLoadError
 
 
@@ -47,8 +49,10 @@ def check_vocab(vocab: Any, source: str | None) -> dict[str, int]:
 
 
 def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: str,
-                 source: str | None) -> tuple[dict, dict]:
-    """Pair → rank and pair → merged token; the merged token drops ``b``'s prefix.
+                 source: str | None) -> tuple[dict, dict, "np.ndarray | None"]:
+    """Pair → rank, pair → merged token (it drops ``b``'s prefix), and the ids of every
+    merge as read: int64 of shape (m, 3), ``(left, right, merged)`` in list order (None
+    when the merge list needed the merge-by-merge checks).
 
     A pair listed twice keeps its last rank, as in ``tokenizers``.
 
@@ -75,23 +79,28 @@ def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: s
                              "the vocabulary", rank, source)
         pair_rank[pair] = rank
         pair_new[pair] = new
-    return pair_rank, pair_new
+    return pair_rank, pair_new, None
 
 
-def _fast_tables(vocab: dict[str, int], merges: list, cut: int) -> tuple[dict, dict] | None:
+def _fast_tables(vocab: dict[str, int], merges: list, cut: int
+                 ) -> tuple[dict, dict, np.ndarray] | None:
     """:func:`merge_tables` in C-level ``map`` chains when every merge is right; None when
-    one is not (the loop then names it). O(merges)."""
+    one is not (the loop then names it). O(merges): one vocabulary look-up per token named
+    (the ids are kept: they are the check that every token is in the vocabulary)."""
     if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
         return None
     firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
     if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
         return None
     new = list(map(str.__add__, firsts, seconds if not cut else [b[cut:] for b in seconds]))
-    has = vocab.__contains__
-    if not (all(map(has, firsts)) and all(map(has, seconds)) and all(map(has, new))):
+    m, get = len(merges), vocab.get
+    ids = np.empty((m, 3), np.int64)
+    for column, tokens in enumerate((firsts, seconds, new)):
+        ids[:, column] = np.fromiter(map(get, tokens, repeat(-1)), np.int64, m)
+    if m and ids.min() < 0:
         return None
     # (a pair listed twice keeps its last rank and merged token: later values overwrite)
-    return dict(zip(merges, range(len(merges)))), dict(zip(merges, new))
+    return dict(zip(merges, range(m))), dict(zip(merges, new)), ids
 
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)

@@ -251,3 +251,44 @@ def test_model_tokens_with_empty_spans(data_dir, udhr_texts):
 
     cache._fn = with_empty
     assert_same(tok, _lines(udhr_texts, SAMPLE["pegasus"]) + EDGE, False)
+
+
+@pytest.mark.parametrize("name", ["gpt-4o", "gemma-3"])  # texts together / a text at a time
+def test_a_cold_batch_merges_its_new_words_together(data_dir, udhr_texts, monkeypatch, name):
+    """A fresh BPE tokenizer's batch hands its first-seen words to the model all at once
+    (numpy rounds, then looked up) — Gemma 3's cut into their merge-free parts — and the
+    Encodings equal a text-at-a-time encode on another fresh tokenizer."""
+    path = data_dir / "tokenizers" / name / "tokenizer.json"
+    if not path.exists():
+        pytest.skip(f"{path} is not in the shared data")
+    texts = [ln for lang in ("eng", "hin", "arb", "tha", "amh", "rus")
+             for ln in udhr_texts[lang].splitlines() if lang in udhr_texts][:400]
+    tok = load(path)
+    together, one_by_one = [], []
+    real = type(tok.model)._merge_many
+    monkeypatch.setattr(type(tok.model), "_merge_many",
+                        lambda self, words, *a: together.append(len(words)) or real(self, words, *a))
+    real_piece = tok.model._pieces.__class__.__missing__
+    monkeypatch.setattr(tok.model._pieces.__class__, "__missing__",
+                        lambda self, w: one_by_one.append(w) or real_piece(self, w))
+    got = tok.encode_batch(texts)
+    assert together and together[0] > 1000
+    assert len(one_by_one) < together[0] / 10  # the rest: words the rounds left out
+    monkeypatch.undo()
+    fresh = load(path)
+    for text, enc in zip(texts, got):
+        want = fresh.encode(text)
+        assert (enc.ids, enc.offsets) == (want.ids, want.offsets), text[:40]
+
+
+def test_should_stop_reaches_the_rounds_of_a_cold_batch(data_dir, udhr_texts):
+    path = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
+    asked = []
+    texts = [ln for text in udhr_texts.values() for ln in text.splitlines()]
+
+    def should_stop():
+        asked.append(1)
+        return len(asked) > len(texts) + 2  # past the texts: inside the rounds
+
+    with pytest.raises(Cancelled):
+        load(path).encode_batch(texts, should_stop=should_stop)

@@ -88,3 +88,31 @@ def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):
     monkeypatch.setattr(bpe_module, "BATCH_WORD", 1 << 40)  # the plain heap loop
     model._cache.clear()
     assert model.tokenize(word) == got
+
+
+@settings(max_examples=200, deadline=None)
+@given(merge_lists(), st.data())
+def test_whole_merge_list_table_answers_as_the_asking_one(table, data):
+    """The table given every merge at once (binary search) answers each pair, merging or
+    not, as the one asking the model pair by pair."""
+    symbols, merges = table
+    model = BPE({s: i for i, s in enumerate(symbols)}, merges)
+    whole = model._pair_table()
+    assert whole._keys is not None  # the merge list came whole
+    ids = st.integers(0, len(symbols) - 1)
+    asked = data.draw(st.lists(st.tuples(ids, ids), max_size=60))
+    asked += [(model._vocab[a], model._vocab[b]) for a, b in merges]  # every merge asked
+    left = np.asarray([a for a, _ in asked], np.int64)
+    right = np.asarray([b for _, b in asked], np.int64)
+    got_rank, got_new = whole.ranks(left, right)
+    want_rank, want_new = PairTable(model._pair_lookup).ranks(left, right)
+    assert got_rank.tolist() == want_rank.tolist()
+    merging = want_rank != bpe_batch.NO_RANK
+    assert got_new[merging].tolist() == want_new[merging].tolist()
+
+
+def test_whole_table_keeps_the_last_rank_of_a_pair_listed_twice():
+    model = BPE({t: i for i, t in enumerate(["a", "b", "ab", "c", "abc"])},
+                [("a", "b"), ("ab", "c"), ("a", "b")])
+    rank, new = model._pair_table().ranks(np.array([0, 2, 1]), np.array([1, 3, 0]))
+    assert rank.tolist() == [2, 1, bpe_batch.NO_RANK] and new[:2].tolist() == [2, 4]

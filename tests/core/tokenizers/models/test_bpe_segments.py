@@ -94,7 +94,7 @@ def test_tokenize_words_uses_the_rounds_for_many_new_words(monkeypatch):
     calls = []
     real = bpe_module.merge_segments
     monkeypatch.setattr(bpe_module, "merge_segments",
-                        lambda *a: calls.append(len(a[0])) or real(*a))
+                        lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
     got = model.tokenize_words(words)
     assert calls and got == [BPE({"a": 0, "b": 1, "ab": 2, "abab": 3},
                                  [("a", "b"), ("ab", "ab")])._piece(w) for w in words]
