@@ -34,6 +34,8 @@ from itertools import accumulate, chain, repeat
 from operator import add, lt
 from typing import Any, Callable
 
+import numpy as np
+
 from core.errors import check_stop
 from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
@@ -325,9 +327,50 @@ class _Rewrites(dict):
         new = [w for w in dict.fromkeys(words) if w not in self]
         if len(new) < 64:
             return
-        if self.byte_level:
-            new = [bytes_to_byte_level(w.encode("utf-8", "surrogatepass")) for w in new]
-        self.model.prefetch_words(new, should_stop)
+        model_words = ([bytes_to_byte_level(w.encode("utf-8", "surrogatepass")) for w in new]
+                       if self.byte_level else new)
+        self.model.prefetch_words(model_words, should_stop)
+        if not self.shifted and self.model.merges_together:
+            short = [k for k, w in enumerate(new) if len(w) < MAX_CACHED_WORD]
+            self._keep_many([new[k] for k in short], [model_words[k] for k in short])
+
+    def _keep_many(self, words: list[str], model_words: list[str]) -> None:
+        """Keep the rewritten pieces of many unshifted words at once (as
+        :meth:`__missing__` computes them one by one): their byte spans mapped to
+        character spans in numpy over the joined words. Words with an empty token are
+        left to :meth:`__missing__`. O(W + T) for W words of T tokens, plus the model's
+        :meth:`tokenize_word` per word (cached by :meth:`prefetch`)."""
+        if not words:
+            return
+        if len(self) + len(words) > MAX_CACHED:
+            self.clear()
+        toks, ids, starts, ends = zip(*map(self.model.tokenize_word, model_words))
+        counts = np.fromiter(map(len, ids), np.int64, len(ids))
+        total = int(counts.sum())
+        word_of = np.repeat(np.arange(len(words)), counts)
+        lo = np.fromiter(chain.from_iterable(starts), np.int64, total)
+        hi = np.fromiter(chain.from_iterable(ends), np.int64, total)
+        full = np.bincount(word_of, weights=lo >= hi, minlength=len(words)) == 0
+        if self.byte_level:  # byte spans → spans of the word's characters
+            joined = "".join(words)
+            code = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+            width = 1 + (code >= 0x80) + (code >= 0x800) + (code >= 0x10000)
+            char_of = np.repeat(np.arange(len(joined)), width)
+            n_bytes = np.fromiter(map(len, model_words), np.int64, len(words))
+            n_chars = np.fromiter(map(len, words), np.int64, len(words))
+            byte_base = (np.cumsum(n_bytes) - n_bytes)[word_of]
+            char_base = (np.cumsum(n_chars) - n_chars)[word_of]
+            last = len(char_of) - 1
+            lo, hi = (char_of[np.minimum(lo + byte_base, last)] - char_base,
+                      char_of[np.clip(hi - 1 + byte_base, 0, last)] + 1 - char_base)
+        bounds = np.concatenate(([0], np.cumsum(counts))).tolist()
+        lo_list, hi_list = lo.tolist(), hi.tolist()
+        keep = np.flatnonzero(full).tolist()
+        cuts = [slice(bounds[k], bounds[k + 1]) for k in keep]
+        self.update(zip(map(words.__getitem__, keep),
+                        zip(map(toks.__getitem__, keep), map(ids.__getitem__, keep),
+                            map(tuple, map(lo_list.__getitem__, cuts)),
+                            map(tuple, map(hi_list.__getitem__, cuts)))))
 
     def _keep(self, word: str, out: tuple) -> tuple:
         if len(word) < MAX_CACHED_WORD:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from core.errors import Cancelled
 from core.tokenizers import demo_tokenizer, load
 from core.tokenizers import batch as batch_module
+from core.tokenizers.models import bpe as bpe_module
 from core.tokenizers.batch import SMALL_TEXT
 from core.tokenizers.formats.hf_json import build_tokenizer_json
 from core.tokenizers.formats.sentencepiece.model import SentencePieceModel
@@ -268,9 +269,9 @@ def test_a_cold_batch_merges_its_new_words_together(data_dir, udhr_texts, monkey
     real = type(tok.model)._merge_many
     monkeypatch.setattr(type(tok.model), "_merge_many",
                         lambda self, words, *a: together.append(len(words)) or real(self, words, *a))
-    real_piece = tok.model._pieces.__class__.__missing__
-    monkeypatch.setattr(tok.model._pieces.__class__, "__missing__",
-                        lambda self, w: one_by_one.append(w) or real_piece(self, w))
+    real_loop = bpe_module.merge_by_pairs  # the merge loop of one word
+    monkeypatch.setattr(bpe_module, "merge_by_pairs",
+                        lambda parts, *a: one_by_one.append(parts) or real_loop(parts, *a))
     got = tok.encode_batch(texts)
     assert together and together[0] > 1000
     assert len(one_by_one) < together[0] / 10  # the rest: words the rounds left out
