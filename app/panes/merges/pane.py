@@ -43,15 +43,11 @@ from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
-from core.training.wordpiece import WordPieceTrainer
 from core.tokenizers import TokenizerLike
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
 SYNC_MAX_STEPS = 200  # larger corpora: runs of more merges than this go to the worker
 DEBOUNCE_MS = 250
-# WordPiece rescans every pair at each merge: the side-by-side tab trains it on corpora up to
-# this many word types and this many merges (on the GUI thread, milliseconds each)
-SIDE_MAX_TYPES, SIDE_MAX_MERGES = 3000, 500
 
 
 class MergesPane(Pane):
@@ -87,7 +83,6 @@ class MergesPane(Pane):
         self._replay_building: Any = None  # the broadcast tokenizer whose table is being built
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
-        self.wordpiece: WordPieceTrainer | None = None
         self.curve: tuple[list, list, list] = ([], [], [])
         self._run_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._run_timer.timeout.connect(self._on_run_timer)
@@ -215,7 +210,6 @@ class MergesPane(Pane):
 
     def _install(self, result: TrainResult) -> None:
         self.counts, self.trainer = result.counts, result.trainer
-        self.wordpiece = None
         self.unigram_view.set_corpus(result.counts)
         self.curve = result.trainer.curve()
         t = result.trainer
@@ -288,23 +282,10 @@ class MergesPane(Pane):
         self.sig_step_changed.emit(k)
 
     def _render_side(self) -> None:
-        """Run the WordPiece trainer to the BPE trainer's merges and show both (small corpora)."""
-        trainer = self.trainer
-        if trainer is None or self.counts is None:
-            return
-        k = len(trainer.merges)
-        if trainer.n_words > SIDE_MAX_TYPES or k > SIDE_MAX_MERGES:
-            self.wordpiece = None
-            self.side_view.show_note(
-                f"WordPiece is trained here on corpora up to {SIDE_MAX_TYPES:,} word types and "
-                f"{SIDE_MAX_MERGES} merges; this one has {trainer.n_words:,} types at {k:,} merges.")
-        else:
-            if self.wordpiece is None:
-                self.wordpiece = WordPieceTrainer(self.counts, tie_break=self.state.tie_break,
-                                                  marker=self.state.marker)
-            self.wordpiece.run_to(k)
-            self.side_view.show_note("")
-        self.side_view.render(trainer, self.wordpiece, self.counts, self.state.heldout, self.curve)
+        """Show the BPE trainer beside WordPiece brought to the same merges (on the tab's worker)."""
+        if self.trainer is not None and self.counts is not None:
+            self.side_view.follow(self.trainer, self.counts, self.state.tie_break, self.state.marker,
+                                  self.state.heldout, self.curve)
 
     # -- replay --------------------------------------------------------------------------
     def load_replay(self, path: str, *, quiet: bool = False) -> None:
