@@ -37,10 +37,12 @@ from app.panes.merges.digits_view import DigitsView
 from app.panes.merges.side_by_side import SideBySideView
 from app.panes.merges.unigram import UnigramView
 from app.workers import TaskRunner
+from app.widgets.plot_frame import wrap_plot_titles
 from app.widgets.text_format import plural
 from core.data import tokenizer_path
 from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
+from core.training.heldout import heldout_report
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
 from core.tokenizers import TokenizerLike
@@ -122,6 +124,7 @@ class MergesPane(Pane):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.controls)
         layout.addWidget(self.tabs, 1)
+        wrap_plot_titles(self)
         self._connect()
 
     def _connect(self) -> None:
@@ -494,6 +497,21 @@ class MergesPane(Pane):
 
     def save_state(self) -> None:
         self.store_state(self.state)
+
+    def span_view(self) -> QWidget:
+        """The span view File ▸ Export ▸ Span View exports: the held-out words, segmented."""
+        return self.bpe_view.heldout_view
+
+    def segmentation_text(self) -> str:
+        """The held-out words as File ▸ Export ▸ Segmentation writes them: one line per word,
+        ``word<TAB>symbols separated by spaces<TAB>tokens<TAB>characters``, after a comment
+        line naming the merges. O(held-out length × merges)."""
+        if self.trainer is None:
+            return ""
+        report = heldout_report(self.trainer, self.state.heldout)
+        lines = [f"# held-out words after {len(self.trainer.merges):,} merges"]
+        lines += [f"{w.word}\t{' '.join(w.symbols)}\t{len(w.symbols)}\t{len(w.word)}" for w in report.words]
+        return "\n".join(lines)
 
     def apply_state(self, values: dict[str, Any]) -> None:
         """Put the pane in the state ``values`` gives (any :class:`MergesState` fields, e.g.
