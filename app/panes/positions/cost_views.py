@@ -8,7 +8,16 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QTableView, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.panes.positions.families import CHOICE_COLUMNS, CHOICE_NOTE, CHOICE_ROWS
 from app.panes.positions.view_base import PositionsView, splitter
@@ -122,7 +131,8 @@ class BlockAnatomyView(PositionsView):
         self.layout_.addWidget(self.totals)
 
     def _build_experiments(self, controls: dict) -> QTabWidget:
-        """The causal-mask experiment, pre- vs post-norm and the model families, as tabs."""
+        """The causal-mask experiment, pre- vs post-norm, the model families and choosing one,
+        as tabs."""
         self.edit_model = QStandardItemModel(0, 3, self)
         self.edit_model.setHorizontalHeaderLabels(["position", "largest |Δ output|", "after the edit"])
         self.norms_model = QStandardItemModel(0, 3, self)
@@ -162,17 +172,14 @@ class BlockAnatomyView(PositionsView):
         self.choice_model = QStandardItemModel(0, len(CHOICE_COLUMNS), self)
         self.choice_model.setHorizontalHeaderLabels(list(CHOICE_COLUMNS))
         self._fill(self.choice_model, [list(r) for r in CHOICE_ROWS])
-        self.choice_note = QLabel(CHOICE_NOTE)
-        self.choice_note.setWordWrap(True)
-        families_page = QWidget()
-        lay = QVBoxLayout(families_page)
-        lay.addWidget(_table(self.families_model), 1)
-        lay.addWidget(QLabel("Choosing a family"))
-        choice = _table(self.choice_model)
-        choice.setWordWrap(True)
-        lay.addWidget(choice, 2)
-        lay.addWidget(self.choice_note)
-        self.experiment_tabs.addTab(families_page, "Model families")
+        self.choice_view = _table(self.choice_model)
+        self.choice_view.setToolTip(CHOICE_NOTE)
+        self.choice_view.setWordWrap(True)
+        header = self.choice_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)  # cells wrap to the width shown
+        header.sectionResized.connect(lambda *_: self.choice_view.resizeRowsToContents())
+        self.experiment_tabs.addTab(_table(self.families_model), "Model families")
+        self.experiment_tabs.addTab(self.choice_view, "Choosing a family")
         return self.experiment_tabs
 
     @staticmethod
@@ -227,7 +234,8 @@ class BlockAnatomyView(PositionsView):
                 "".join("■" if v else "□" for v in row) for row in mask) for label, mask in data["masks"][f.name]),
              f.objective, f.examples] for f in FAMILIES])
         for view in self.findChildren(QTableView):
-            view.resizeColumnsToContents()
+            if view is not self.choice_view:
+                view.resizeColumnsToContents()
 
 
 def _change(ratio: float) -> str:

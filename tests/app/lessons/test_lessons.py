@@ -172,3 +172,16 @@ def test_merged_state_refuses_what_a_step_cannot_set():
         merged_state(PositionsState(), {"d": 33})  # odd widths keep the default
     with pytest.raises(StateValueError, match="refuses T=0"):
         merged_state(PositionsState(), {"T": 0})
+
+
+def test_the_panel_shows_lesson_texts_as_written(window, qtbot):
+    """Markers and tags in a lesson's text are text, not markup: est</w>, <2ar>."""
+    panel = window.lesson_panel
+    panel.open_lesson("subwords", wait=True)
+    panel.go_to(3, wait=True)  # BPE and WordPiece, merge by merge: figure 'r + </w>'
+    qtbot.waitUntil(lambda: panel.highlighter.widget is not None, timeout=30000)
+    assert panel.shown.text() == "<b>r + &lt;/w&gt;</b>"
+    tag = next(i for i, s in enumerate(LESSONS["multilingual"].steps) if "<2ar>" in s.why)
+    panel.open_lesson("multilingual")
+    panel.go_to(tag)
+    assert panel.why.textFormat() == Qt.TextFormat.PlainText and "<2ar>" in panel.why.text()

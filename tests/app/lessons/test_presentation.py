@@ -96,18 +96,12 @@ def test_plot_export_carries_title_and_slide_sizes_at_twice_the_screen(qtbot, tm
 def test_merges_and_pooling_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_path, lesson, name):
     """No sideways scrolling in a lesson step rendered at 1280×720 in presentation mode (the
     dock open beside the pane): the pane's minimum width, every tab's included, fits."""
-    app = QApplication.instance()
-    font, palette = app.font(), app.palette()
-    try:
-        assert main(["--lesson", lesson, "--step", "1", "--presentation", "--screenshot",
-                     str(tmp_path / "step.png"), "--size", "1280x720"]) == 0
-        window = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)][-1]
-        qtbot.addWidget(window)
-        scroll = window.findChild(QScrollArea, "paneScroll")
-        pane = window.panes[name]
-        assert window.tabs.currentWidget() is pane and not window.lesson_panel.dock.isHidden()
-        assert scroll.viewport().width() < 1000  # the dock takes its share
-        assert scroll.horizontalScrollBar().maximum() == 0, (pane.minimumSizeHint().width(), scroll.viewport().width())
-    finally:
-        app.setFont(font)
-        app.setPalette(palette)
+    assert main(["--lesson", lesson, "--step", "1", "--presentation", "--screenshot",
+                 str(tmp_path / "step.png"), "--size", "1280x720"]) == 0
+    window = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)][-1]
+    qtbot.addWidget(window)
+    scroll = window.findChild(QScrollArea, "paneScroll")
+    pane = window.panes[name]
+    assert window.tabs.currentWidget() is pane and not window.lesson_panel.dock.isHidden()
+    assert scroll.viewport().width() < 1000  # the dock takes its share
+    assert scroll.horizontalScrollBar().maximum() == 0, (pane.minimumSizeHint().width(), scroll.viewport().width())
