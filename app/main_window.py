@@ -33,6 +33,7 @@ from app.panes.positions import PositionsPane
 from app.panes.retrieval import RetrievalPane
 from app.tokenizer_load import TokenizerLoad
 from app.presentation import install_presentation
+from app.view_exports import install_view_exports
 from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
 from app.workers import TaskRunner, wait_for_workers, wait_until_settled
 from core.data import ResourceError, builtin_name
@@ -201,6 +202,7 @@ class MainWindow(QMainWindow):
         shot = QAction("Save &Screenshot…", self, shortcut=QKeySequence("Ctrl+Shift+S"))
         shot.triggered.connect(self._on_screenshot_requested)
         file_menu.addAction(shot)
+        self.view_exports = install_view_exports(self, file_menu)  # File ▸ Export ▸ span view, table, …
         file_menu.addSeparator()
         quit_act = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         quit_act.triggered.connect(self.close)

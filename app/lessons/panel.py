@@ -9,6 +9,7 @@ user's own text and settings come back.
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -88,6 +89,8 @@ class LessonPanel(QWidget):
         for label in (self.chapter, self.title, self.why, self.question, self.figure, self.shown, self.items):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for label in (self.chapter, self.why):  # plain text: "<2ar>" or "est</w>" show as written
+            label.setTextFormat(Qt.TextFormat.PlainText)
         self.reveal_button = QPushButton("Reveal the figure")
         self.reveal_button.setToolTip("A try-it-yourself step hides its answer until you ask")
         self.reveal_button.clicked.connect(self.reveal)
@@ -200,11 +203,11 @@ class LessonPanel(QWidget):
     def _show_text(self, step: Step) -> None:
         self.step_box.setCurrentIndex(self.index)
         self.chapter.setText(f"{self.lesson.title} — {self.lesson.chapter}")
-        self.title.setText(f"<b>{self.index + 1}. {step.title}</b>")
+        self.title.setText(f"<b>{self.index + 1}. {escape(step.title)}</b>")
         self.badge.setVisible(step.try_it)
         self.why.setText(step.why)
-        self.question.setText(f"<b>Question:</b> {step.question}")
-        self.figure.setText(f"<b>Look at:</b> {step.figure.label}")
+        self.question.setText(f"<b>Question:</b> {escape(step.question)}")
+        self.figure.setText(f"<b>Look at:</b> {escape(step.figure.label)}")
         self.shown.setText("")
         self.reveal_button.setVisible(step.try_it)
         self.items.setText("Material items: " + ", ".join(step.items) if step.items else "")
@@ -248,7 +251,7 @@ class LessonPanel(QWidget):
         except LessonError as exc:
             self.shown.setText(f"The figure cannot be read: {exc}")
             return
-        self.shown.setText(f"<b>{step.figure.expect}</b>")
+        self.shown.setText(f"<b>{escape(step.figure.expect)}</b>")  # "est</w>", "<2ar>" as typed
         self.highlighter.show(widget, step.figure.cell, text, pane)
         self.reveal_button.hide()
 

@@ -118,3 +118,10 @@ class PlotFrame(QWidget):
     def readout_at(self, x: float, y: float) -> str:
         """Text describing the data at view coordinates ``(x, y)`` (subclasses override)."""
         return f"x={x:.6g}, y={y:.6g}"
+
+
+def wrap_plot_titles(root: QWidget) -> None:
+    """Let the title of every plot below ``root`` wrap onto a second line instead of setting
+    the plot's minimum width (panes that must fit 1280 px in presentation mode)."""
+    for frame in root.findChildren(PlotFrame):
+        frame.title_label.setWordWrap(True)

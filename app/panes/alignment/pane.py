@@ -545,6 +545,15 @@ class AlignmentPane(AlignmentRendering, Pane):
         if path:
             self.export_tokens(path)
 
+    def span_view(self) -> QWidget:
+        """The span view File ▸ Export ▸ Span View exports: the original text with its spans."""
+        return self.w.original
+
+    def segmentation_text(self) -> str:
+        """The text's segmentation as File ▸ Export ▸ Segmentation writes it: the tokens
+        shown, separated by ' | ' (one line; O(tokens))."""
+        return " | ".join(self.result.tokens) if self.result is not None else ""
+
     def export_tokens(self, path: str) -> None:
         """Write the token table to ``path`` (CSV, or JSON for ``.json``) and say so on the
         status bar. A failure (unwritable folder, a directory, a bad path) shows a "Could not

@@ -320,4 +320,8 @@ def _unknown_status(result: AlignmentView, derived_shown: bool) -> list[str]:
         which = "derived spans shown" if derived_shown else "tick Derived spans to draw them"
         parts.append(f"{_plural(result.misleading, 'token span differs', 'token spans differ')} "
                      f"from the derived span ({which})")
+    elif result.mode == "tokenize" and result.audit is not None and result.rows.derived_spans is not None \
+            and len(result.tokens):
+        parts.append(f"tokenizer's spans = spans rebuilt from the tokens: True ({len(result.tokens):,} of "
+                     f"{len(result.tokens):,})")
     return parts

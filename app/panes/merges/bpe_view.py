@@ -149,6 +149,7 @@ class BpeView(QWidget):
                                     "segmentation; words the last merge changed are highlighted",
                                     (110, 60, 60))
         self.changed_label = QLabel("")
+        self.changed_label.setWordWrap(True)
         words_box = _boxed("Corpus words", self.word_filter, self.filter_note, self.word_view,
                            self.changed_label)
         left = QSplitter(Qt.Orientation.Vertical)
@@ -202,6 +203,7 @@ class BpeView(QWidget):
         self.animate_button.setCheckable(True)
         self.animate_button.toggled.connect(self._on_animate_toggled)
         self.totals_label = QLabel("")
+        self.totals_label.setWordWrap(True)
         self.totals_label.setToolTip("Over all held-out words: tokens, characters (code points, "
                                      "spaces excluded), tokens per character, and symbols outside "
                                      "the vocabulary (red: they would have no id)")

@@ -44,6 +44,7 @@ class TrainingControls(QWidget):
         self.choose_button = QPushButton("Choose…")
         self.choose_button.setToolTip("Pick the text file or folder to train on")
         self.corpus_label = QLabel("")
+        self.corpus_label.setWordWrap(True)  # wraps rather than widen the pane (presentation mode)
         self.corpus_label.setToolTip("The corpus in use")
         self.marker_combo = _combo(MARKER_LABELS, "How words are split before the first merge: "
                                    "end-of-word symbol, ## continuation prefix, or UTF-8 bytes")

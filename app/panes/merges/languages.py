@@ -110,7 +110,9 @@ class LanguagesView(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(QLabel(self.collection))
+        collection = QLabel(self.collection)
+        collection.setWordWrap(True)
+        lv.addWidget(collection)
         lv.addWidget(self.language_list, 1)
         row = QHBoxLayout()
         row.addWidget(self.all_button)
@@ -140,12 +142,15 @@ class LanguagesView(QWidget):
         self.reset_button.clicked.connect(lambda: self.run_to(0))
         self.run_button.clicked.connect(lambda: self.run_to(self.target_spin.value()))
         self.cancel_button.clicked.connect(self.cancel)
-        controls = QHBoxLayout()
-        for w in (QLabel("Cost:"), self.norm_combo, self.undo_button, self.step_button,
-                  self.reset_button, self.run_button, self.target_spin, self.cancel_button,
-                  self.progress):
-            controls.addWidget(w)
-        controls.addStretch(1)
+        controls = QVBoxLayout()  # two rows: the tab fits 1280 px in presentation mode
+        for row_widgets in ((QLabel("Cost:"), self.norm_combo),
+                            (self.undo_button, self.step_button, self.reset_button, self.run_button,
+                             self.target_spin, self.cancel_button, self.progress)):
+            row = QHBoxLayout()
+            for w in row_widgets:
+                row.addWidget(w)
+            row.addStretch(1)
+            controls.addLayout(row)
         self.message = QLabel("")
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)

@@ -37,21 +37,19 @@ from app.panes.merges.digits_view import DigitsView
 from app.panes.merges.side_by_side import SideBySideView
 from app.panes.merges.unigram import UnigramView
 from app.workers import TaskRunner
+from app.widgets.plot_frame import wrap_plot_titles
 from app.widgets.text_format import plural
 from core.data import tokenizer_path
 from core.errors import SubwordScopeError
 from core.training.bpe import BpeTrainer
+from core.training.heldout import heldout_report
 from core.training.replay import MergeTable, is_byte_level_bpe
 from core.training.symbols import MARKERS, TIE_BREAKS
-from core.training.wordpiece import WordPieceTrainer
 from core.tokenizers import TokenizerLike
 
 SYNC_MAX_TYPES = 3000  # corpora up to this many word types train on the GUI thread
 SYNC_MAX_STEPS = 200  # larger corpora: runs of more merges than this go to the worker
 DEBOUNCE_MS = 250
-# WordPiece rescans every pair at each merge: the side-by-side tab trains it on corpora up to
-# this many word types and this many merges (on the GUI thread, milliseconds each)
-SIDE_MAX_TYPES, SIDE_MAX_MERGES = 3000, 500
 
 
 class MergesPane(Pane):
@@ -87,7 +85,6 @@ class MergesPane(Pane):
         self._replay_building: Any = None  # the broadcast tokenizer whose table is being built
         self.counts: dict[str, int] | None = None
         self.trainer: BpeTrainer | None = None
-        self.wordpiece: WordPieceTrainer | None = None
         self.curve: tuple[list, list, list] = ([], [], [])
         self._run_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._run_timer.timeout.connect(self._on_run_timer)
@@ -127,6 +124,7 @@ class MergesPane(Pane):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.controls)
         layout.addWidget(self.tabs, 1)
+        wrap_plot_titles(self)
         self._connect()
 
     def _connect(self) -> None:
@@ -215,7 +213,6 @@ class MergesPane(Pane):
 
     def _install(self, result: TrainResult) -> None:
         self.counts, self.trainer = result.counts, result.trainer
-        self.wordpiece = None
         self.unigram_view.set_corpus(result.counts)
         self.curve = result.trainer.curve()
         t = result.trainer
@@ -288,23 +285,10 @@ class MergesPane(Pane):
         self.sig_step_changed.emit(k)
 
     def _render_side(self) -> None:
-        """Run the WordPiece trainer to the BPE trainer's merges and show both (small corpora)."""
-        trainer = self.trainer
-        if trainer is None or self.counts is None:
-            return
-        k = len(trainer.merges)
-        if trainer.n_words > SIDE_MAX_TYPES or k > SIDE_MAX_MERGES:
-            self.wordpiece = None
-            self.side_view.show_note(
-                f"WordPiece is trained here on corpora up to {SIDE_MAX_TYPES:,} word types and "
-                f"{SIDE_MAX_MERGES} merges; this one has {trainer.n_words:,} types at {k:,} merges.")
-        else:
-            if self.wordpiece is None:
-                self.wordpiece = WordPieceTrainer(self.counts, tie_break=self.state.tie_break,
-                                                  marker=self.state.marker)
-            self.wordpiece.run_to(k)
-            self.side_view.show_note("")
-        self.side_view.render(trainer, self.wordpiece, self.counts, self.state.heldout, self.curve)
+        """Show the BPE trainer beside WordPiece brought to the same merges (on the tab's worker)."""
+        if self.trainer is not None and self.counts is not None:
+            self.side_view.follow(self.trainer, self.counts, self.state.tie_break, self.state.marker,
+                                  self.state.heldout, self.curve)
 
     # -- replay --------------------------------------------------------------------------
     def load_replay(self, path: str, *, quiet: bool = False) -> None:
@@ -513,6 +497,21 @@ class MergesPane(Pane):
 
     def save_state(self) -> None:
         self.store_state(self.state)
+
+    def span_view(self) -> QWidget:
+        """The span view File ▸ Export ▸ Span View exports: the held-out words, segmented."""
+        return self.bpe_view.heldout_view
+
+    def segmentation_text(self) -> str:
+        """The held-out words as File ▸ Export ▸ Segmentation writes them: one line per word,
+        ``word<TAB>symbols separated by spaces<TAB>tokens<TAB>characters``, after a comment
+        line naming the merges. O(held-out length × merges)."""
+        if self.trainer is None:
+            return ""
+        report = heldout_report(self.trainer, self.state.heldout)
+        lines = [f"# held-out words after {len(self.trainer.merges):,} merges"]
+        lines += [f"{w.word}\t{' '.join(w.symbols)}\t{len(w.symbols)}\t{len(w.word)}" for w in report.words]
+        return "\n".join(lines)
 
     def apply_state(self, values: dict[str, Any]) -> None:
         """Put the pane in the state ``values`` gives (any :class:`MergesState` fields, e.g.

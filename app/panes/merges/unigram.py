@@ -231,8 +231,9 @@ class UnigramView(QWidget):
         self.recompute()
 
     def _build_training(self) -> None:
-        self.trained_check = QCheckBox("Use the vocabulary trained on the corpus (EM + pruning)")
-        self.trained_check.setToolTip("Seed with every substring of the corpus words, then "
+        self.trained_check = QCheckBox()
+        self.trained_check.setToolTip("Use the vocabulary trained on the corpus by EM and pruning: "
+                                      "seed with every substring of the corpus words, then "
                                       "alternate EM re-estimation and pruning of the pieces whose "
                                       "loss of likelihood is smallest")
         self.target_spin = _spin("target_size")
@@ -253,16 +254,20 @@ class UnigramView(QWidget):
                          "Vocabulary size after the step",
                          "Σ count · log Σ p(segmentation) over the corpus words",
                          "Pieces the step took out"), parent=self)
-        row = QHBoxLayout()
+        self.trained_check.setText("Train on the corpus")
+        row = QHBoxLayout()  # two rows: the box fits beside the lattice at 1280 px in presentation mode
         row.addWidget(self.trained_check)
         row.addWidget(QLabel("target size"))
         row.addWidget(self.target_spin)
-        for b in (self.em_undo, self.em_step, self.em_reset, self.em_end):
-            row.addWidget(b)
         row.addStretch(1)
+        buttons = QHBoxLayout()
+        for b in (self.em_undo, self.em_step, self.em_reset, self.em_end):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
         self.training_box = QGroupBox("Unigram training: EM and pruning")
         lay = QVBoxLayout(self.training_box)
         lay.addLayout(row)
+        lay.addLayout(buttons)
         lay.addWidget(self.train_label)
         self.steps_view = make_table(self.steps_model, "Every training step so far", (40, 60, 60, 110))
         lay.addWidget(self.steps_view)
@@ -288,14 +293,17 @@ class UnigramView(QWidget):
             ("Segmentation", "Drawn", "P"),
             header_tips=("A sampled segmentation", "How many of the draws gave it",
                          "Its exact probability under α"), parent=self)
-        row = QHBoxLayout()
-        for label, w in (("α", self.alpha_spin), ("seed", self.seed_spin), ("draws", self.draws_spin)):
-            row.addWidget(QLabel(label))
-            row.addWidget(w)
-        row.addStretch(1)
-        self.sampling_box = QGroupBox("Sampled segmentations (subword regularisation)")
+        self.sampling_box = QGroupBox("Sampled segmentations")
+        self.sampling_box.setToolTip("Subword regularisation: segmentations drawn from the lattice, "
+                                     "each with probability p(x)^α / Σ p(x')^α")
         lay = QVBoxLayout(self.sampling_box)
-        lay.addLayout(row)
+        for pairs in ((("α", self.alpha_spin), ("draws", self.draws_spin)), (("seed", self.seed_spin),)):
+            row = QHBoxLayout()  # two rows: the box fits 1280 px in presentation mode
+            for label, w in pairs:
+                row.addWidget(QLabel(label))
+                row.addWidget(w)
+            row.addStretch(1)
+            lay.addLayout(row)
         lay.addWidget(make_table(self.samples_model, "Segmentations drawn from the lattice",
                                  (200, 60)))
 

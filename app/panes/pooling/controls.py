@@ -55,13 +55,14 @@ class EncoderPanel(QWidget):
         self.shared_button.setEnabled(shared_available)
         self.standin_button = QPushButton("Stand-in")
         self.standin_button.setToolTip("Use the synthetic stand-in: no model, a fixed random vector per word")
-        buttons = QHBoxLayout()
-        for b in (self.choose_button, self.shared_button, self.standin_button):
+        buttons = QHBoxLayout()  # two rows of buttons: the column stays narrow in presentation mode
+        for b in (self.shared_button, self.standin_button):
             buttons.addWidget(b)
         model_box = QGroupBox("Encoder")
         mlay = QVBoxLayout(model_box)
         mlay.addWidget(self.model_label)
         mlay.addWidget(self.source_label)
+        mlay.addWidget(self.choose_button)
         mlay.addLayout(buttons)
 
         self.text_edit = QPlainTextEdit()
@@ -127,7 +128,11 @@ class TabInputs:
         self.query_edit = QLineEdit()
         self.query_edit.setToolTip("Each window is scored by the cosine of its mean vector with this query's")
         row = chunk_view.controls
-        for lab, w in (("Window content", self.content_spin), ("Overlap", self.overlap_spin),
-                       ("Query", self.query_edit)):
+        for lab, w in (("Window content", self.content_spin), ("Overlap", self.overlap_spin)):
             row.addWidget(QLabel(lab))
-            row.addWidget(w, 1 if w is self.query_edit else 0)
+            row.addWidget(w)
+        row.addStretch(1)
+        query_row = QHBoxLayout()  # a row of its own: the tab fits 1280 px in presentation mode
+        query_row.addWidget(QLabel("Query"))
+        query_row.addWidget(self.query_edit, 1)
+        chunk_view.layout().insertLayout(1, query_row)

@@ -32,6 +32,7 @@ from app.panes.pooling.state import (
 from app.panes.pooling.figures_view import WorkedView
 from app.panes.pooling.views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
 from app.workers import TaskRunner
+from app.widgets.plot_frame import wrap_plot_titles
 from app.widgets.text_format import plural
 from core.errors import SubwordScopeError
 from core.pooling import METHODS
@@ -113,6 +114,7 @@ class PoolingPane(Pane):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
+        wrap_plot_titles(self)
 
     def _connect(self) -> None:
         self.text_edit.textChanged.connect(self._on_text_changed)

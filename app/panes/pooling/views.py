@@ -249,7 +249,7 @@ class ChunkView(QWidget):
         self.text_view.setToolTip("Each window's span in the text; characters in two windows "
                                   "(the overlap) are shaded purple")
         self.summary = _label()
-        plots = QSplitter(Qt.Orientation.Horizontal)
+        plots = QSplitter(Qt.Orientation.Vertical)  # stacked: the tab fits 1280 px in presentation mode
         plots.addWidget(self.windows)
         plots.addWidget(self.scores)
         split = QSplitter(Qt.Orientation.Vertical)

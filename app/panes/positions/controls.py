@@ -43,6 +43,8 @@ LOCAL_CONTROLS = (
     ("emb_dtype", "", "combo", tuple((f"{k} ({v} B)", k) for k, v in DTYPE_BYTES.items()), "Storage type per parameter", ""),
     ("emb_tied", "Tied output head", "check", None, "Untied: the output head is a second V×d table", ""),
     ("emb_layers", "", "int", _range("emb_layers", 1), "Number of transformer blocks L for 12·L·d²", ""),
+    ("emb_fert_a", "", "float", _range("emb_fert_a", 0.1), "Tokens per word with the first tokenizer", ""),
+    ("emb_fert_b", "", "float", _range("emb_fert_b", 0.1), "Tokens per word with the second tokenizer", ""),
     ("block_B", "", "int", _range("block_B", 1), "Batch size B", ""),
     ("block_d_ff", "", "int", _range("block_d_ff", 64), "FFN hidden width (usually 4·d)", ""),
     ("block_causal", "Causal mask", "check", None, "The experiment's block masks later tokens (a decoder) "

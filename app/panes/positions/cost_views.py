@@ -8,8 +8,18 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QTableView, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from app.panes.positions.families import CHOICE_COLUMNS, CHOICE_NOTE, CHOICE_ROWS
 from app.panes.positions.view_base import PositionsView, splitter
 from app.widgets.plot_lines import LinePlot
 from core.encoder.block_anatomy import block_anatomy
@@ -17,13 +27,15 @@ from core.encoder.block_experiments import FAMILIES, causal_experiment, family_m
 
 MAX_EXPERIMENT_T = 64  # the causal-mask experiment runs on the first positions only
 FAMILY_MASK_T = 4  # tokens in the families' mask patterns
+from core.metrics.token_cost import fertility_cost, output_layer_cost
 from core.positional import embedding_cost
 
 
 class EmbeddingCostView(PositionsView):
     key, title = "embedding", "Embedding cost"
     caption = ("A learned table (token embeddings, or learned absolute positions) has V·d parameters; an untied "
-               "output head doubles it. Compared with the 12·L·d² parameters of L transformer blocks.")
+               "output head doubles it. Compared with the 12·L·d² parameters of L transformer blocks. The output "
+               "layer scores all V rows for every token; fewer tokens per word shorten every sequence.")
 
     def __init__(self, controls: dict, parent=None):
         super().__init__(parent)
@@ -37,6 +49,16 @@ class EmbeddingCostView(PositionsView):
         top.addLayout(form)
         top.addWidget(self.result, 1)
         self.layout_.addLayout(top)
+        fert = QHBoxLayout()
+        fert.addWidget(QLabel("Tokens per word"))
+        fert.addWidget(controls["emb_fert_a"])
+        fert.addWidget(QLabel("→"))
+        fert.addWidget(controls["emb_fert_b"])
+        self.fertility = QLabel()
+        self.fertility.setWordWrap(True)
+        self.fertility.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        fert.addWidget(self.fertility, 1)
+        self.layout_.addLayout(fert)
         self.share = LinePlot("Embedding share of all parameters vs V", "embedding_share", x_label="rows V",
                               y_label="table / (table + blocks) (%)", log_x=True, legend_offset=(60, 10))
         self.share.plot.getAxis("bottom").setTicks([[(3, "1k"), (4, "10k"), (5, "100k"), (6, "1M")], []])
@@ -51,7 +73,9 @@ class EmbeddingCostView(PositionsView):
         vs = np.unique(np.geomspace(1000, 1_000_000, 61).round().astype(np.int64))
         shares = np.array([embedding_cost(int(v), state.emb_d, state.emb_dtype, tied=state.emb_tied,
                                           layers=state.emb_layers).fraction_of_total for v in vs]) * 100
-        return {"cost": cost, "vs": vs, "shares": shares}
+        return {"cost": cost, "vs": vs, "shares": shares, "output": output_layer_cost(state.emb_V, state.emb_d),
+                "fertility": fertility_cost(state.emb_fert_a, state.emb_fert_b),
+                "fert": (state.emb_fert_a, state.emb_fert_b)}
 
     def render(self, data):
         c = data["cost"]
@@ -61,7 +85,14 @@ class EmbeddingCostView(PositionsView):
             f"<tr><td>Memory ({c.dtype})</td><td align=right><b>{c.gib:.3f} GiB</b> ({c.bytes:,} bytes)</td></tr>"
             f"<tr><td>Blocks 12·L·d²</td><td align=right>{c.block_parameters:,} ({c.block_parameters / 1e9:.2f} B)</td></tr>"
             f"<tr><td>Table / blocks</td><td align=right>{100 * c.fraction_of_blocks:.2f} %</td></tr>"
-            f"<tr><td>Table / (table + blocks)</td><td align=right>{100 * c.fraction_of_total:.2f} %</td></tr></table>")
+            f"<tr><td>Table / (table + blocks)</td><td align=right>{100 * c.fraction_of_total:.2f} %</td></tr>"
+            f"<tr><td>Output layer 2·V·d</td><td align=right>{data['output'].flops_per_token:,} FLOPs per token "
+            f"({data['output'].flops_per_token / 1e6:,.1f} M; V·d multiply-adds)</td></tr></table>")
+        f, (a, b) = data["fertility"], data["fert"]
+        self.fertility.setText(
+            f"{a:.2f} → {b:.2f} tokens per word: every sequence ×{f.length_ratio:.2f} "
+            f"({_change(f.length_ratio)}), attention scores (T²) ×{f.attention_ratio:.2f} "
+            f"({_change(f.attention_ratio)}); the output layer's cost per word follows the length.")
         self.share.set_curve("share", data["vs"], data["shares"], color="#1f77b4")
         self.share.set_curve("current V", [c.V], [100 * c.fraction_of_total], color="#d62728", symbol="o", width=0)
 
@@ -100,7 +131,8 @@ class BlockAnatomyView(PositionsView):
         self.layout_.addWidget(self.totals)
 
     def _build_experiments(self, controls: dict) -> QTabWidget:
-        """The causal-mask experiment, pre- vs post-norm and the model families, as tabs."""
+        """The causal-mask experiment, pre- vs post-norm, the model families and choosing one,
+        as tabs."""
         self.edit_model = QStandardItemModel(0, 3, self)
         self.edit_model.setHorizontalHeaderLabels(["position", "largest |Δ output|", "after the edit"])
         self.norms_model = QStandardItemModel(0, 3, self)
@@ -137,7 +169,17 @@ class BlockAnatomyView(PositionsView):
         self.experiment_tabs = QTabWidget()
         self.experiment_tabs.addTab(edit_page, "Causal mask: edit one token")
         self.experiment_tabs.addTab(norms_page, "Pre-norm vs post-norm")
+        self.choice_model = QStandardItemModel(0, len(CHOICE_COLUMNS), self)
+        self.choice_model.setHorizontalHeaderLabels(list(CHOICE_COLUMNS))
+        self._fill(self.choice_model, [list(r) for r in CHOICE_ROWS])
+        self.choice_view = _table(self.choice_model)
+        self.choice_view.setToolTip(CHOICE_NOTE)
+        self.choice_view.setWordWrap(True)
+        header = self.choice_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)  # cells wrap to the width shown
+        header.sectionResized.connect(lambda *_: self.choice_view.resizeRowsToContents())
         self.experiment_tabs.addTab(_table(self.families_model), "Model families")
+        self.experiment_tabs.addTab(self.choice_view, "Choosing a family")
         return self.experiment_tabs
 
     @staticmethod
@@ -192,7 +234,14 @@ class BlockAnatomyView(PositionsView):
                 "".join("■" if v else "□" for v in row) for row in mask) for label, mask in data["masks"][f.name]),
              f.objective, f.examples] for f in FAMILIES])
         for view in self.findChildren(QTableView):
-            view.resizeColumnsToContents()
+            if view is not self.choice_view:
+                view.resizeColumnsToContents()
+
+
+def _change(ratio: float) -> str:
+    """``0.70`` → ``"30 % fewer"``, ``2.0`` → ``"100 % more"``."""
+    pct = round(abs(1 - ratio) * 100)
+    return "unchanged" if pct == 0 else f"{pct} % {'fewer' if ratio < 1 else 'more'}"
 
 
 def _table(model) -> QTableView:

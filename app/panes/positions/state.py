@@ -34,6 +34,8 @@ class PositionsState(StoredState):
     emb_dtype: str = "fp16"
     emb_tied: bool = True
     emb_layers: int = 32
+    emb_fert_a: float = 2.0  # tokens per word before (the fertility comparison)
+    emb_fert_b: float = 1.4  # tokens per word after
     block_B: int = 2
     block_d_ff: int = 256
     block_causal: bool = True  # the block experiments' mask
@@ -45,7 +47,8 @@ class PositionsState(StoredState):
     RANGES: ClassVar[dict[str, tuple[float, float]]] = {
         "T": (1, 16384), "d": (2, 4096), "cursor": (0, 16383), "base": (2.0, 1e8), "pair": (0, 2047),
         "seed": (0, 2**31 - 1), "s": (1.0, 256.0), "L": (1, 1_048_576), "H": (1, 256), "head": (0, 255),
-        "emb_V": (1, 100_000_000), "emb_d": (1, 65536), "emb_layers": (1, 1000), "block_B": (1, 4096),
+        "emb_V": (1, 100_000_000), "emb_d": (1, 65536), "emb_layers": (1, 1000), "emb_fert_a": (0.01, 100.0),
+        "emb_fert_b": (0.01, 100.0), "block_B": (1, 4096),
         "block_d_ff": (1, 262144), "block_edit": (0, 16383), "block_layers": (1, 96)}
     CHOICES: ClassVar[dict[str, Any]] = {
         "pairing": ("interleaved", "half"), "emb_dtype": tuple(DTYPE_BYTES),

@@ -8,6 +8,7 @@ memory bars give float32 / float16 / int8 storage at the corpus size N and at 10
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.widgets.plot_frame import PlotFrame
 from app.widgets.plot_lines import LinePlot
 from core.retrieval import CODE_TYPES, IVFSweep, MemoryRow
+from core.retrieval.exact import top_k
 from core.retrieval.memory import SizeCost
 
 SOURCE_NAMES = {"corpus": "this corpus",
@@ -105,6 +107,10 @@ class IndexView(QWidget):
         self.sizes.setToolTip("Storage of the vectors alone (decimal MB, no int8 scales) and the work of "
                               "scoring every vector for one query, for this corpus and at 100,000 and "
                               "10,000,000 vectors; 384 dimensions is the width the course material prices.")
+        self.topk_example = QLabel(topk_example_text())
+        self.topk_example.setWordWrap(True)
+        self.topk_example.setToolTip("How exact search finds the best k without sorting every score: "
+                                     "a partition puts the k largest first, then only those k are sorted")
         self.synthetic_note = QLabel()
         self.synthetic_note.setWordWrap(True)
         self.synthetic_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -124,6 +130,7 @@ class IndexView(QWidget):
         llay.addWidget(bars, 1)
         llay.addWidget(self.sizes)
         llay.addWidget(self.cost)
+        llay.addWidget(self.topk_example)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.sweep)
         split.addWidget(lower)
@@ -198,6 +205,16 @@ class IndexView(QWidget):
             f"{' / '.join(map(str, shown))}: recall@10 {recall}, fraction scanned {scanned} (the material's "
             f"k-means from another library gave {printed[0]} and {printed[1]}).")
         self.synthetic_note.show()
+
+
+TOPK_SCORES, TOPK_K = (0.1, 0.9, 0.3, 0.7, 0.5), 2  # the material's hand example
+
+
+def topk_example_text() -> str:
+    """The top-k selection on five scores, worked by :func:`core.retrieval.exact.top_k`."""
+    ids = top_k(np.array(TOPK_SCORES, dtype=np.float64)[:, None], np.ones(1), TOPK_K)
+    return (f"Top {TOPK_K} of the scores [{', '.join(map(str, TOPK_SCORES))}] without sorting all "
+            f"{len(TOPK_SCORES)}: partition, then sort the {TOPK_K} → ids [{', '.join(str(int(i)) for i in ids)}]")
 
 
 def mb_text(mb: float) -> str:

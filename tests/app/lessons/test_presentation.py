@@ -5,8 +5,9 @@ from __future__ import annotations
 import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
 
+from app.__main__ import main
 from app.main_window import MainWindow
 from app.presentation import PEN_FACTOR, PRESENTING_FACTOR
 from app.widgets.plot_export import export_plot
@@ -89,3 +90,18 @@ def test_plot_export_carries_title_and_slide_sizes_at_twice_the_screen(qtbot, tm
     assert "Shares vs temperature" in svg and "temperature T" in svg
     assert not plot.plot.titleLabel.isVisible()  # the window's plot is left as it was
     assert plot.export_button.title == "Shares vs temperature"
+
+
+@pytest.mark.parametrize("lesson, name", [("subwords", "merges"), ("pooling", "pooling")])
+def test_merges_and_pooling_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_path, lesson, name):
+    """No sideways scrolling in a lesson step rendered at 1280×720 in presentation mode (the
+    dock open beside the pane): the pane's minimum width, every tab's included, fits."""
+    assert main(["--lesson", lesson, "--step", "1", "--presentation", "--screenshot",
+                 str(tmp_path / "step.png"), "--size", "1280x720"]) == 0
+    window = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)][-1]
+    qtbot.addWidget(window)
+    scroll = window.findChild(QScrollArea, "paneScroll")
+    pane = window.panes[name]
+    assert window.tabs.currentWidget() is pane and not window.lesson_panel.dock.isHidden()
+    assert scroll.viewport().width() < 1000  # the dock takes its share
+    assert scroll.horizontalScrollBar().maximum() == 0, (pane.minimumSizeHint().width(), scroll.viewport().width())
