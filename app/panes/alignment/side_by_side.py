@@ -87,11 +87,10 @@ class SideBySidePanel(QWidget):
         self._extra: list[tuple[str, Any]] = []
         self.result: SideBySide | None = None
         self.view = SpanLineView()
-        self.view.setMinimumHeight(90)
         font = self.view.font()
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.view.setFont(font)
-        self.view.setMinimumHeight(120)
+        self.view.setMinimumHeight(2 * self.view.fontMetrics().lineSpacing() + 16)  # a row and a half: it scrolls
         self.add = QComboBox()
         self.add.setToolTip("Add a tokenizer to compare with the current one (at most "
                             f"{MAX_ROWS} rows)")
