@@ -90,7 +90,7 @@ class SideBySidePanel(QWidget):
         font = self.view.font()
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.view.setFont(font)
-        self.view.setMinimumHeight(2 * self.view.fontMetrics().lineSpacing() + 16)  # a row and a half: it scrolls
+        self.view.setMinimumHeight(self.view.fontMetrics().lineSpacing() + 30)  # a row and its scroll bar: it scrolls
         self.add = QComboBox()
         self.add.setToolTip("Add a tokenizer to compare with the current one (at most "
                             f"{MAX_ROWS} rows)")

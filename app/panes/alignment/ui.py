@@ -371,7 +371,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
         font = QFont(view.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         view.setFont(font)
-        view.setMinimumHeight(2 * view.fontMetrics().lineSpacing() + 12)  # two lines: the pane fits 1024×640
+        view.setMinimumHeight(view.fontMetrics().lineSpacing() + 14)  # one line when squeezed: every mode fits 1280×720
     for editor in (w["editor"], w["tokens_input"], w["labels_input"]):
         WrapGuard(editor)  # a pasted line of 1,000,000 "a"s is laid out in linear time
     return AlignmentWidgets(**w)
