@@ -150,3 +150,24 @@ def test_every_pane_fits_1280x720_with_nothing_overlapping_or_cut(window):
         problems += [f"{label}: {p}" for p in overlaps(pane)]
         problems += [f"{label}: {p}" for p in cut_texts(pane)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_checks_see_an_overlap_and_a_cut_label(qtbot):
+    """The walk itself: two siblings laid over each other and a label narrower than its text
+    are reported; a scroll area's own parts are not."""
+    root = QWidget()
+    qtbot.addWidget(root)
+    root.resize(400, 200)
+    a, b = QLabel("first", root), QLabel("a label far too long for twenty pixels", root)
+    a.setGeometry(0, 0, 100, 30)
+    b.setGeometry(50, 10, 20, 30)
+    scroll = QScrollArea(root)
+    scroll.setGeometry(200, 0, 150, 150)
+    scroll.setWidget(QLabel("inside"))
+    root.show()
+    found = overlaps(root)
+    assert len(found) == 1 and "first" in found[0] and "a label far" in found[0]
+    assert [p for p in cut_texts(root) if "needs" in p and "a label far" in p]
+    b.setGeometry(0, 160, 300, 30)
+    b.adjustSize()
+    assert overlaps(root) == [] and cut_texts(root) == []
