@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.panes.alignment.state import TOKENIZER_FILE_FILTER
 from app.widgets.span_line_view import SpanLine, SpanLineView
-from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle
+from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle, special_chip
 from app.workers import TaskRunner
 from core.align.side_by_side import SideBySide, TokenizerRow, side_by_side
 from core.tokenizers import TokenizerLike, load
@@ -39,13 +39,16 @@ _STYLES = tuple(SegmentStyle(background=c) for c in TOKEN_COLOURS)
 
 def row_line(row: TokenizerRow, text: str) -> SpanLine:
     """The :class:`SpanLine` of one row: token backgrounds (overlapping spans, such as the
-    byte pieces of one character, drawn once), unknown frames and boundary ticks.
+    byte pieces of one character, drawn once), special tokens as chips, unknown frames and
+    boundary ticks.
     O(tokens of the row)."""
     segments, end = [], 0
+    chips = set(row.special_spans)  # special tokens written in the text: chips, as in the span views
     for k, (s, e) in enumerate(row.spans):
+        chip = (s, e) in chips
         s = max(s, end)
         if e > s:
-            segments.append((s, e, _STYLES[k % 2]))
+            segments.append((s, e, special_chip() if chip else _STYLES[k % 2]))
             end = e
     differ = set(row.differing)
     bars = tuple((p, DIFFER_COLOUR, 2.5) if p in differ else (p, SHARED_COLOUR, 1.0)
