@@ -20,7 +20,7 @@ import numpy as np
 from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.align.view import AlignmentView, alignment_view
 from core.errors import SubwordScopeError
-from core.text.byte_alphabet import readable_bytes
+from core.text.byte_alphabet import readable_bytes, readable_shown
 from core.tokenizers import TokenizerLike
 
 from app.cli.common import (OK, CliError, RowStream, add_format, bad_input, check_text, load_tokenizer,
@@ -78,7 +78,8 @@ def add_parser(subparsers) -> None:
                         "Java), UTF-8 bytes (Rust, C)")
     p.add_argument("--readable", action=argparse.BooleanOptionalAction, default=None,
                    help="show byte-level tokens decoded from UTF-8 (न, not à¤¨; bytes that are "
-                        "only part of a character as ⟨E0 A4⟩) in the token column; default: on "
+                        "only part of a character as ⟨E0 A4⟩) in the token column; the table shows "
+                        "them as the app does (a space as ␣, a leading mark after ◌); default: on "
                         "for table, off for json, jsonl and csv (the tokens as the file stores them)")
     add_format(p, "table")
     p.set_defaults(run=run)
@@ -247,7 +248,8 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
             raise CliError(f"{source}: {view.error or view.notice}")
         columns = token_columns(view, args.units, count, shift, specials)
         if readable and view.rows.token_bytes is not None:
-            columns[1] = readable_tokens(columns[1], view.rows.token_bytes, columns[8])
+            columns[1] = readable_tokens(columns[1], view.rows.token_bytes, columns[8],
+                                         shown=args.format == "table")
         stream.write_columns(columns)
         count += len(columns[0])
         misleading += view.misleading
@@ -260,10 +262,13 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
     return OK
 
 
-def readable_tokens(tokens: list[str], token_bytes: list[bytes], flags: list) -> list[str]:
-    """The token column read as text (:func:`core.text.byte_alphabet.readable_bytes`), special
-    tokens kept as they are spelled. O(tokens)."""
-    return [t if "special" in f else readable_bytes(b) for t, b, f in zip(tokens, token_bytes, flags)]
+def readable_tokens(tokens: list[str], token_bytes: list[bytes], flags: list, *, shown: bool = False) -> list[str]:
+    """The token column read as text, special tokens kept as they are spelled. ``shown`` (the
+    table): as the app's Readable column shows it (:func:`core.text.byte_alphabet.readable_shown`:
+    ``␣café``, ``◌ों``); else the decoded text itself (:func:`core.text.byte_alphabet.readable_bytes`:
+    `` café``), for csv and json. O(tokens)."""
+    read = (lambda b: readable_shown(b, 1 << 30)) if shown else readable_bytes
+    return [t if "special" in f else read(b) for t, b, f in zip(tokens, token_bytes, flags)]
 
 
 def _special_rows(pairs: list[tuple[str, int]], first: int) -> list[list[Any]]:

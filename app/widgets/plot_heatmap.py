@@ -225,6 +225,45 @@ class CategoryAxis(pg.AxisItem):
         self.setToolTip("" if i is None else self.categories[i])
 
 
+class RowAxis(pg.AxisItem):
+    """A vertical axis with one label per row (given with ``setTicks``, a view unit apart) that
+    thins its labels when the rows are shorter than a line of text: every k-th label is drawn,
+    k the fewest rows one line needs, so 29 languages in 250 pixels never print over each
+    other. O(labels) per repaint."""
+
+    GAP = 2.0  # pixels kept free between two drawn labels
+
+    def __init__(self, orientation: str = "left", **kwargs):
+        super().__init__(orientation, **kwargs)
+
+    def row_pixels(self) -> float:
+        """The height of one view unit (one row) in pixels; 0 before the axis has a size."""
+        lo, hi = self.range
+        return self.size().height() / abs(hi - lo) if hi != lo else 0.0
+
+    def label_step(self, line_pixels: float) -> int:
+        """Draw every ``label_step``-th label: 1 where a row holds a line of ``line_pixels``."""
+        rows = self.row_pixels()
+        if rows <= 0 or rows >= line_pixels + self.GAP:
+            return 1
+        return int(np.ceil((line_pixels + self.GAP) / rows))
+
+    def shown_ticks(self, line_pixels: float) -> list:
+        """The tick levels as drawn: the labels between every ``label_step``-th one blank."""
+        step = self.label_step(line_pixels)
+        levels = self._tickLevels or []
+        return [[(v, label if i % step == 0 else "") for i, (v, label) in enumerate(level)] for level in levels]
+
+    def generateDrawSpecs(self, p: QPainter):  # noqa: N802 - pyqtgraph override
+        full = self._tickLevels
+        if full:
+            self._tickLevels = self.shown_ticks(QFontMetricsF(p.font(), p.device()).height())
+        try:
+            return super().generateDrawSpecs(p)
+        finally:
+            self._tickLevels = full
+
+
 class HeatmapPlot(PlotFrame):
     """A reusable heatmap view.
 

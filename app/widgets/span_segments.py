@@ -501,3 +501,10 @@ def compose_style(keys: frozenset, dark: bool = False) -> SegmentStyle:
     if "err" in kinds:
         style["background"] = ERROR_BACKGROUND
     return SegmentStyle(**style)
+
+
+def special_chip(dark: bool = False) -> SegmentStyle:
+    """The style of a special token's span (a grey chip with a violet outline), as the span
+    views compose it (:func:`compose_style` of ``("spec",)``), for rows built by hand (side by
+    side, the Compare drill-down): the painter draws its outline the same way everywhere."""
+    return compose_style(frozenset({("spec",)}), dark)

@@ -9,19 +9,13 @@ Space ␣, newline ↵, tab ⇥, ZWJ and ZWNJ by name (⟨ZWJ⟩), bytes of a sp
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from PySide6.QtCore import QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from core.text.byte_alphabet import readable_parts
+from core.text.byte_alphabet import readable_shown, shown_char
 
-_NAMED = {
-    " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⟨NBSP⟩",
-    "\u200d": "⟨ZWJ⟩", "\u200c": "⟨ZWNJ⟩", "\u200b": "⟨ZWSP⟩", "\ufeff": "⟨BOM⟩",
-    "\u2028": "⟨LS⟩", "\u2029": "⟨PS⟩", "\u00ad": "⟨SHY⟩", "\u2060": "⟨WJ⟩",
-}
 _BYTE_MARKERS = {"\u0120": "␣", "\u010a": "↵", "\u0109": "⇥", "\u010d": "␍"}  # GPT-2 Ġ Ċ ĉ č
 METASPACE = "\u2581"
 BADGE_COLOUR = "#2563eb"
@@ -38,16 +32,12 @@ def visible(text: str, limit: int = 80, *, byte_level: bool = False, metaspace: 
     cut = len(text) > limit
     out = []
     for ch in text[:limit]:
-        if ch in _NAMED:
-            out.append(_NAMED[ch])
-        elif byte_level and ch in _BYTE_MARKERS:
+        if byte_level and ch in _BYTE_MARKERS:
             out.append(_BYTE_MARKERS[ch])
         elif metaspace and ch == METASPACE:
             out.append("␣")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch.isspace():
-            out.append(f"⟨U+{ord(ch):04X}⟩")
         else:
-            out.append(ch)
+            out.append(shown_char(ch))  # core's display form: ␣ ↵ ⇥ ⟨ZWJ⟩ ⟨U+0085⟩
     return "".join(out) + ("…" if cut else "")
 
 
@@ -65,12 +55,13 @@ def visible_runs(shown: str) -> list[tuple[str, bool]]:
     return runs
 
 
-def readable(data: bytes, limit: int = 80) -> str:
-    """A byte-level token's bytes decoded as UTF-8 (:func:`core.text.byte_alphabet.readable_parts`),
-    invisible characters shown as by :func:`visible`; bytes that are not a whole character
-    here become ``⟨E0 A4⟩`` badges."""
-    return "".join(f"⟨{part}⟩" if partial else visible(part, limit)
-                   for part, partial in readable_parts(data))
+def readable(data: bytes, limit: int = 80, *, dotted_circle: bool = True) -> str:
+    """A byte-level token's bytes as the Readable column shows them
+    (:func:`core.text.byte_alphabet.readable_shown`, also behind the command line's readable
+    table): decoded as UTF-8, invisible characters shown as by :func:`visible`, bytes that are
+    not a whole character here as ``⟨E0 A4⟩`` badges, a leading combining mark after ``◌``
+    (``dotted_circle=False`` for exports)."""
+    return readable_shown(data, limit, dotted_circle=dotted_circle)
 
 
 class BadgeDelegate(QStyledItemDelegate):

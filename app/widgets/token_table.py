@@ -298,7 +298,7 @@ class TokenTableModel(QAbstractTableModel):
             "utf8_end": None if span is None else self._utf8[e],
             "original": None if span is None else self._text[s:e],
             "label": self._labels[row] if row < len(self._labels) else None,
-            "readable": None if self._token_bytes is None else readable(self._token_bytes[row], 1 << 30),
+            "readable": None if self._token_bytes is None else readable(self._token_bytes[row], 1 << 30, dotted_circle=False),
             "flags": self._flags_cell(row),
             "unknown": bool(self._marks[row] & 1),
             "byte_fallback": bool(self._marks[row] & 2),

@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from core.align.span_diff import boundaries, differing_boundaries
+from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import Cancelled
 
 
@@ -36,6 +39,9 @@ class TokenizerRow:
         Sorted positions where a token starts or ends.
     differing : tuple of int
         Those of :attr:`boundaries` some other row lacks (sorted).
+    special_spans : tuple of (int, int)
+        The spans of the special tokens written in the text (``<|im_start|>`` parsed as one
+        special id, :data:`core.align.specials.IN_TEXT`), drawn as chips.
     """
 
     name: str
@@ -46,6 +52,7 @@ class TokenizerRow:
     unknown_spans: tuple[tuple[int, int], ...]
     boundaries: tuple[int, ...]
     differing: tuple[int, ...]
+    special_spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,13 +84,17 @@ def side_by_side(text: str, tokenizers: Sequence[tuple[str, Any]], *,
             raise Cancelled()
         encodings.append(tokenizer.encode(text))
     differ = differing_boundaries(encodings)
-    rows = tuple(_row(name, enc, len(text), differ) for (name, _), enc in zip(tokenizers, encodings))
+    rows = tuple(_row(name, enc, text, differ, special_ids(tok))
+                 for (name, tok), enc in zip(tokenizers, encodings))
     return SideBySide(text, rows, tuple(sorted(differ)))
 
 
-def _row(name: str, enc: Any, n_chars: int, differ: frozenset[int]) -> TokenizerRow:
-    """One row from an encoding. O(tokens)."""
+def _row(name: str, enc: Any, text: str, differ: frozenset[int], specials: dict[int, str]) -> TokenizerRow:
+    """One row from an encoding (``specials``: :func:`core.align.specials.special_ids`). O(tokens)."""
+    n_chars = len(text)
     mask = enc.special_tokens_mask
+    sources = special_sources(text, enc.tokens, enc.ids, enc.offsets, None, specials)
+    in_text = tuple((int(enc.offsets[i][0]), int(enc.offsets[i][1])) for i in np.flatnonzero(sources == IN_TEXT).tolist())
     real = [i for i in range(len(enc.ids)) if not mask[i]]
     unknown = enc.unknown_mask
     spans = tuple((int(s), int(e)) for s, e in (enc.offsets[i] for i in real) if s < e)
@@ -92,4 +103,4 @@ def _row(name: str, enc: Any, n_chars: int, differ: frozenset[int]) -> Tokenizer
     bounds = boundaries(enc)
     return TokenizerRow(name, len(real), n_chars / len(real) if real else 0.0,
                         sum(1 for i in real if unknown[i]), spans, unk_spans,
-                        tuple(sorted(bounds)), tuple(sorted(bounds & differ)))
+                        tuple(sorted(bounds)), tuple(sorted(bounds & differ)), in_text)

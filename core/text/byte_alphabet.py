@@ -16,12 +16,14 @@ map back to it. The reference libraries cannot take such strings at all.
 Public names: :data:`BYTE_TO_CHAR`, :data:`CHAR_TO_BYTE`, :func:`bytes_to_unicode`,
 :func:`to_byte_level`, :func:`bytes_to_byte_level`, :func:`from_byte_level`,
 :func:`token_bytes_cached`, :func:`utf8_len`, :func:`byte_to_char_index`, :func:`byte_char_index`,
-:func:`byte_span_to_char_span`, :class:`ByteLevelError`.
+:func:`byte_span_to_char_span`, :func:`readable_parts`, :func:`readable_bytes`,
+:func:`shown_char`, :func:`readable_shown`, :class:`ByteLevelError`.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
@@ -200,3 +202,49 @@ def readable_bytes(data: bytes) -> str:
 
 
 _PARTIAL = re.compile("([\udc80-\udcff]+)")
+
+
+# How a token's characters are shown to a person (the app's Readable column, the command
+# line's readable table): what draws nothing gets a visible stand-in.
+SHOWN = {
+    " ": "\u2423", "\n": "\u21b5", "\t": "\u21e5", "\r": "\u240d", "\u00a0": "\u27e8NBSP\u27e9",
+    "\u200d": "\u27e8ZWJ\u27e9", "\u200c": "\u27e8ZWNJ\u27e9", "\u200b": "\u27e8ZWSP\u27e9",
+    "\ufeff": "\u27e8BOM\u27e9", "\u2028": "\u27e8LS\u27e9", "\u2029": "\u27e8PS\u27e9",
+    "\u00ad": "\u27e8SHY\u27e9", "\u2060": "\u27e8WJ\u27e9",
+}  # space ␣, newline ↵, tab ⇥, CR ␍, the zero-width and no-break characters by name
+DOTTED_CIRCLE = "\u25cc"  # drawn before a combining mark that has no base in the shown string
+
+
+def shown_char(ch: str) -> str:
+    """One code point as a person can see it: :data:`SHOWN` stand-ins (``␣``, ``↵``,
+    ``⟨ZWJ⟩`` …), other controls, format characters, surrogates and separators as
+    ``⟨U+0085⟩``, anything else as it is. O(1)."""
+    named = SHOWN.get(ch)
+    if named is not None:
+        return named
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch.isspace():
+        return f"\u27e8U+{ord(ch):04X}\u27e9"
+    return ch
+
+
+def readable_shown(data: bytes, limit: int = 80, *, dotted_circle: bool = True) -> str:
+    """The display form of a byte-level token's bytes, as the app's Readable column and the
+    command line's readable table show it: :func:`readable_parts`, whole characters through
+    :func:`shown_char` (each run cut to ``limit`` code points, ``…`` after a cut), bytes that
+    are only part of a character as ``⟨E0 A4⟩``, and — with ``dotted_circle`` — a ``◌``
+    before a leading combining mark (``"ों"`` → ``"◌ों"``), so a mark is never drawn on
+    nothing. For display only: exports of the tokens keep :func:`readable_bytes`. O(n).
+
+    >>> readable_shown(b" caf\xc3")
+    '␣caf⟨C3⟩'
+    """
+    out = []
+    for part, partial in readable_parts(data):
+        if partial:
+            out.append(f"\u27e8{part}\u27e9")
+            continue
+        out.append("".join(map(shown_char, part[:limit])) + ("\u2026" if len(part) > limit else ""))
+    shown = "".join(out)
+    if dotted_circle and shown and unicodedata.category(shown[0]).startswith("M"):
+        return DOTTED_CIRCLE + shown
+    return shown

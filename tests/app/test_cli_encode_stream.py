@@ -228,5 +228,8 @@ def test_byte_level_tokens_are_readable_in_the_table_and_on_request(capsys, monk
     assert readable[:2] == ["⟨E0 A4⟩", "⟨A8⟩"] and readable[-1] == " café"
     table = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "café").stdout
     assert "af" in table and "Ã©" not in table and " é " in table  # the table: readable by default
+    shown = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt-4o", "a café नमस्ते").stdout
+    cells = [line.split()[1] for line in shown.splitlines()[1:]]
+    assert "\u2423café" in cells and "◌े" in cells  # as the app's Readable column: ␣, ◌ before a mark
     plain = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "--no-readable", "café").stdout
     assert "Ã©" in plain

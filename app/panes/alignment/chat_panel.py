@@ -242,7 +242,7 @@ class ChatPanel(QWidget):
         return QSize(600, 270)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(300, 180)  # the buttons, the band, the notes, two messages; the rest scrolls
+        return QSize(300, 100)  # the buttons, the band, the notes, a message; the rest scrolls
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)

@@ -193,8 +193,8 @@ class DecodedView(QWidget):
         self.decoded.sig_hovered.connect(lambda pos: self._on_hovered(pos, decoded=True))
 
     def _build_layout(self) -> None:
-        self.body = QSplitter(Qt.Orientation.Vertical)
-        for view in (self.original, self.decoded):
+        self.body = QSplitter(Qt.Orientation.Horizontal)  # side by side, as a diff tool: each box gets the
+        for view in (self.original, self.decoded):  # view's whole height (three lines at 1280×720, not one)
             view.setMinimumHeight(view.fontMetrics().height() + 12)  # one line: the pane stays small
             self.body.addWidget(view)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.panes.alignment.state import TOKENIZER_FILE_FILTER
 from app.widgets.span_line_view import SpanLine, SpanLineView
-from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle
+from app.widgets.span_segments import TOKEN_COLOURS, SegmentStyle, special_chip
 from app.workers import TaskRunner
 from core.align.side_by_side import SideBySide, TokenizerRow, side_by_side
 from core.tokenizers import TokenizerLike, load
@@ -39,13 +39,16 @@ _STYLES = tuple(SegmentStyle(background=c) for c in TOKEN_COLOURS)
 
 def row_line(row: TokenizerRow, text: str) -> SpanLine:
     """The :class:`SpanLine` of one row: token backgrounds (overlapping spans, such as the
-    byte pieces of one character, drawn once), unknown frames and boundary ticks.
+    byte pieces of one character, drawn once), special tokens as chips, unknown frames and
+    boundary ticks.
     O(tokens of the row)."""
     segments, end = [], 0
+    chips = set(row.special_spans)  # special tokens written in the text: chips, as in the span views
     for k, (s, e) in enumerate(row.spans):
+        chip = (s, e) in chips
         s = max(s, end)
         if e > s:
-            segments.append((s, e, _STYLES[k % 2]))
+            segments.append((s, e, special_chip() if chip else _STYLES[k % 2]))
             end = e
     differ = set(row.differing)
     bars = tuple((p, DIFFER_COLOUR, 2.5) if p in differ else (p, SHARED_COLOUR, 1.0)
@@ -87,11 +90,10 @@ class SideBySidePanel(QWidget):
         self._extra: list[tuple[str, Any]] = []
         self.result: SideBySide | None = None
         self.view = SpanLineView()
-        self.view.setMinimumHeight(90)
         font = self.view.font()
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.view.setFont(font)
-        self.view.setMinimumHeight(120)
+        self.view.setMinimumHeight(self.view.fontMetrics().lineSpacing() + 30)  # a row and its scroll bar: it scrolls
         self.add = QComboBox()
         self.add.setToolTip("Add a tokenizer to compare with the current one (at most "
                             f"{MAX_ROWS} rows)")

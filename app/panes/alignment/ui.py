@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -110,7 +111,8 @@ class AlignmentWidgets:
     chat: ChatPanel  # Chat mode's messages editor, above the text
 
 
-def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None) -> tuple[QWidget, QLabel]:
+def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None,
+            middle: QWidget | None = None) -> tuple[QWidget, QLabel]:
     box = QWidget()
     lay = QVBoxLayout(box)
     lay.setContentsMargins(0, 4, 0, 0)
@@ -119,7 +121,11 @@ def _titled(title: str, widget: QWidget, tip: str, extra: QWidget | None = None)
     label = QLabel(f"<b>{title}</b>")
     label.setToolTip(tip)
     head.addWidget(label)
-    head.addStretch(1)
+    if middle is not None:
+        head.addSpacing(12)
+        head.addWidget(middle, 1)
+    else:
+        head.addStretch(1)
     if extra is not None:
         head.addWidget(extra)
     lay.addLayout(head)
@@ -276,19 +282,22 @@ def build(pane: QWidget) -> AlignmentWidgets:
     spans_extra = QWidget()
     extra_row = QHBoxLayout(spans_extra)
     extra_row.setContentsMargins(0, 0, 0, 0)
+    toggles = QGridLayout()  # two by two: the left column's minimum width stays under 700 px
+    toggles.setContentsMargins(0, 0, 0, 0)
+    toggles.setHorizontalSpacing(8)
+    toggles.setVerticalSpacing(0)
     w["colour_by_id"] = QCheckBox("Colour by id")
     w["colour_by_id"].setToolTip("Checked: each token's colour comes from its id, so a repeated token is "
                                  "recognisable. Unchecked: two alternating colours")
     extra_row.addWidget(w["legend"], 1)
-    extra_row.addWidget(w["colour_by_id"])
-    extra_row.addWidget(w["derived"])
+    extra_row.addLayout(toggles)
     w["special_tokens"] = QCheckBox("Special tokens")
     w["special_tokens"].setToolTip("Encode with the special tokens the tokenizer adds ([CLS] … [SEP]); they are "
                                    "drawn as badges at their positions and listed in the token ids")
     w["whitespace"] = QCheckBox("Show whitespace")
     w["whitespace"].setToolTip("Paint · over spaces, → over tabs and ¶ at line ends (the text is unchanged)")
-    extra_row.addWidget(w["special_tokens"])
-    extra_row.addWidget(w["whitespace"])
+    for k, name in enumerate(("colour_by_id", "special_tokens", "derived", "whitespace")):
+        toggles.addWidget(w[name], k % 2, k // 2)
 
     left = QSplitter(Qt.Orientation.Vertical)
     w["chat_toggle"] = QToolButton()
@@ -296,8 +305,13 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["chat_toggle"].setCheckable(True)
     w["chat_toggle"].setToolTip("Chat mode: edit a message list; the tokenizer's own chat template "
                                 "(its tokenizer_config.json) renders it into this text")
+    w["count"] = QLabel()
+    w["count"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # no relayout per result
+    w["count"].setToolTip("Tokens of the text, its characters (code points), its UTF-8 bytes and tokens "
+                          "per word (per character for a script written without spaces)")
     editor_box, _ = _titled("Original text (edit)", w["editor"],
-                            "Type or paste; tokens update as you type (Ctrl+T to focus)", w["chat_toggle"])
+                            "Type or paste; tokens update as you type (Ctrl+T to focus)", w["chat_toggle"],
+                            middle=w["count"])  # the large count above the views, on the text's title
     left.addWidget(editor_box)
     left.addWidget(_inputs(w))
     spans_box, _ = _titled("Original text — token spans", w["original"],
@@ -309,12 +323,14 @@ def build(pane: QWidget) -> AlignmentWidgets:
     left.addWidget(norm_box)
     w["decoded"] = DecodedView()
     left.addWidget(w["decoded"])
-    left.setSizes([170, 80, 300, 170, 200])
     w["side"] = SideBySidePanel()
-    left.addWidget(w["side"])  # after the sizes: it takes what it asks for
+    left.addWidget(w["side"])
     w["chat"] = ChatPanel()
     w["chat"].hide()
     left.insertWidget(0, w["chat"])  # shown in Chat mode only
+    # shares of the column (the splitter keeps them as the window resizes): at 1280×720 the
+    # text gets 4 lines, the spans 4, the round trip 2 + 2, side by side 2 rows
+    left.setSizes([0, 95, 80, 95, 75, 125, 125])
 
     right = QSplitter(Qt.Orientation.Vertical)
     table_box, _ = _titled("Tokens", w["table"], "One row per token; arrow keys or Alt+Left/Right step "
@@ -335,12 +351,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     main = QSplitter(Qt.Orientation.Horizontal)
     main.addWidget(left)
     main.addWidget(right)
-    main.setSizes([640, 700])
-    w["count"] = QLabel()
-    w["count"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # no relayout per result
-    w["count"].setToolTip("Tokens of the text, its characters (code points), its UTF-8 bytes and tokens "
-                          "per word (per character for a script written without spaces)")
-    root.addWidget(w["count"])
+    main.setSizes([880, 400])  # the text views take the larger share
     root.addWidget(main, 1)
     w["limits"] = QLabel()
     w["limits"].setStyleSheet("color:#4b5563")
@@ -360,6 +371,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
         font = QFont(view.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         view.setFont(font)
+        view.setMinimumHeight(view.fontMetrics().lineSpacing() + 14)  # one line when squeezed: every mode fits 1280×720
     for editor in (w["editor"], w["tokens_input"], w["labels_input"]):
         WrapGuard(editor)  # a pasted line of 1,000,000 "a"s is laid out in linear time
     return AlignmentWidgets(**w)

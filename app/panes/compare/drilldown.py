@@ -25,9 +25,10 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QTextBro
 from app.widgets.font_coverage import font_notes
 from app.widgets.span_line_view import SpanLine, SpanLineView
 from app.widgets.span_painter import CUT_COLOUR
-from app.widgets.span_segments import SegmentStyle
+from app.widgets.span_segments import SegmentStyle, special_chip
 from app.widgets.text_format import plural
 from core.align.span_diff import boundaries, differing_boundaries
+from core.align.specials import special_ids
 from core.metrics.per_encoding import content_tokens, coverage
 from core.tokenizers import TokenizerLike
 
@@ -47,6 +48,7 @@ class DrillRow:
     boundaries: frozenset[int]
     error: str = ""
     unknown: tuple[bool, ...] = ()
+    special: tuple[bool, ...] = ()  # token k is a special token written in the line (a chip)
 
 
 def unknown_mask(encoding: Any, tokenizer: TokenizerLike) -> list[bool]:
@@ -89,7 +91,9 @@ def drill_rows(line: str, labelled: list[tuple[str, Any]]) -> tuple[list[DrillRo
             continue
         spans = tuple((int(s), int(e)) for s, e in offsets)
         unknown = _content_mask(encoding, unknown_mask(encoding, tok))
-        rows.append(DrillRow(label, tuple(tokens), spans, boundaries(spans), unknown=unknown))
+        specials = set(special_ids(tok).values())
+        special = tuple(t in specials and t in line[a:b] for t, (a, b) in zip(tokens, spans)) if specials else ()
+        rows.append(DrillRow(label, tuple(tokens), spans, boundaries(spans), unknown=unknown, special=special))
     ok = [r.offsets for r in rows if not r.error]
     return rows, differing_boundaries(ok)
 
@@ -112,9 +116,14 @@ def row_line(line: str, row: DrillRow, width: int, differing: frozenset[int]) ->
     segments, start = [], 0
     colours = char_colours(row, len(line))
     cuts = sorted(row.boundaries)
+    chip = [False] * len(line)
+    for (s, e), sp in zip(row.offsets, row.special):
+        if sp:
+            chip[s:e] = [True] * (e - s)
     for i in range(1, len(line) + 1):  # runs of one colour, cut at every token boundary
         if i == len(line) or colours[i] != colours[start] or i in row.boundaries:
-            segments.append((start, i, SegmentStyle(background=colours[start])))
+            style = special_chip() if chip[start] else SegmentStyle(background=colours[start])
+            segments.append((start, i, style))  # a special token: a chip, as in the span views
             start = i
     frames = tuple((s, e, "unk") for (s, e), unk in zip(row.offsets, row.unknown) if unk and e > s)
     bars = tuple((p, DIFF, 2.0) if p in differing else (p, SAME, 1.0) for p in cuts)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.panes.compare.heatmap_model import HeatmapModel, card_text
 from app.widgets.plot_frame import PlotFrame
-from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, CategoryAxis, HeatmapPlot
+from app.widgets.plot_heatmap import MARK_COLOR, SEQUENTIAL, CategoryAxis, HeatmapPlot, RowAxis
 
 
 def _ticks(labels: list[str]) -> list[list[tuple[float, str]]]:
@@ -39,7 +39,8 @@ class MetricHeatmap(HeatmapPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Languages × tokenizers", "compare_heatmap", x_label="tokenizer",
                          y_label="language", value_label="value", hover_card=True,
-                         axis_items={"bottom": CategoryAxis("bottom")}, parent=parent)
+                         axis_items={"bottom": CategoryAxis("bottom"), "left": RowAxis("left")},
+                         parent=parent)  # language labels thinned where rows are shorter than a line
         self.row_labels: list[str] = []
         self.col_labels: list[str] = []
         self.model: HeatmapModel | None = None
@@ -109,7 +110,7 @@ class BarChart(PlotFrame):
     """
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__("Bars", "compare_bars", parent)
+        super().__init__("Bars", "compare_bars", parent, axis_items={"left": RowAxis("left")})  # thinned labels
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7, brush="#4c78a8")
         self.values_item = pg.PlotDataItem([], [], pen=None, name="values")
         self.marked_bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7, brush="#f2c4c4",

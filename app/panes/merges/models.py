@@ -56,8 +56,7 @@ def readable_symbol(symbol: str) -> str:
     outside the byte alphabet (an added token) as :func:`show_symbol` shows it."""
     if not all(map(CHAR_TO_BYTE.__contains__, symbol)):
         return show_symbol(symbol)
-    shown = readable(from_byte_level(symbol))
-    return "◌" + shown if shown and unicodedata.category(shown[0]).startswith("M") else shown
+    return readable(from_byte_level(symbol))  # ◌ before a leading mark, as in the token table
 
 
 class _ReadOnlyTable(QAbstractTableModel):

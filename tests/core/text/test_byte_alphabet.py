@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from core.text.byte_alphabet import (
     BYTE_TO_CHAR, ByteLevelError, byte_span_to_char_span, byte_to_char_index,
     bytes_to_byte_level, bytes_to_unicode, from_byte_level, readable_bytes, readable_parts,
-    to_byte_level,
+    readable_shown, to_byte_level,
 )
 from tests.core.strategies import TRICKY, tricky_text
 
@@ -77,3 +77,26 @@ def test_readable_bytes_decode_whole_characters_and_badge_the_rest():
     assert readable_bytes("न".encode()[:2]) == "⟨E0 A4⟩"
     assert readable_bytes(b" caf\xc3") == " caf⟨C3⟩"
     assert readable_parts("é".encode()[1:] + b"x") == [("A9", True), ("x", False)]
+
+
+def test_readable_shown_makes_spaces_and_a_leading_mark_visible():
+    """The display form (the app's Readable column, the command line's readable table): a
+    space is ␣, a token that starts with a combining mark gets ◌ before it; the data form
+    (readable_bytes) keeps both as they are."""
+    assert readable_shown(" नम".encode()) == "\u2423नम" and readable_bytes(" नम".encode()) == " नम"
+    assert readable_shown("ों".encode()) == "◌ों" and readable_bytes("ों".encode()) == "ों"
+    assert readable_shown("ों".encode(), dotted_circle=False) == "ों"
+    assert readable_shown("\u200d\n".encode()) == "⟨ZWJ⟩↵"
+    assert readable_shown("न".encode()[:2] + "ा".encode()) == "⟨E0 A4⟩ा"  # a mark after bytes has a base
+    assert readable_shown(b"abcdef", 3) == "abc…"
+
+
+@given(st.binary(max_size=24))
+def test_readable_shown_leaves_nothing_that_draws_nothing(data):
+    """Outside its ⟨…⟩ badges the shown form has no space, control, format character or
+    separator, and it never starts with a bare combining mark."""
+    import re
+    shown = readable_shown(data, 1 << 30)
+    bare = re.sub("\u27e8[^\u27e9]*\u27e9", "", shown)
+    assert not [c for c in bare if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zs", "Zl", "Zp")]
+    assert not shown or not unicodedata.category(shown[0]).startswith("M")
