@@ -1,12 +1,15 @@
-"""Parsing tokenizer JSON safely: a depth limit checked before parsing, no non-finite numbers,
+"""Parsing tokenizer JSON safely: a depth limit, no non-finite numbers,
 ids in range, and JSON paths for every complaint.
 
 Python's ``json`` accepts ``NaN``/``Infinity``/``-Infinity`` (and turns ``1e400`` into
-infinity) and recurses once per nesting level, so a document nested ~100,000 deep raises
-``RecursionError``. :func:`parse_json` first measures the nesting depth of the raw text
-without recursion (brackets outside strings) and refuses more than :data:`MAX_JSON_DEPTH`
-— the limit of the reference library's JSON reader — then parses with a hook that marks the
-``NaN``/``Infinity`` literals, and names the first one by its JSON path. A float that
+infinity) and recurses once per nesting level, so a document nested past the interpreter's
+recursion limit raises ``RecursionError`` (cleanly: the C scanner checks the limit).
+:func:`parse_json` parses with a hook that marks the ``NaN``/``Infinity`` literals, then
+refuses nesting deeper than :data:`MAX_JSON_DEPTH` — the limit of the reference library's
+JSON reader — measured on the parsed document level by level (:func:`too_deep`; the
+``RecursionError`` counts as too deep), naming where it happens, and names the first
+non-finite number by its JSON path. :func:`nesting_depth` measures the raw text instead
+(brackets outside strings, no parse), for readers that check before parsing. A float that
 overflows (``1e400``) becomes infinity, which every numeric field check refuses
 (:mod:`.hf_schema`: ids and counts must be integers, scores finite, dropout in [0, 1]).
 
@@ -15,12 +18,14 @@ after dots, object keys chosen by the file (token strings) in ``["…"]``, list 
 ``[i]`` (see :func:`key_path`, :func:`index_path`).
 
 Public names: :data:`MAX_JSON_DEPTH`, :data:`MAX_ID`, :func:`parse_json`, :func:`key_path`,
-:func:`field_path`, :func:`index_path`, :func:`shown`, :func:`check_id`, :func:`nesting_depth`.
+:func:`field_path`, :func:`index_path`, :func:`shown`, :func:`check_id`, :func:`nesting_depth`,
+:func:`too_deep`.
 """
 
 from __future__ import annotations
 
 import json
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -114,6 +119,32 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
+_CONTAINERS = (list, dict)
+
+
+def too_deep(doc: Any, limit: int) -> bool:
+    """Whether parsed JSON nests arrays and objects more than ``limit`` deep.
+
+    Level by level, without recursion: each level's children are gathered in C-level
+    chains and their types looked at in one ``set(map(type, ...))`` pass; only a level
+    holding containers is filtered for the next. O(values in the document).
+    """
+    level = [doc] if type(doc) in _CONTAINERS else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        lists = [c for c in level if type(c) is list]
+        children = list(chain(chain.from_iterable(lists), chain.from_iterable(
+            map(dict.values, [c for c in level if type(c) is dict] if len(lists) < len(level)
+                else ()))))
+        if set(map(type, children)).isdisjoint(_CONTAINERS):
+            return False
+        level = [c for c in children if type(c) in _CONTAINERS]
+    return False
+
+
 def _deep_path(text: str, limit: int) -> tuple[str, int]:
     """The path (shortened in the middle) and line where nesting first exceeds ``limit``."""
     stack: list[list[Any]] = []  # [kind, key or index]
@@ -163,24 +194,27 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False)
     TokenizerLoadError
         Not JSON (line and column given), or an integer too long to convert.
     """
-    if nesting_depth(text) > MAX_JSON_DEPTH:
-        field, line = _deep_path(text, MAX_JSON_DEPTH)
-        raise TokenizerFieldError(field, f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
-                                         f"(line {line}); is this really a tokenizer file?", source)
     flagged: list[bool] = []
 
     def non_finite(spelling: str) -> float:
         flagged.append(True)
         return _NonFinite(spelling)
 
+    deep = False
     try:
         doc = json.loads(text, parse_constant=non_finite)
     except json.JSONDecodeError as exc:
         raise TokenizerLoadError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
                                  f"{exc.msg} (is the file truncated?)", source) from None
-    except (ValueError, RecursionError):  # an integer of more than 4,300 digits
+    except RecursionError:  # nested past the interpreter's recursion limit (~1,000)
+        deep = True
+    except ValueError:  # an integer of more than 4,300 digits
         raise TokenizerLoadError("the JSON holds a whole number too long to read (more than "
                                  "4,300 digits)", source) from None
+    if deep or too_deep(doc, MAX_JSON_DEPTH):
+        field, line = _deep_path(text, MAX_JSON_DEPTH)
+        raise TokenizerFieldError(field, f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
+                                         f"(line {line}); is this really a tokenizer file?", source)
     if flagged:
         field, value = _find_non_finite(doc, token_map)
         raise TokenizerFieldError(field, f"{value.spelling} is not a finite number (JSON has no "

@@ -14,7 +14,8 @@ import pytest
 from core.errors import SubwordScopeError, TokenizerFieldError, TokenizerLoadError
 from core.tokenizers import load
 from core.tokenizers.formats import _files
-from core.tokenizers.formats._json import MAX_ID, MAX_JSON_DEPTH, nesting_depth, parse_json
+from core.tokenizers.formats._json import (MAX_ID, MAX_JSON_DEPTH, nesting_depth, parse_json,
+                                          too_deep)
 from core.tokenizers.formats.gpt2_files import read_vocab_json
 from core.tokenizers.formats.hf_json import load_tokenizer_json
 from core.tokenizers.formats.sentencepiece.tokenizer import load_sentencepiece
@@ -180,3 +181,18 @@ def test_sentencepiece_nan_score(tmp_path):
     path.write_bytes(data)
     error = _refused(load, path, "pieces[0].score", "nan", "finite")
     assert isinstance(error, SubwordScopeError)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 5, MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1])
+@pytest.mark.parametrize("shape", ["list", "dict", "mixed"])
+def test_the_depth_of_a_parsed_document_is_its_raw_nesting(depth, shape):
+    """too_deep (on the parsed document) answers as nesting_depth (on the text) at and around
+    the limit, beside wide siblings (many scalars, many shallow containers)."""
+    doc: object = [1, "x"]
+    for k in range(depth - 1):
+        wrap = shape == "list" or (shape == "mixed" and k % 2)
+        doc = ([["a", "b"]] * 50 + [doc, {"s": 1}]) if wrap else {"v": list(range(9)), "d": doc}
+    text = json.dumps(doc)
+    assert nesting_depth(text) == depth
+    assert too_deep(json.loads(text), MAX_JSON_DEPTH) == (depth > MAX_JSON_DEPTH)
+    assert not too_deep(json.loads(text), depth) and too_deep(json.loads(text), depth - 1)
