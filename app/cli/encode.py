@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import lru_cache
 from itertools import chain
 from typing import Any, Iterable, Iterator
 
@@ -262,13 +263,25 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
     return OK
 
 
-def readable_tokens(tokens: list[str], token_bytes: list[bytes], flags: list, *, shown: bool = False) -> list[str]:
+def readable_tokens(tokens: list[str], token_bytes: list[bytes], flags: list, *,
+                    shown: bool = False) -> list[str]:
     """The token column read as text, special tokens kept as they are spelled. ``shown`` (the
     table): as the app's Readable column shows it (:func:`core.text.byte_alphabet.readable_shown`:
     ``␣café``, ``◌ों``); else the decoded text itself (:func:`core.text.byte_alphabet.readable_bytes`:
-    `` café``), for csv and json. O(tokens)."""
-    read = (lambda b: readable_shown(b, 1 << 30)) if shown else readable_bytes
+    `` café``), for csv and json. O(tokens): each distinct token's bytes are read once
+    (a corpus has far fewer distinct tokens than tokens)."""
+    read = _shown_once if shown else _read_once
     return [t if "special" in f else read(b) for t, b, f in zip(tokens, token_bytes, flags)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _shown_once(data: bytes) -> str:
+    return readable_shown(data, 1 << 30)
+
+
+@lru_cache(maxsize=1 << 16)
+def _read_once(data: bytes) -> str:
+    return readable_bytes(data)
 
 
 def _special_rows(pairs: list[tuple[str, int]], first: int) -> list[list[Any]]:

@@ -59,10 +59,18 @@ def count_graphemes(text: str, *, spaces: bool = True) -> int:
 def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> np.ndarray:
     """``(k,) int64``: boundaries of ``text`` from boundary ``start`` on; stops early, copying
     ``old`` (the boundaries of the previous text, ``old_n`` code points long), as soon as a
-    boundary in the common ``suffix`` was also one before the edit. O(changed length +
+    boundary in the common ``suffix`` was also one before the edit (with no common suffix,
+    the clusters' lengths are summed instead, no Python per cluster). O(changed length +
     clusters copied). The boundaries are gathered in an ``array("q")`` (8 bytes each, no
     int object kept per cluster), which the result shares."""
     n, shift = len(text), len(text) - old_n
+    if not suffix:  # nothing to reuse: every cluster's length at C level, then their sums
+        lengths = np.fromiter(map(len, _CLUSTER.findall(text, start)), np.int64)
+        out_fast = np.empty(len(lengths) + 1, np.int64)
+        out_fast[0] = start
+        np.cumsum(lengths, out=out_fast[1:])
+        out_fast[1:] += start
+        return out_fast
     out = array("q")
     add = out.append
     tail = None
