@@ -18,7 +18,7 @@ from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES, NORMALIZER_FORMS
-from core.align.view import AlignmentView, alignment_view
+from core.align.view import AlignmentView, AlignRequest, alignment_view
 from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import check_stop
 from core.metrics.text_stats import count_words
@@ -107,21 +107,11 @@ def compute(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     """
     state = request.state
     check_stop(should_stop)
-    result = alignment_view(
-        state.text,
-        request.tokenizer,
-        mode=state.mode,
-        tokens_text=state.tokens_text,
-        labels_text=state.labels_text,
-        normalizer_options=state.normalizer_options(),
-        normalize_all=state.normalizer_changed(),
-        scheme=state.scheme,
-        repair=state.repair,
-        tokenizer_is_demo=request.tokenizer_is_demo,
-        graphemes=request.graphemes,
-        should_stop=should_stop,
-        parse_special_tokens=state.parse_special,
-    )
+    asked = AlignRequest(mode=state.mode, tokens_text=state.tokens_text, labels_text=state.labels_text,
+                         normalizer_options=state.normalizer_options(), normalize_all=state.normalizer_changed(),
+                         scheme=state.scheme, repair=state.repair, tokenizer_is_demo=request.tokenizer_is_demo,
+                         parse_special_tokens=state.parse_special)
+    result = alignment_view(state.text, request.tokenizer, asked, graphemes=request.graphemes, should_stop=should_stop)
     check_stop(should_stop)
     _warm(result)
     return result

@@ -11,7 +11,7 @@ from app.widgets.token_badges import readable, visible, visible_runs
 from app.widgets.token_table import COLUMNS, TableRows, TokenTableModel, row_arrays
 from tests.app.widgets.table_rows import table_rows
 from core.align.audit import audit
-from core.align.view import alignment_view
+from core.align.view import AlignRequest, alignment_view
 from core.tokenizers import demo_tokenizer
 from tests.app.panes.alignment.support import FULL
 
@@ -98,7 +98,7 @@ def test_row_arrays_computed_ahead_give_the_same_rows(qtbot):
 def test_the_token_that_does_not_fit_is_the_error_row(qtbot):
     """A pasted list that stops fitting: its first token that does not fit is flagged, the
     rest have no span."""
-    view = alignment_view("zoe flew to", mode="align", tokens_text="zoe flx to")
+    view = alignment_view("zoe flew to", request=AlignRequest(mode="align", tokens_text="zoe flx to"))
     assert view.mismatch is not None and view.mismatch.token == 1
     model = TokenTableModel()
     model.set_tokens(TableRows(view))
