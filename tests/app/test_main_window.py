@@ -72,16 +72,16 @@ def test_open_from_cache_lists_the_hub_cache(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     window = MainWindow()
     qtbot.addWidget(window)
-    with qtbot.waitSignal(window._cache_scan.sig_returned):
-        window._cache_menu.aboutToShow.emit()
-        (scanning,) = window._cache_menu.actions()  # the GUI thread did not wait for the scan
+    with qtbot.waitSignal(window.cache_scan.sig_returned):
+        window.cache_menu.aboutToShow.emit()
+        (scanning,) = window.cache_menu.actions()  # the GUI thread did not wait for the scan
         assert scanning.text().startswith("Scanning") and not scanning.isEnabled()
-    labels = [a.text() for a in window._cache_menu.actions()]
+    labels = [a.text() for a in window.cache_menu.actions()]
     assert labels == ["org/tiny (vocab.txt, 0123abcd)"]
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
-    with qtbot.waitSignal(window._cache_scan.sig_returned):
-        window._cache_menu.aboutToShow.emit()
-    (only,) = window._cache_menu.actions()
+    with qtbot.waitSignal(window.cache_scan.sig_returned):
+        window.cache_menu.aboutToShow.emit()
+    (only,) = window.cache_menu.actions()
     assert only.text().startswith("No tokenizers in") and not only.isEnabled()
 
 
@@ -103,9 +103,9 @@ def test_open_from_cache_skips_an_unreadable_folder(qtbot, tmp_path, monkeypatch
     monkeypatch.setenv("HF_HUB_CACHE", str(hub))
     window = MainWindow()
     qtbot.addWidget(window)
-    with qtbot.waitSignal(window._cache_scan.sig_returned):
-        window._cache_menu.aboutToShow.emit()
-    actions = window._cache_menu.actions()
+    with qtbot.waitSignal(window.cache_scan.sig_returned):
+        window.cache_menu.aboutToShow.emit()
+    actions = window.cache_menu.actions()
     assert [a.text() for a in actions if a.isEnabled()] == ["org/tiny (vocab.txt, 0123abcd)"]
     assert actions[-1].text() == f"1 unreadable folder(s) skipped, e.g. {locked}"
 
@@ -141,7 +141,7 @@ def test_loading_a_tokenizer_reaches_every_pane_and_is_remembered(qtbot, data_di
     window.load_tokenizer(str(path), wait=True)
     assert seen == {name: str(path) for name in window.panes}
     assert window.settings.value("tokenizer/current") == str(path)
-    assert [a.text() for a in window._recent_menu.actions()] == [str(path)]
+    assert [a.text() for a in window.recent_menu.actions()] == [str(path)]
 
 
 def test_a_tokenizer_asked_for_beats_the_remembered_one(qtbot, data_dir):

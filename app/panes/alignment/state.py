@@ -29,7 +29,6 @@ from core.tokenizers import TokenizerLike
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
 DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
-TEACHING_NAME = "teaching example (15-entry WordPiece vocabulary)"  # the demo tokenizer, as the app names it
 CHARS_AHEAD = 50_000  # code points: from this length on, the worker finds a text's distinct characters
 TOKENIZER_FILE_FILTER = "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)"
 """The file dialogs' filter wherever a tokenizer file is chosen."""
