@@ -91,6 +91,7 @@ def test_row_arrays_computed_ahead_give_the_same_rows(qtbot):
     ahead.set_tokens(table_rows(*args, audit=flags, unknown=unknown, arrays=row_arrays(spans, flags, unknown)))
     for name in ("_marks", "_bits", "_end_max"):
         assert getattr(here, name).tolist() == getattr(ahead, name).tolist()
+    # private: the marks the view bisects per redraw (no public getter)
     assert any(here._marks) and [ahead.cell(r, 2) for r in range(ahead.rowCount())] == [
         here.cell(r, 2) for r in range(here.rowCount())]
 
