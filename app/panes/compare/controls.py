@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
 from app.panes.compare.state import CompareState, TokenizerEntry, sampling_inputs, tokenizer_pairs
 from app.panes.compare.table_tab import fill_combo
 from app.settings import Check, get_json, is_json, is_text, state_file
-from core.data import ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
+from core.data import (
+    COMPARED_BUILTINS, ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files,
+    udhr_sample_dir)
 from core.metrics import METRICS, CompareTable
 from core.metrics.measures import TOOLTIPS
 from core.collection import COLLECTION
@@ -45,9 +47,6 @@ def default_entries() -> list[TokenizerEntry]:
     return found or _builtin_entries()
 
 
-COMPARED_BUILTINS = ("bert-base-uncased", "gpt2")
-"""The built-in tokenizers compared without a data folder: the two small ones (GPT-4o and
-Qwen3 are offered in the tokenizer picker; each takes seconds to load)."""
 
 
 def _builtin_entries() -> list[TokenizerEntry]:
