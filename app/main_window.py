@@ -24,7 +24,7 @@ from app.dialogs.encoders import finder, get_encoder
 from app.first_run import SAMPLE_TEXT, default_tokenizer_path, side_by_side_path
 from app.lessons import install_lessons
 from app.panes.alignment import AlignmentPane
-from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TEACHING_NAME, TOKENIZER_FILE_FILTER
+from app.panes.alignment.state import DEMO_LABELS, DEMO_TEXT, TOKENIZER_FILE_FILTER
 from app.panes.base import Pane
 from app.panes.compare import ComparePane
 from app.panes.merges import MergesPane
@@ -34,12 +34,13 @@ from app.panes.retrieval import RetrievalPane
 from app.tokenizer_load import TokenizerLoad
 from app.presentation import install_presentation
 from app.view_exports import install_view_exports
-from app.settings import drop_invalid, flush_states, get_json, open_settings, read_state, set_json
+from app.settings import (
+    CHECKS, TEACHING_TOKENIZER, drop_invalid, flush_states, get_json, open_settings, read_state, set_json)
 from app.workers import TaskRunner, wait_for_workers, wait_until_settled
 from core.data import ResourceError, builtin_name
 from core.encoder.sources import is_encoder_folder
 from core.hf_cache import CacheScan, hub_cache_dir, scan_cache
-from core.tokenizers import TokenizerLike, load
+from core.tokenizers import DEMO_NAME, TokenizerLike, load
 
 # (short name, pane class): the order of the tabs (View ▸ Ctrl+1 … Ctrl+6).
 PANES: tuple[tuple[str, type[Pane]], ...] = (
@@ -52,9 +53,11 @@ PANES: tuple[tuple[str, type[Pane]], ...] = (
 )
 # The panes' stored state objects and the readers that check them field by field.
 STATE_READERS = {f"{name}/state": cls.state_class.from_dict for name, cls in PANES if cls.state_class}
+# Every settings.ini key read: the window's, and those older versions of the panes kept there.
+SETTINGS_CHECKS = CHECKS | {key: check for _, cls in PANES for key, check in cls.legacy_checks.items()}
 
 MAX_RECENT = 8
-TEACHING = ":teaching-example:"  # tokenizer/current when the teaching example was chosen last
+TEACHING = TEACHING_TOKENIZER  # tokenizer/current when the teaching example was chosen last
 MAX_CACHE_ITEMS = 150  # File ▸ Open from Cache lists at most this many tokenizers
 
 
@@ -70,7 +73,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle("Subword Scope")
         self.settings = open_settings()
-        self.dropped_settings = drop_invalid(self.settings, STATE_READERS)  # never a failed start
+        self.dropped_settings = drop_invalid(self.settings, STATE_READERS, SETTINGS_CHECKS)  # never a failed start
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
@@ -129,7 +132,7 @@ class MainWindow(QMainWindow):
 
     # -- menus and status ----------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self.tokenizer_status = QLabel(f"Tokenizer: {TEACHING_NAME}")  # the permanent "Tokenizer: …"
+        self.tokenizer_status = QLabel(f"Tokenizer: {DEMO_NAME}")  # the permanent "Tokenizer: …"
         self._progress = QProgressBar()
         self._progress.setMaximumWidth(160)
         self._progress.setRange(0, 0)
@@ -166,14 +169,14 @@ class MainWindow(QMainWindow):
         act.setStatusTip("Open a tokenizer.json, vocab.txt, vocab.json, .tiktoken or .model file")
         act.triggered.connect(self._on_open_tokenizer_requested)
         file_menu.addAction(act)
-        self._recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu = file_menu.addMenu("Open &Recent")
         self._rebuild_recent_menu()
-        self._cache_menu = file_menu.addMenu("Open from &Cache")
-        self._cache_menu.setToolTipsVisible(True)
-        self._cache_menu.aboutToShow.connect(self._on_cache_menu_requested)
-        self._cache_scan = TaskRunner(self)  # the hub cache is scanned off the GUI thread
-        self._cache_scan.sig_returned.connect(self._fill_cache_menu)
-        self._cache_scan.sig_errored.connect(lambda exc: self._fill_cache_menu(CacheScan(), str(exc)))
+        self.cache_menu = file_menu.addMenu("Open from &Cache")
+        self.cache_menu.setToolTipsVisible(True)
+        self.cache_menu.aboutToShow.connect(self._on_cache_menu_requested)
+        self.cache_scan = TaskRunner(self)  # the hub cache is scanned off the GUI thread
+        self.cache_scan.sig_returned.connect(self._fill_cache_menu)
+        self.cache_scan.sig_errored.connect(lambda exc: self._fill_cache_menu(CacheScan(), str(exc)))
         self._special_action = QAction("Parse &Special Tokens in .tiktoken Files", self, checkable=True)
         self._special_action.setChecked(self.settings.value("tokenizer/tiktoken_special", False, type=bool))
         self._special_action.setStatusTip(
@@ -341,16 +344,16 @@ class MainWindow(QMainWindow):
 
     def _on_cache_menu_requested(self) -> None:
         """Scan the hub cache on a worker; the menu says "Scanning…" until it is filled."""
-        if self._cache_scan.busy:
+        if self.cache_scan.busy:
             return
-        self._cache_menu.clear()
-        self._cache_menu.addAction(f"Scanning {hub_cache_dir()}…").setEnabled(False)
-        self._cache_scan.submit(scan_cache, hub_cache_dir())
+        self.cache_menu.clear()
+        self.cache_menu.addAction(f"Scanning {hub_cache_dir()}…").setEnabled(False)
+        self.cache_scan.submit(scan_cache, hub_cache_dir())
 
     def _fill_cache_menu(self, scan: CacheScan, error: str = "") -> None:
         """One action per cached tokenizer (at most :data:`MAX_CACHE_ITEMS`), then notes:
         none found, how many more there are, unreadable folders skipped."""
-        menu = self._cache_menu
+        menu = self.cache_menu
         menu.clear()
         for item in scan.found[:MAX_CACHE_ITEMS]:
             act = menu.addAction(item.label)
@@ -390,7 +393,7 @@ class MainWindow(QMainWindow):
         self.tokenizer_load.choose_teaching()
         self.panes["alignment"].set_load_error(None)
         self.settings.setValue("tokenizer/current", TEACHING)
-        self._broadcast_tokenizer(None, TEACHING_NAME)
+        self._broadcast_tokenizer(None, DEMO_NAME)
 
     def show_teaching_example(self) -> None:
         """File ▸ Teaching Example: the teaching vocabulary on its sentence, in labels mode.
@@ -442,7 +445,7 @@ class MainWindow(QMainWindow):
 
     def _broadcast_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         builtin = builtin_name(label) if tokenizer is not None else None
-        shown = TEACHING_NAME if tokenizer is None else f"{builtin} (built in)" if builtin else label
+        shown = DEMO_NAME if tokenizer is None else f"{builtin} (built in)" if builtin else label
         self.tokenizer_status.setText(f"Tokenizer: {shown}")
         self.tokenizer_status.setToolTip(label)
         for pane in self.panes.values():
@@ -454,12 +457,12 @@ class MainWindow(QMainWindow):
         self._rebuild_recent_menu()
 
     def _rebuild_recent_menu(self) -> None:
-        self._recent_menu.clear()
+        self.recent_menu.clear()
         recent = get_json(self.settings, "tokenizer/recent", [])
         for path in recent:
-            act = self._recent_menu.addAction(path)
+            act = self.recent_menu.addAction(path)
             act.triggered.connect(lambda _=False, p=path: self.load_tokenizer(p))
-        self._recent_menu.setEnabled(bool(recent))
+        self.recent_menu.setEnabled(bool(recent))
 
     # -- lifetime ------------------------------------------------------------------------
     def shutdown(self, timeout_ms: int = 500) -> None:

@@ -3,9 +3,10 @@
 Two files in :func:`config_dir` (``$SUBWORDSCOPE_CONFIG_DIR`` overrides it; tests point it at a
 temporary folder):
 
-- ``settings.ini`` (QSettings): small values — window, tokenizer paths, the Compare pane's
-  options. QSettings writes it atomically (Qt's ``QSaveFile``: a temporary file,
-  ``fdatasync``, then a rename; :meth:`QSettings.isAtomicSyncRequired` is on by default)
+- ``settings.ini`` (QSettings): small values — window, tokenizer paths (and, from older
+  versions, the Compare pane's options, moved to ``state.json`` once). QSettings writes it
+  atomically (Qt's ``QSaveFile``: a temporary file, ``fdatasync``, then a rename;
+  :meth:`QSettings.isAtomicSyncRequired` is on by default)
   from the event loop soon after each ``setValue``. Every stored value is checked when the
   window opens (:func:`drop_invalid`): one of the wrong type, out of range or unparsable is
   removed, and its key named once in the status bar, so no value in the file can stop the
@@ -57,6 +58,8 @@ MAX_STATE_BYTES = 256 * 2**20
 _REFUSED = "subwordscope_refused"  # QSettings property: why settings.ini was not used ("" if it was)
 _STATE_PATH = "subwordscope_state_file"  # QSettings property: the state.json beside the real settings.ini
 Check = Callable[[Any], bool]
+TEACHING_TOKENIZER = ":teaching-example:"
+"""``tokenizer/current`` when the teaching example was chosen last."""
 
 
 def config_dir() -> Path:
@@ -201,21 +204,6 @@ def list_of_text(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def list_of_pairs(value: Any) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v) for v in value)
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e12
-
-
-def sampling_inputs(value: Any) -> bool:
-    """The Compare pane's sampling inputs: ``[sizes text, temperature, draws]``."""
-    return (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
-            and _number(value[1]) and _number(value[2]) and value[1] > 0 and value[2] >= 0)
-
-
 CHECKS: dict[str, Check] = {
     "window/geometry": lambda v: isinstance(v, (QByteArray, bytes)),
     "window/tab": is_index(64),
@@ -223,16 +211,11 @@ CHECKS: dict[str, Check] = {
     "tokenizer/last_dir": is_text,
     "tokenizer/tiktoken_special": is_flag,
     "tokenizer/recent": is_json(list_of_text),
-    "compare/corpus_folder": is_text,
-    "compare/tokenizer_paths": is_json(list_of_pairs),
-    "compare/metric": is_text,
-    "compare/reference": is_text,
-    "compare/damage_form": is_text,
-    "compare/sampling": is_json(sampling_inputs),
-    "compare/last_dir": is_text,
 }
-"""Every ``settings.ini`` key the app reads, and what a readable value looks like. The
-panes' ``<pane>/state`` objects are checked field by field by their state classes."""
+"""Every ``settings.ini`` key the main window reads, and what a readable value looks like.
+The panes' ``<pane>/state`` objects are checked field by field by their state classes, and
+the keys an older version of a pane kept in ``settings.ini`` (read once, to be moved into
+``state.json``) by the pane's ``legacy_checks`` (:class:`app.panes.base.Pane`)."""
 
 StateReader = Callable[[Any], Any]
 

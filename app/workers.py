@@ -274,6 +274,12 @@ class TaskRunner(QObject):
             self._start(worker)
 
 
+def is_working(widget: QObject) -> bool:
+    """Whether one of ``widget``'s :class:`TaskRunner` s (its children, at any depth) has a
+    task running or waiting. O(children)."""
+    return any(r.busy for r in widget.findChildren(TaskRunner))
+
+
 def wait_until_settled(widget: QObject, timeout_ms: int = 120_000) -> bool:
     """Run the event loop until none of ``widget``'s :class:`TaskRunner` s runs and none of
     its one-shot timers (debounces, deferred starts) is pending, for 200 ms in a row (a
@@ -284,7 +290,7 @@ def wait_until_settled(widget: QObject, timeout_ms: int = 120_000) -> bool:
     quiet_since = None
     while time.monotonic() < deadline:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        busy = any(r.busy for r in widget.findChildren(TaskRunner)) or any(
+        busy = is_working(widget) or any(
             t.isActive() and t.isSingleShot() for t in widget.findChildren(QTimer))
         if busy:
             quiet_since = None

@@ -73,6 +73,12 @@ def udhr_sample_dir() -> Path:
     return resource_path("udhr_sample")
 
 
+COMPARED_BUILTINS = ("bert-base-uncased", "gpt2")
+"""The built-in tokenizers compared when none is named (the Compare pane without a data
+folder, ``subwordscope compare``): the two small ones (GPT-4o and Qwen3 take seconds each
+to load)."""
+
+
 def builtin_tokenizers() -> dict[str, str]:
     """The tokenizers shipped with the app: name -> one-line description (first = default)."""
     return {name: t.description for name, t in BUILTIN_TOKENIZERS.items()}

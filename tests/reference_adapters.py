@@ -31,9 +31,9 @@ class HFAdapter:
 
         self.path = str(path)
         self.name = name or Path(path).parent.name
-        self._tok = Tokenizer.from_file(self.path)
-        self._tok.no_padding()
-        self._tok.no_truncation()
+        self.library = Tokenizer.from_file(self.path)
+        self.library.no_padding()
+        self.library.no_truncation()
         model = json.loads(Path(path).read_text(encoding="utf-8"))["model"]
         unk = model.get("unk_token")
         if unk is None and model.get("unk_id") is not None:
@@ -41,10 +41,10 @@ class HFAdapter:
         self.unk_token = unk
 
     def token_to_id(self, token: str) -> int | None:
-        return self._tok.token_to_id(token)
+        return self.library.token_to_id(token)
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> RefEncoding:
-        enc = self._tok.encode(text, add_special_tokens=add_special_tokens)
+        enc = self.library.encode(text, add_special_tokens=add_special_tokens)
         return RefEncoding(list(enc.tokens), list(enc.ids), [tuple(o) for o in enc.offsets],
                            list(enc.special_tokens_mask))
 
@@ -72,11 +72,12 @@ class TiktokenAdapter:
             if line:
                 tok, rank = line.split()
                 ranks[base64.b64decode(tok)] = int(rank)
-        self._enc = tiktoken.Encoding(self.name, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens={})
+        self.tiktoken_encoding = tiktoken.Encoding(self.name, pat_str=CL100K_PATTERN, mergeable_ranks=ranks,
+                                                   special_tokens={})
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> RefEncoding:
-        ids = self._enc.encode_ordinary(text)
-        pieces = [self._enc.decode_single_token_bytes(i) for i in ids]
+        ids = self.tiktoken_encoding.encode_ordinary(text)
+        pieces = [self.tiktoken_encoding.decode_single_token_bytes(i) for i in ids]
         char_of_byte = [i for i, ch in enumerate(text) for _ in ch.encode("utf-8", "surrogatepass")]
         offsets, b = [], 0
         for p in pieces:

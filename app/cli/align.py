@@ -13,7 +13,7 @@ import sys
 
 from core.align import SCHEMES
 from core.align.modes import NORMALIZER_FORMS
-from core.align.view import AlignmentView, alignment_view
+from core.align.view import AlignmentView, AlignRequest, alignment_view
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
 
@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     options = {"form": None if args.form == "none" else args.form,
                "strip_accents": not args.keep_accents, "lowercase": not args.keep_case,
                "collapse_whitespace": True}
-    view = alignment_view(text, mode="align", tokens_text=raw_tokens, normalizer_options=options,
-                          normalize_all=args.normalize_all, scheme=args.scheme)
+    view = alignment_view(text, request=AlignRequest(mode="align", tokens_text=raw_tokens, normalizer_options=options,
+                                                     normalize_all=args.normalize_all, scheme=args.scheme))
     if view.error or view.notice:
         return bad_input("align", CliError(view.error or view.notice))
     rows = [[r[0], r[1], r[3], r[4], r[5], r[8], r[9]] for r in token_rows(view, args.units)]

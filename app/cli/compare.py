@@ -19,6 +19,7 @@ import os
 import sys
 from typing import Sequence
 
+from core.data import COMPARED_BUILTINS
 from core.errors import SubwordScopeError
 from core.metrics import METRICS, UNKNOWN_LIMIT, CompareTable, unreliable
 from core.metrics.per_encoding import ZERO
@@ -32,7 +33,7 @@ from app.cli.corpus import CorpusError, corpus_files, plan_chunks
 from app.cli.mapreduce import add_options, run_map
 from app.cli.work import CompareCounts, TokenizerFailed, compare_chunk, tokenizers
 
-DEFAULT_TOKENIZERS = ("bert-base-uncased", "gpt2")
+DEFAULT_TOKENIZERS = COMPARED_BUILTINS
 COLUMNS = {
     "language": "file stem of the corpus file (e.g. por_PT)",
     "language_name": "the language's name",

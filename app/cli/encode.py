@@ -244,7 +244,7 @@ def _encode(parts: Iterable[Piece], source: str, what: str, tokenizer: Tokenizer
                   f"code point {piece.start:,}; the piece was cut there and the tokens next to it "
                   "may differ from one encode of the whole text", file=sys.stderr)
         first = False
-        view = alignment_view(piece.text, tokenizer, mode="tokenize")
+        view = alignment_view(piece.text, tokenizer)
         if view.error or view.notice:
             raise CliError(f"{source}: {view.error or view.notice}")
         columns = token_columns(view, args.units, count, shift, specials)

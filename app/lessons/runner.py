@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractButton
 from app.lessons.figures import input_value, resolve, set_input, shown_text
 from app.lessons.model import LessonError, Step
 from app.panes.base import Pane
+from app.settings import TEACHING_TOKENIZER
 from app.workers import wait_until_settled
 from core.data import builtin_name, builtin_tokenizer, builtin_tokenizers
 
@@ -26,7 +27,7 @@ def use_tokenizer(window: Any, name: str, *, wait: bool) -> None:
     is shown already. Raises :class:`LessonError` for another name."""
     current = str(window.settings.value("tokenizer/current") or "")
     if name == TEACHING:
-        if current != ":teaching-example:":
+        if current != TEACHING_TOKENIZER:
             window.use_demo_tokenizer()
         return
     if name not in builtin_tokenizers():

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.panes.stored import StoredState, merged_state
-from app.settings import open_settings, read_state, write_state
+from app.settings import Check, open_settings, read_state, write_state
 from app.widgets.qt_messages import quiet_qt_messages
 from core.tokenizers import TokenizerLike
 
@@ -27,6 +27,9 @@ class Pane(QWidget):
     title: str = "Pane"
     key: str = "pane"
     state_class: type[StoredState] | None = None  # None: the pane keeps no state object
+    #: ``settings.ini`` keys an older version of the pane kept (the pane moves them into its
+    #: state once) and what a readable value looks like (``app.settings.CHECKS``'s form)
+    legacy_checks: dict[str, Check] = {}
 
     sig_status_requested = Signal(str)  # a short message for the status bar
 
@@ -44,9 +47,10 @@ class Pane(QWidget):
         for what is missing or bad)."""
         return self.state_class.from_dict(read_state(self.settings, self.state_key, None))
 
-    def store_state(self, state: StoredState) -> None:
-        """Save ``state`` to ``state.json`` (atomically, off the GUI thread)."""
-        write_state(self.settings, self.state_key, state.to_dict())
+    def store_state(self, state: StoredState, delay: float = 0.0) -> None:
+        """Save ``state`` to ``state.json`` (atomically, off the GUI thread), ``delay``
+        seconds from now unless stored again before (:func:`app.settings.write_state`)."""
+        write_state(self.settings, self.state_key, state.to_dict(), delay)
 
     def save_state(self) -> None:
         """Write what should survive a restart (default: nothing)."""

@@ -24,7 +24,15 @@ from core.text.normalize import NormalizedText, normalize
 from core.tokenizers import chars
 from core.tokenizers.normalizers import BertNormalizer, Compose
 
-SCHEMES = ("wordpiece", "sentencepiece", "bytelevel", "surface")
+SCHEME_NAMES = {
+    "wordpiece": "WordPiece",
+    "sentencepiece": "SentencePiece",
+    "bytelevel": "byte-level",
+    "surface": "surface",
+}
+"""Each way a pasted token list marks word pieces (its key), as the app and the error
+messages name it."""
+SCHEMES = tuple(SCHEME_NAMES)
 METASPACE = "\u2581"
 UNK_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>", "[unk]"})
 """Token strings that stand for "whatever pre-tokenized unit is at the cursor"."""

@@ -22,7 +22,7 @@ import json
 import re
 from typing import Any, Callable
 
-from core.align.cursor import UNK_TOKENS, AlignmentError, align, detect_scheme
+from core.align.cursor import SCHEME_NAMES, UNK_TOKENS, AlignmentError, align, detect_scheme
 from core.align.entities import LabelError, entities
 from core.align.records import AlignedAs, Labelled, Mismatch, ModeOutput, TokenRows
 from core.errors import SubwordScopeError
@@ -39,12 +39,6 @@ MODES = {
 }
 """Mode key → the name the app shows."""
 
-SCHEME_NAMES = {  # core.align schemes, as the app and the error messages name them
-    "wordpiece": "WordPiece",
-    "sentencepiece": "SentencePiece",
-    "bytelevel": "byte-level",
-    "surface": "surface",
-}
 SCHEME_MARKERS = {"wordpiece": "##", "sentencepiece": "\u2581", "bytelevel": "\u0120"}
 """How a scheme's tokens mark word pieces (surface strings carry no marker)."""
 NORMALIZER_FORMS = (*FORMS, "none")

@@ -6,14 +6,18 @@ produces (:class:`ModeOutput`). Every field of a record means something whenever
 is there: what only one mode has is its own record, None in the other modes. Positions are
 code points of the original text unless a name says normalized, UTF-16 or UTF-8.
 
-Public names: :class:`TokenRows`, :class:`SpanLayer`, :class:`TextTables`,
-:class:`Labelled`, :class:`AlignedAs`, :class:`Mismatch`, :class:`ModeOutput`.
+What is asked of :func:`~core.align.view.alignment_view` besides the text and the tokenizer
+is one record too, :class:`AlignRequest`.
+
+Public names: :class:`AlignRequest`, :class:`TokenRows`, :class:`SpanLayer`,
+:class:`TextTables`, :class:`Labelled`, :class:`AlignedAs`, :class:`Mismatch`,
+:class:`ModeOutput`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -21,6 +25,49 @@ from core.align.entities import Entity
 from core.text.normalize import NormalizedText
 
 Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class AlignRequest:
+    """What :func:`core.align.view.alignment_view` is asked to do with a text (the options
+    of one rendering of the alignment pane, or of ``subwordscope align``).
+
+    Attributes
+    ----------
+    mode : {"tokenize", "align", "labels"}
+        Tokenize with the tokenizer; align a pasted token list; lift pasted BIO labels (one
+        per token of the tokenizer) to entities.
+    tokens_text : str
+        The pasted token list (align mode; ``""`` in the other modes): a JSON list of strings
+        or whitespace-separated items.
+    labels_text : str
+        The pasted labels (labels mode; ``""`` in the other modes), in the same two forms.
+    normalizer_options : Mapping | None
+        Keyword arguments of :func:`core.text.normalize.normalize` (align mode, and the
+        teaching tokenizer's normalizer); None: none.
+    normalize_all : bool
+        Apply ``normalizer_options`` for every align scheme, not only WordPiece (align mode).
+    scheme : str
+        ``"auto"`` or one of :data:`core.align.SCHEMES` (align mode).
+    repair : bool
+        Repair ill-formed BIO sequences instead of reporting them (labels mode).
+    tokenizer_is_demo : bool
+        The tokenizer is the teaching one: its text is normalized by ``normalizer_options``
+        first.
+    parse_special_tokens : bool
+        False: the text's special-token strings (``<|im_start|>``) are encoded as plain text
+        (tokenize and labels modes), as ``tokenizers`` does with ``encode_special_tokens``.
+    """
+
+    mode: str = "tokenize"
+    tokens_text: str = ""
+    labels_text: str = ""
+    normalizer_options: Mapping[str, Any] | None = None
+    normalize_all: bool = False
+    scheme: str = "auto"
+    repair: bool = True
+    tokenizer_is_demo: bool = False
+    parse_special_tokens: bool = True
 
 
 @dataclass(frozen=True)

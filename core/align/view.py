@@ -10,7 +10,8 @@ bad input: errors a user can fix (a token list that does not fit, a wrong label 
 or oversized text) come back in ``error`` / ``notice``. Positions are code points unless a
 name says UTF-16 or UTF-8.
 
-Public names: :func:`alignment_view`, :class:`AlignmentView` (and the records it is made of),
+Public names: :func:`alignment_view`, :class:`AlignRequest` (what it is asked),
+:class:`AlignmentView` (and the records it is made of),
 :func:`audit_spans`, :func:`normalized_spans`.
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 from core.align.audit import Audit, audit
 from core.align.entities import Entity
 from core.align.modes import MAX_CHARS, align_tokens, label_entities, tokenize
-from core.align.records import AlignedAs, Labelled, Mismatch, SpanLayer, TextTables, TokenRows
+from core.align.records import AlignedAs, AlignRequest, Labelled, Mismatch, SpanLayer, TextTables, TokenRows
 from core.collector import release_freed_memory
 from core.errors import check_stop
 from core.text.columns import SpanArray, int_array
@@ -38,7 +39,7 @@ from core.text.normalize import NormalizedText
 from core.text.offsets import int_table, offset_arrays
 from core.tokenizers.protocol import TokenizerLike
 
-__all__ = ["AlignedAs", "AlignmentView", "Labelled", "Mismatch", "SpanLayer", "TextTables", "TokenRows",
+__all__ = ["AlignRequest", "AlignedAs", "AlignmentView", "Labelled", "Mismatch", "SpanLayer", "TextTables", "TokenRows",
            "alignment_view", "audit_spans", "normalized_spans"]
 
 
@@ -304,46 +305,27 @@ def _derived_layer(rows: TokenRows, normalized: NormalizedText, n: int, flags: A
 def alignment_view(
     text: str,
     tokenizer: TokenizerLike | None = None,
+    request: AlignRequest = AlignRequest(),
     *,
-    mode: str = "tokenize",
-    tokens_text: str = "",
-    labels_text: str = "",
-    normalizer_options: dict | None = None,
-    normalize_all: bool = False,
-    scheme: str = "auto",
-    repair: bool = True,
-    tokenizer_is_demo: bool = False,
     graphemes: GraphemeBounds | None = None,
     should_stop: Callable[[], bool] | None = None,
-    parse_special_tokens: bool = True,
 ) -> AlignmentView:
-    """Tokenize / align / label ``text`` and derive everything the alignment pane shows.
+    """Tokenize / align / label ``text`` as ``request`` asks and derive everything the
+    alignment pane shows.
 
     Parameters
     ----------
     text : str
         The original text (code points; at most :data:`core.align.modes.MAX_CHARS`).
     tokenizer : Tokenizer
-        Used in the ``"tokenize"`` and ``"labels"`` modes.
-    mode : {"tokenize", "align", "labels"}
-    tokens_text, labels_text : str
-        The pasted token list (align mode) and BIO labels (labels mode): a JSON list of
-        strings or whitespace-separated items.
-    normalizer_options : dict
-        Keyword arguments of :func:`core.text.normalize.normalize` (align mode, and the demo
-        tokenizer's teaching normalizer); ``normalize_all`` applies them for every align
-        scheme, not only WordPiece.
-    scheme : str
-        ``"auto"`` or one of :data:`core.align.SCHEMES` (align mode).
-    repair : bool
-        Repair ill-formed BIO sequences instead of reporting them (labels mode).
+        Used in the ``"tokenize"`` and ``"labels"`` modes (None in align mode).
+    request : AlignRequest
+        The mode and its options (:class:`core.align.records.AlignRequest`; the default:
+        tokenize, special-token strings parsed).
     graphemes : GraphemeBounds, optional
         A cache of grapheme boundaries kept across calls (keystrokes); a fresh one otherwise.
     should_stop : callable, optional
         Polled in the tokenizer's and the cursor walk's loops and between the steps below.
-    parse_special_tokens : bool
-        False: the text's special-token strings (``<|im_start|>``) are encoded as plain text
-        (tokenize and labels modes), as ``tokenizers`` does with ``encode_special_tokens``.
 
     Returns
     -------
@@ -355,18 +337,20 @@ def alignment_view(
     core.errors.Cancelled
         If ``should_stop()`` returned True (a superseded request).
     """
+    mode = request.mode
     base = AlignmentView(text=text, mode=mode)
     if not text.strip():
         return replace(base, notice="The text is empty: type or paste some text above.")
     if len(text) > MAX_CHARS:
         return replace(base, notice=f"The text has {len(text):,} characters; at most "
                        f"{MAX_CHARS:,} are tokenized here. Shorten it to see tokens.")
-    options = normalizer_options or {}
+    options = dict(request.normalizer_options or {})
     if mode == "align":
-        out = align_tokens(text, tokens_text, options, scheme=scheme, normalize_all=normalize_all,
-                           should_stop=should_stop)
+        out = align_tokens(text, request.tokens_text, options, scheme=request.scheme,
+                           normalize_all=request.normalize_all, should_stop=should_stop)
     else:
-        out = tokenize(tokenizer, text, options, tokenizer_is_demo, should_stop, parse_special_tokens)
+        out = tokenize(tokenizer, text, options, request.tokenizer_is_demo, should_stop,
+                       request.parse_special_tokens)
     rows, spans = out.rows, SpanArray.from_pairs(out.spans)  # compact columns: the tuples are freed
     if rows.derived_spans is not None:
         rows = replace(rows, derived_spans=SpanArray.from_pairs(rows.derived_spans))
@@ -384,7 +368,7 @@ def alignment_view(
     derived = _derived_layer(rows, nt, len(text), flags) if flags.misleading_count else None
     labelled, error = None, out.error
     if mode == "labels" and error is None:
-        labelled, error = label_entities(text, rows.tokens, spans, labels_text, repair)
+        labelled, error = label_entities(text, rows.tokens, spans, request.labels_text, request.repair)
     if len(text) >= TRIM_CHARS:
         release_freed_memory()
     return replace(base, rows=rows, layer=layer, tables=TextTables(nt, utf16, utf8, starts), audit=flags,

@@ -13,7 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.encoder.ops import layer_norm
 from core.errors import SubwordScopeError
+
+LN_EPS = 1e-5
+"""The layer norms' epsilon in the block experiments (added to the variance)."""
 
 
 class BlockShapeError(SubwordScopeError):
@@ -159,11 +163,6 @@ def init_block_weights(d: int, H: int, d_ff: int, seed: int = 0) -> dict[str, np
     return {n: rng.normal(scale=0.02, size=s) for n, s in zip(names, shapes)}
 
 
-def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float = 1e-5) -> np.ndarray:
-    mu = x.mean(-1, keepdims=True)
-    return (x - mu) / np.sqrt(x.var(-1, keepdims=True) + eps) * g + b
-
-
 def _gelu(x: np.ndarray) -> np.ndarray:  # tanh approximation (Hendrycks & Gimpel 2016)
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
 
@@ -202,7 +201,7 @@ def block_forward(x: np.ndarray, w: dict[str, np.ndarray], H: int, *, causal: bo
     if norm not in ("pre", "post"):
         raise BlockShapeError(f"norm must be 'pre' or 'post', got {norm!r}")
     pre = norm == "pre"
-    out = {"x": x, "ln1": _layer_norm(x, w["ln1_g"], w["ln1_b"]) if pre else x}
+    out = {"x": x, "ln1": layer_norm(x, w["ln1_g"], w["ln1_b"], LN_EPS) if pre else x}
     out["qkv"] = out["ln1"] @ w["W_qkv"] + w["b_qkv"]
     q, k, v = (a.reshape(B, T, H, d // H).transpose(0, 2, 1, 3) for a in np.split(out["qkv"], 3, -1))
     out["q, k, v per head"] = q
@@ -214,10 +213,10 @@ def block_forward(x: np.ndarray, w: dict[str, np.ndarray], H: int, *, causal: bo
     out["merged"] = out["context"].transpose(0, 2, 1, 3).reshape(B, T, d)
     out["attn_out"] = out["merged"] @ w["W_o"] + w["b_o"]
     residual = x + out["attn_out"]
-    out["x1"] = residual if pre else _layer_norm(residual, w["ln1_g"], w["ln1_b"])
-    out["ln2"] = _layer_norm(out["x1"], w["ln2_g"], w["ln2_b"]) if pre else out["x1"]
+    out["x1"] = residual if pre else layer_norm(residual, w["ln1_g"], w["ln1_b"], LN_EPS)
+    out["ln2"] = layer_norm(out["x1"], w["ln2_g"], w["ln2_b"], LN_EPS) if pre else out["x1"]
     out["ffn_hidden"] = _gelu(out["ln2"] @ w["W_1"] + w["b_1"])
     out["ffn_out"] = out["ffn_hidden"] @ w["W_2"] + w["b_2"]
     final = out["x1"] + out["ffn_out"]
-    out["out"] = final if pre else _layer_norm(final, w["ln2_g"], w["ln2_b"])
+    out["out"] = final if pre else layer_norm(final, w["ln2_g"], w["ln2_b"], LN_EPS)
     return out

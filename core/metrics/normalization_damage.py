@@ -26,8 +26,9 @@ from functools import lru_cache
 
 from core.errors import SubwordScopeError
 from core.text.scripts import script_of
+from core.text.unicode_forms import FORMS
 
-DAMAGE_FORMS = ("NFC", "NFD", "NFKC", "NFKD", "strip_accents")
+DAMAGE_FORMS = (*FORMS, "strip_accents")
 KINDS = ("changed", "dropped", "split")
 
 # SPEC §9: (label, text, code points raw / NFC / NFKC, NFKC text).
@@ -117,7 +118,7 @@ def form_table(examples=FORM_EXAMPLES) -> list[FormRow]:
     """Computed code-point counts of each example under every form (SPEC §9 table)."""
     rows = []
     for label, text, *_ in examples:
-        forms = {f: unicodedata.normalize(f, text) for f in ("NFC", "NFD", "NFKC", "NFKD")}
+        forms = {f: unicodedata.normalize(f, text) for f in FORMS}
         rows.append(FormRow(label, text, len(text), len(forms["NFC"]), len(forms["NFD"]),
                             len(forms["NFKC"]), len(forms["NFKD"]), forms["NFC"], forms["NFKC"]))
     return rows

@@ -202,12 +202,6 @@ def tokenizer_key(tokenizer: Any) -> str:
     return str(getattr(tokenizer, "path", None) or getattr(tokenizer, "name", id(tokenizer)))
 
 
-def file_metrics(tokenizer: Any, corpus_file: CorpusFile,
-                 stats: Sequence[TextStats] | None = None) -> EncodingMetrics:
-    """Sum of :func:`encoding_metrics` over the lines of one corpus file."""
-    return file_cell(tokenizer, corpus_file, stats, round_trip=False)[0]
-
-
 def file_cell(tokenizer: Any, corpus_file: CorpusFile, stats: Sequence[TextStats] | None = None, *,
               round_trip: bool = True) -> tuple[EncodingMetrics, RoundTripCount | None]:
     """The sums of :func:`encoding_metrics` and (with ``round_trip``, for a tokenizer that can

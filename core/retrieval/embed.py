@@ -20,13 +20,14 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from core.encoder.download import NEEDED
 from core.errors import Cancelled
 from core.pooling import cls_pool, max_pool, mean_pool
 from core.retrieval._checks import RetrievalError, as_lines, whole_number
 from core.text.files import check_regular_file
 
 POOLINGS = ("mean", "cls", "max")
-MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+MODEL_FILES = NEEDED  # the files of an encoder folder its embeddings are keyed on
 CACHE_VERSION = 1
 MAX_EMBEDDING_BYTES = 1 << 30
 """Largest result :func:`embed_corpus` builds: 1 GiB (about 700,000 texts at 384 dims)."""

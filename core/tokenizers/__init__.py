@@ -56,7 +56,7 @@ from core.tokenizers.tokenizer import Tokenizer
 from core.tokenizers.vocab_audit import VocabAudit, vocab_audit
 from resources import read_text as _read_resource
 
-__all__ = ["Encoding", "Tokenizer", "TokenizerLike", "TokenizerLoadError", "VocabAudit",
+__all__ = ["DEMO_NAME", "Encoding", "Tokenizer", "TokenizerLike", "TokenizerLoadError", "VocabAudit",
            "demo_tokenizer", "load", "vocab_audit"]
 
 
@@ -91,12 +91,16 @@ def load(path: str | PathLike[str], **options: Any) -> Tokenizer:
     return LOADERS[fmt](file, **options)
 
 
+DEMO_NAME = "teaching example (15-entry WordPiece vocabulary)"
+"""The name of :func:`demo_tokenizer`, wherever it is shown (the app's panes, the CLI)."""
+
+
 def demo_tokenizer() -> Tokenizer:
     """The toy WordPiece of SPEC §2: the 15-entry vocabulary in ``resources/demo_vocab.txt``,
     the teaching normalizer (SPEC §1 defaults), whitespace + punctuation pre-tokenization
     and greedy longest-match WordPiece."""
     vocab = read_vocab_txt(_read_resource("demo_vocab.txt"))
-    tokenizer = Tokenizer(name="teaching example (15-entry WordPiece)", model=WordPiece(vocab),
+    tokenizer = Tokenizer(name=DEMO_NAME, model=WordPiece(vocab),
                           normalizer=Teaching(), pre_tokenizer=bert_pre_tokenizer(),
                           source={"format": "built-in"})
     tokenizer.decoder = WordPieceDecoder("##", cleanup=True)

@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from core.text.unicode_forms import FORMS
+
 __all__ = ["PipelineStep", "STAGES", "pipeline_steps"]
 
 STAGES = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
@@ -79,7 +81,7 @@ def _label(part: dict) -> str:
         for key in ("regex", "string", "prepend"):
             if key in part:
                 return f"{kind} {_quoted(part[key]) if key != 'regex' else 'regex'}"
-    if kind in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase"):
+    if kind in FORMS or kind == "Lowercase":
         return kind
     if kind == "BertNormalizer":
         flags = [name for name in ("lowercase", "strip_accents", "clean_text")

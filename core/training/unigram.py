@@ -136,15 +136,6 @@ def path_score(pieces: list[str] | tuple[str, ...], log_probs: Mapping[str, floa
     return float(sum(log_probs[p] for p in pieces))
 
 
-def best_path_edges(word: str, pieces: list[str] | tuple[str, ...]) -> list[tuple[int, int]]:
-    """Half-open code-point spans of consecutive ``pieces`` in ``word``."""
-    spans, pos = [], 0
-    for p in pieces:
-        spans.append((pos, pos + len(p)))
-        pos += len(p)
-    return spans
-
-
 def _stuck_at(word: str, edges_by_end: dict[int, list[LatticeEdge]]) -> int:
     """The furthest position any path of pieces reaches (no piece continues from there)."""
     reachable = {0}

@@ -189,7 +189,7 @@ def test_compare_computes_on_the_bundled_corpus_and_tokenizers(qtbot):
     pane = ComparePane(open_settings())
     qtbot.addWidget(pane)
     assert pane.state.corpus_folder == str(udhr_sample_dir())
-    assert [e.label for e in pane.state.entries] == ["bert-base-uncased", "gpt2"]
+    assert [e.label for e in pane.entries] == ["bert-base-uncased", "gpt2"]
     with qtbot.waitSignal(pane.sig_result_changed, timeout=120_000):
         pane.show()
     table = pane.result.table

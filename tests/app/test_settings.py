@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication
 
-from app.main_window import PANES, STATE_READERS, TEACHING, MainWindow
+from app.main_window import PANES, SETTINGS_CHECKS, STATE_READERS, TEACHING, MainWindow
 from app.settings import (
-    CHECKS, STATE_FILE, atomic_write, bad_fields, drop_invalid, get_json, open_settings,
+    STATE_FILE, atomic_write, bad_fields, drop_invalid, get_json, open_settings,
     read_state, set_json, state_file, write_state)
 from app.panes.positions.state import PositionsState
 
@@ -46,6 +46,7 @@ BAD_VALUES: dict[str, list] = {
     "compare/damage_form": ["nope", QByteArray(b"x")],
     "compare/sampling": ["abc", "[1e300]", '["a"]', "[1, 2, 3, 4, 5, 6, 7]", '["1 2", -5, 0]', "5", DEEP],
     "compare/last_dir": [QByteArray(b"x")],
+    "compare/tab": [QByteArray(b"x")],
 }
 STATE_BAD = {  # pane state key -> stored objects with wrong types, out-of-range numbers, garbage
     "alignment/state": [{"text": 5}, {"mode": "zzz"}, {"scheme": 3}, {"form": "NFX"}, {"lowercase": "yes"}],
@@ -55,6 +56,9 @@ STATE_BAD = {  # pane state key -> stored objects with wrong types, out-of-range
     "pooling/state": [{"content": 0}, {"pad_length": -1}, {"sentence": 10**6}, {"strength": "x"},
                       {"overlap": 10**9}],
     "retrieval/state": [{"k": 0}, {"nprobe": -4}, {"languages": 5}, {"method": "zzz"}, {"tab": -3}],
+    "compare/state": [{"metric": "no-such-metric"}, {"damage_form": "nope"}, {"tokenizer_paths": [[1, 2]]},
+                      {"tokenizer_paths": [["a"]]}, {"sampling": ["1 2", -5, 0]}, {"sampling": [1e300]},
+                      {"corpus_folder": 5}, {"tab": ["Table"]}],
 }
 GARBAGE_STATES = ["abc", "5", "[]", DEEP]
 
@@ -82,8 +86,8 @@ def _start(qtbot) -> MainWindow:
 
 
 def test_every_key_the_app_reads_is_checked():
-    assert set(BAD_VALUES) == set(CHECKS)
-    assert set(STATE_BAD) == set(STATE_READERS) == {f"{name}/state" for name, _ in PANES} - {"compare/state"}
+    assert set(BAD_VALUES) == set(SETTINGS_CHECKS)
+    assert set(STATE_BAD) == set(STATE_READERS) == {f"{name}/state" for name, _ in PANES}
 
 
 @pytest.mark.parametrize(("key", "value"), list(_cases()))
@@ -95,8 +99,8 @@ def test_a_corrupted_setting_never_stops_the_start(qtbot, key, value):
     settings.sync()
     raw = open_settings().value(key)  # as the app reads it back
     window = _start(qtbot)
-    if key in CHECKS:
-        assert (key in window.dropped_settings) == (not CHECKS[key](raw))
+    if key in SETTINGS_CHECKS:
+        assert (key in window.dropped_settings) == (not SETTINGS_CHECKS[key](raw))
     named = [d for d in window.dropped_settings if d == key or d.startswith(key + ".")]
     if named:
         message = window.first_message

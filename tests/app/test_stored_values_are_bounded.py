@@ -115,7 +115,7 @@ def test_the_window_starts_with_every_field_at_an_extreme(qtbot, extreme):
     assert message.startswith("Ignored unreadable settings") and "\n" not in message
 
 
-def test_the_issue_s_stored_nprobe_is_clamped_to_its_spin_box(qtbot):
+def test_a_stored_nprobe_beyond_32_bits_stops_at_its_spin_box_top(qtbot):
     """``[retrieval] state="{\\"nprobe\\": 3000000000}"`` stopped every start with an
     OverflowError; the value is now kept at the spin box's top, in the file too (named once)."""
     from app.panes.retrieval.state import RetrievalState  # noqa: PLC0415 - one pane's rule

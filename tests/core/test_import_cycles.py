@@ -73,20 +73,20 @@ def _base(importer: str, node: ast.ImportFrom, modules: dict[str, Path]) -> str:
 class _Imports(ast.NodeVisitor):
     def __init__(self) -> None:
         self.found: list[tuple[ast.AST, list[str], bool]] = []
-        self._depth = 0
+        self.depth = 0
 
     def _nested(self, node: ast.AST) -> None:
-        self._depth += 1
+        self.depth += 1
         self.generic_visit(node)
-        self._depth -= 1
+        self.depth -= 1
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
 
     def visit_Import(self, node: ast.Import) -> None:
-        self.found.append((node, [a.name for a in node.names], self._depth > 0))
+        self.found.append((node, [a.name for a in node.names], self.depth > 0))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        self.found.append((node, [], self._depth > 0))
+        self.found.append((node, [], self.depth > 0))
 
 
 def import_edges(modules: dict[str, Path]) -> list[Edge]:

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.panes.alignment.state import TEACHING_NAME, TOKENIZER_FILE_FILTER
+from app.panes.alignment.state import TOKENIZER_FILE_FILTER
 from app.settings import get_json
 from app.widgets.info_strip import suppress_tooltips
 from app.workers import TaskRunner
 from core.data import builtin_name
 from core.hf_cache import hub_cache_dir
 from core.text.invisibles import zero_width_name
-from core.tokenizers import TokenizerLike, demo_tokenizer
+from core.tokenizers import DEMO_NAME, TokenizerLike, demo_tokenizer
 from core.tokenizers.special import encoding_specials, limits_line
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Extras:
         w = pane.w
         self._tokenizer: TokenizerLike | None = None
         self._demo = demo_tokenizer()
-        self._label = TEACHING_NAME
+        self._label = DEMO_NAME
         self.picker, self.special, self.whitespace = w.picker, w.special_tokens, w.whitespace
         self.limits, self.strip, self.ids, self.side = w.limits, w.strip, w.ids, w.side
         self.markers, self.norm_markers = w.markers, w.norm_markers
@@ -118,7 +118,7 @@ class Extras:
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The pane's tokenizer changed (None: the demo vocabulary)."""
         self._tokenizer, self._label = tokenizer, label
-        shown = TEACHING_NAME if tokenizer is None else getattr(tokenizer, "name", label)
+        shown = DEMO_NAME if tokenizer is None else getattr(tokenizer, "name", label)
         self.picker.set_current(shown)
         self.picker.set_recent(get_json(self.pane.settings, "tokenizer/recent", []))
         self._on_sources()
@@ -168,7 +168,7 @@ class Extras:
         if callable(show):
             show()
         else:
-            self.pane.set_tokenizer(None, TEACHING_NAME)
+            self.pane.set_tokenizer(None, DEMO_NAME)
 
     def _on_more_requested(self) -> None:
         """"More…": pick any tokenizer file in the Hugging Face cache folder."""

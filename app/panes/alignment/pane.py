@@ -30,7 +30,7 @@ from app.panes.alignment.render import AlignmentRendering, shown_cover
 from app.panes.alignment.export import write_tokens
 from app.panes.alignment.extras import wire_extras
 from app.panes.alignment import state as pane_state
-from app.panes.alignment.state import DEMO_LABELS, TEACHING_NAME, AlignmentState, Prepared, Request
+from app.panes.alignment.state import DEMO_LABELS, AlignmentState, Prepared, Request
 from app.panes.base import Pane
 from app.settings import read_state, write_state
 from app.widgets.span_segments import marks as span_marks
@@ -42,7 +42,7 @@ from core.align.view import AlignmentView
 from core.data import builtin_name
 from core.tokenizers.pipeline_steps import pipeline_steps
 from core.text.graphemes import GraphemeBounds
-from core.tokenizers import TokenizerLike, demo_tokenizer
+from core.tokenizers import DEMO_NAME, TokenizerLike, demo_tokenizer
 
 MAX_SAVED_CHARS = 2_000_000  # code points of the text saved; a longer text keeps this prefix
 GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
@@ -119,7 +119,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._labels_must_fit = False  # a tokenizer changed in Labels mode: its labels may not fit
         self._demo = demo_tokenizer()
         self._tokenizer: TokenizerLike | None = None
-        self._tokenizer_label = TEACHING_NAME
+        self._tokenizer_label = DEMO_NAME
         self.result: AlignmentView | None = None
         self.prepared: Prepared | None = None  # the shown result's Prepared
         self.current_token = -1
@@ -173,16 +173,10 @@ class AlignmentPane(AlignmentRendering, Pane):
         self.extras.side.add_path(path, name or builtin_name(path) or os.path.basename(
             os.path.dirname(path)) or path)
 
-    def offer_labels(self, labels: str, for_text: str) -> None:
-        """Put ``labels`` in Labels mode's box (the mode stays) if the text is still
-        ``for_text`` (nothing typed or loaded since): the sample of a first run."""
-        if self.w.editor.toPlainText() == for_text:
-            self.w.labels_input.setPlainText(labels)
-
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Use ``tokenizer`` (None = the built-in demo) and re-tokenize."""
         self._tokenizer = tokenizer
-        self._tokenizer_label = TEACHING_NAME if tokenizer is None else label
+        self._tokenizer_label = DEMO_NAME if tokenizer is None else label
         self.mode_notice = None
         self._labels_must_fit = self.state.mode == "labels"  # checked when its result arrives
         if tokenizer is not None and self.state.mode == "labels" and self.state.labels_text == DEMO_LABELS:
@@ -284,7 +278,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         w = self.w
         tok = self._tokenizer
         if tok is None:
-            w.tokenizer.setText(TEACHING_NAME)
+            w.tokenizer.setText(DEMO_NAME)
         else:
             kind, size = getattr(tok, "model_type", "?"), getattr(tok, "vocab_size", 0)
             w.tokenizer.setText(f"{getattr(tok, 'name', self._tokenizer_label)} ({kind}, {size:,} tokens)")

@@ -18,14 +18,14 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from app.panes.alignment.state import TEACHING_NAME
 from app.workers import TaskRunner
 from core.data import ResourceError, builtin_tokenizer, builtin_tokenizers, data_dir
 from core.hf_cache import scan_cache
+from core.tokenizers import DEMO_NAME
 
 OPEN, MORE, TEACHING = "__open__", "__more__", "__teaching__"
 MAX_CACHE_SHOWN = 150  # cache entries listed; "More…" opens the cache folder for the rest
-TEACHING_ENTRY = TEACHING_NAME[0].upper() + TEACHING_NAME[1:]
+TEACHING_ENTRY = DEMO_NAME[0].upper() + DEMO_NAME[1:]
 DATA_TOKENIZERS = (("BERT uncased (tokenizer.json)", "bert-base-uncased/tokenizer.json"),
                    ("GPT-2 (tokenizer.json)", "gpt2/tokenizer.json"),
                    ("cl100k_base (tiktoken)", "cl100k_base/cl100k_base.tiktoken"),

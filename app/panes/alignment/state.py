@@ -18,7 +18,7 @@ from app.panes.stored import StoredState
 from app.widgets.span_segments import line_breaks, long_run_breaks, merge_breaks, qt_positions
 from core.align import SCHEMES
 from core.align.modes import MODES, NORMALIZER_FORMS
-from core.align.view import AlignmentView, alignment_view
+from core.align.view import AlignmentView, AlignRequest, alignment_view
 from core.align.specials import IN_TEXT, special_ids, special_sources
 from core.errors import check_stop
 from core.metrics.text_stats import count_words
@@ -29,7 +29,6 @@ from core.tokenizers import TokenizerLike
 DEMO_TEXT = "Zoe\u0301 flew  to \u0130stanbul \U0001F600 with Nvidia \ufb01nal"
 DEMO_TOKENS = "zoe flew to istanbul [UNK] with nv ##id ##ia final"
 DEMO_LABELS = "B-PER O O B-LOC O O B-ORG O O O"
-TEACHING_NAME = "teaching example (15-entry WordPiece vocabulary)"  # the demo tokenizer, as the app names it
 CHARS_AHEAD = 50_000  # code points: from this length on, the worker finds a text's distinct characters
 TOKENIZER_FILE_FILTER = "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)"
 """The file dialogs' filter wherever a tokenizer file is chosen."""
@@ -107,21 +106,11 @@ def compute(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     """
     state = request.state
     check_stop(should_stop)
-    result = alignment_view(
-        state.text,
-        request.tokenizer,
-        mode=state.mode,
-        tokens_text=state.tokens_text,
-        labels_text=state.labels_text,
-        normalizer_options=state.normalizer_options(),
-        normalize_all=state.normalizer_changed(),
-        scheme=state.scheme,
-        repair=state.repair,
-        tokenizer_is_demo=request.tokenizer_is_demo,
-        graphemes=request.graphemes,
-        should_stop=should_stop,
-        parse_special_tokens=state.parse_special,
-    )
+    asked = AlignRequest(mode=state.mode, tokens_text=state.tokens_text, labels_text=state.labels_text,
+                         normalizer_options=state.normalizer_options(), normalize_all=state.normalizer_changed(),
+                         scheme=state.scheme, repair=state.repair, tokenizer_is_demo=request.tokenizer_is_demo,
+                         parse_special_tokens=state.parse_special)
+    result = alignment_view(state.text, request.tokenizer, asked, graphemes=request.graphemes, should_stop=should_stop)
     check_stop(should_stop)
     _warm(result)
     return result

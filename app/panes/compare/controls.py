@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.compare.state import CompareState, TokenizerEntry
+from app.panes.compare.state import CompareState, TokenizerEntry, sampling_inputs, tokenizer_pairs
 from app.panes.compare.table_tab import fill_combo
-from app.settings import get_json, set_json
-from core.data import ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files, udhr_sample_dir
+from app.settings import Check, get_json, is_json, is_text, state_file
+from core.data import (
+    COMPARED_BUILTINS, ResourceError, builtin_name, builtin_tokenizer, builtin_tokenizers, data_dir, udhr_files,
+    udhr_sample_dir)
 from core.metrics import METRICS, CompareTable
 from core.metrics.measures import TOOLTIPS
 from core.collection import COLLECTION
@@ -35,7 +37,6 @@ from core.tokenizers import TokenizerLike
 
 SHARED_TOKENIZERS = ("bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json",
                      "pegasus-unigram/tokenizer.json", "cl100k_base/cl100k_base.tiktoken")
-DEMO_LABEL = "teaching example"
 
 
 def default_entries() -> list[TokenizerEntry]:
@@ -46,9 +47,6 @@ def default_entries() -> list[TokenizerEntry]:
     return found or _builtin_entries()
 
 
-COMPARED_BUILTINS = ("bert-base-uncased", "gpt2")
-"""The built-in tokenizers compared without a data folder: the two small ones (GPT-4o and
-Qwen3 are offered in the tokenizer picker; each takes seconds to load)."""
 
 
 def _builtin_entries() -> list[TokenizerEntry]:
@@ -73,24 +71,52 @@ def corpus_choices() -> list[tuple[str, str | None]]:
     return shared + [("UDHR collection (532 texts, shipped)", COLLECTION), ("Folder…", None)]
 
 
-def saved_folder(settings: QSettings, group: str) -> str:
-    """The remembered corpus folder if it still exists (or the UDHR collection), else the
+def restored_folder(folder: str) -> str:
+    """The stored corpus folder if it still exists (or the UDHR collection), else the
     shared UDHR folder."""
-    folder = str(settings.value(f"{group}/corpus_folder", "") or "")
     return folder if folder == COLLECTION or (folder and os.path.isdir(folder)) else default_folder()
 
 
-def saved_entries(settings: QSettings, group: str) -> list[TokenizerEntry]:
-    """The remembered tokenizer files that still exist (the shared ones the first time)."""
-    paths = get_json(settings, f"{group}/tokenizer_paths", None)
-    if paths is None:
+def restored_entries(pairs: list | None) -> list[TokenizerEntry]:
+    """The stored ``[label, path]`` files that still exist (the shared ones when ``pairs``
+    is ``None``: nothing stored yet)."""
+    if pairs is None:
         return default_entries()
-    return [TokenizerEntry(label, path) for label, path in paths if os.path.exists(path)]
+    return [TokenizerEntry(label, path) for label, path in pairs if os.path.exists(path)]
 
 
-def save_entries(settings: QSettings, group: str, entries: list[TokenizerEntry]) -> None:
-    """Remember the tokenizer files compared (tokenizers loaded elsewhere have no path)."""
-    set_json(settings, f"{group}/tokenizer_paths", [[e.label, e.path] for e in entries if e.path])
+def stored_pairs(entries: list[TokenizerEntry]) -> list[list[str]]:
+    """``[label, path]`` of the compared files (tokenizers loaded elsewhere have no path)."""
+    return [[e.label, e.path] for e in entries if e.path]
+
+
+LEGACY_KEYS = ("corpus_folder", "tokenizer_paths", "metric", "reference", "damage_form", "sampling", "tab",
+               "last_dir")
+"""The ``settings.ini`` keys (under ``compare/``) of versions before ``state.json``: each the
+field of :class:`~app.panes.compare.state.CompareState` of the same name."""
+_LEGACY_JSON = ("tokenizer_paths", "sampling")  # stored as JSON strings
+LEGACY_CHECKS: dict[str, Check] = {
+    f"compare/{key}": is_json(tokenizer_pairs if key == "tokenizer_paths" else sampling_inputs)
+    if key in _LEGACY_JSON else is_text for key in LEGACY_KEYS}
+"""What a readable value of each legacy key looks like (checked when the window opens, before
+:func:`legacy_state` moves them)."""
+
+
+def legacy_state(settings: QSettings, group: str) -> dict | None:
+    """The Compare options an older version kept as separate ``settings.ini`` keys
+    (``compare/metric`` …), as a :class:`CompareState` dict, and removed from the file (so
+    they are moved once; kept there while ``state.json`` cannot be written); ``None`` when
+    there are none. Values are read as stored: the state
+    class checks them. O(number of keys)."""
+    found = {}
+    keep = bool(state_file(settings).refused)
+    for key in LEGACY_KEYS:
+        full = f"{group}/{key}"
+        if settings.contains(full):
+            found[key] = get_json(settings, full, None) if key in _LEGACY_JSON else settings.value(full)
+            if not keep:
+                settings.remove(full)
+    return found or None
 
 
 def label_of(path: str) -> str:
@@ -234,12 +260,12 @@ class CompareControls(QWidget):
         top.addLayout(left, 1)
         top.addLayout(right, 3)
 
-    def write(self, state: CompareState) -> None:
-        """Write the tokenizer list, corpus folder and metric of ``state`` into the widgets
-        without re-triggering their slots."""
+    def write(self, state: CompareState, entries: list[TokenizerEntry]) -> None:
+        """Write the tokenizer list (``entries``), corpus folder and metric of ``state`` into
+        the widgets without re-triggering their slots."""
         with QSignalBlocker(self.tokenizer_list):
             self.tokenizer_list.clear()
-            for e in state.entries:
+            for e in entries:
                 self.tokenizer_list.addItem(e.label)
                 self.tokenizer_list.item(self.tokenizer_list.count() - 1).setToolTip(e.path or "loaded in the main window")
         self.folder_edit.setText(state.corpus_folder)

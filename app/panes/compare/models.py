@@ -10,6 +10,7 @@ import unicodedata
 
 from core.metrics.normalization_damage import DamageReport, form_table
 from core.text.scripts import language_name
+from core.text.unicode_forms import FORMS
 
 
 def codepoints(text: str) -> str:
@@ -17,7 +18,7 @@ def codepoints(text: str) -> str:
 
 
 def form_rows() -> tuple[list[str], list[list]]:
-    header = ["example", "text", "code points", "raw", "NFC", "NFD", "NFKC", "NFKD", "NFKC text"]
+    header = ["example", "text", "code points", "raw", *FORMS, "NFKC text"]
     rows = [[r.label, r.text, codepoints(r.text), r.raw, r.nfc, r.nfd, r.nfkc, r.nfkd,
              f"{r.nfkc_text}  ({codepoints(r.nfkc_text)})"] for r in form_table()]
     return header, rows

@@ -23,9 +23,9 @@ from app.widgets.rows_model import CsvButton, RowsModel
 from app.widgets.text_format import plural
 from core.metrics.normalization_damage import DAMAGE_FORMS
 from core.text.scripts import language_name
+from core.text.unicode_forms import FORMS
 
-FORM_LABELS = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD",
-               "strip_accents": "Strip accents (NFD, drop Mn)"}
+FORM_LABELS = {form: form for form in FORMS} | {"strip_accents": "Strip accents (NFD, drop Mn)"}
 
 
 def _table(model: RowsModel, tip: str) -> QTableView:

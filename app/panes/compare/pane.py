@@ -15,10 +15,11 @@ Run alone: ``python -m app.panes.compare``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
@@ -26,13 +27,14 @@ from app.panes.base import Pane
 from app.panes.compare.atlas_tab import AtlasTab
 from app.panes.compare.atlas_views import AtlasData
 from app.panes.compare.controls import (
-    DEMO_LABEL,
+    LEGACY_CHECKS,
     CompareControls,
     add_loaded,
     label_of,
-    save_entries,
-    saved_entries,
-    saved_folder,
+    legacy_state,
+    restored_entries,
+    restored_folder,
+    stored_pairs,
     unique_label,
 )
 from app.panes.compare.drilldown import DrillTab
@@ -47,15 +49,18 @@ from app.panes.compare.state import (
 )
 from app.panes.compare.table_tab import COMPUTING, TableTab
 from app.panes.compare.vocab_tab import VocabTab
-from app.settings import get_json, set_json
+from app.settings import read_state
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
 from core.data import data_dir
-from core.tokenizers import TokenizerLike, demo_tokenizer
+from core.tokenizers import DEMO_NAME, TokenizerLike, demo_tokenizer
 
 
 LOADING = "Loading the tokenizers…"
+STORE_DELAY = 0.5
+"""Seconds the state waits after an edit of the sampling inputs before it is written (one
+write when typing pauses)."""
 
 
 class ComparePane(Pane):
@@ -71,6 +76,8 @@ class ComparePane(Pane):
 
     title = "Compare"
     key = "compare"
+    state_class = CompareState
+    legacy_checks = LEGACY_CHECKS
 
     sig_result_changed = Signal()
     sig_text_requested = Signal(str)  # a vocabulary example's text, for the Alignment pane
@@ -79,6 +86,9 @@ class ComparePane(Pane):
     def __init__(self, settings, parent: QWidget | None = None):
         super().__init__(settings, parent)
         self.state = CompareState()
+        self._chosen_reference = self.state.reference  # the reference the user chose (stored)
+        self.entries: list[TokenizerEntry] = []  # the columns, in order (files, or objects loaded elsewhere)
+        self.filters: dict = {}  # languages of the UDHR collection kept: "scripts", "stages", "directions" → values
         self.result: CompareResult | None = None
         self._cache: dict = {}
         self._loaded: dict[str, Any] = {}
@@ -161,6 +171,7 @@ class ComparePane(Pane):
         self.normalization.sig_language_changed.connect(self._on_damage_changed)
         self.normalization.sig_status_requested.connect(self.sig_status_requested)
         self.sampling = SamplingView()
+        self.sampling.sig_inputs_changed.connect(self._on_sampling_changed)
         self.sampling.corpus_button.clicked.connect(self._on_corpus_sizes_requested)
         self.sampling.sig_status_requested.connect(self.sig_status_requested)
         self.sampling.plot.sig_status_requested.connect(self.sig_status_requested)
@@ -183,84 +194,101 @@ class ComparePane(Pane):
 
     # -- state ----------------------------------------------------------------------------
     def _restore_state(self) -> None:
-        g = self.key
-        self.state.corpus_folder = saved_folder(self.settings, g)
-        self.state.entries = saved_entries(self.settings, g)
-        self.state.metric = str(self.settings.value(f"{g}/metric", "fertility"))
-        self.state.reference = str(self.settings.value(f"{g}/reference", "eng"))
-        self.state.damage_form = str(self.settings.value(f"{g}/damage_form", "strip_accents"))
-        sampling = get_json(self.settings, f"{g}/sampling", None)
-        if sampling:
-            self.sampling.set_inputs(*sampling)
+        """The state stored in ``state.json``; the first time, the options an older version
+        kept in ``settings.ini`` (moved into ``state.json`` once, see
+        :func:`~app.panes.compare.controls.legacy_state`)."""
+        saved = read_state(self.settings, self.state_key, None)
+        legacy = legacy_state(self.settings, self.key) if saved is None else None
+        self.state = CompareState.from_dict(legacy if legacy is not None else saved)
+        self._chosen_reference = self.state.reference  # stored; one picked for a corpus without it is not
+        self.state.corpus_folder = restored_folder(self.state.corpus_folder)
+        self.entries = restored_entries(self.state.tokenizer_paths)
+        self._show_restored()
+        if legacy is not None:
+            self.save_state()
+
+    def _show_restored(self) -> None:
+        """Write :attr:`state` into the widgets (sampling inputs, damage form, the tab left
+        open, the controls) without re-triggering their slots."""
+        if self.state.sampling:
+            self.sampling.set_inputs(*self.state.sampling)
         self.normalization.set_form(self.state.damage_form)
-        tab = str(self.settings.value(f"{g}/tab", ""))  # reopen on the tab left open
         titles = [self.tabs.tabText(i) for i in range(self.tabs.count())]
-        if tab in titles:
-            self.tabs.setCurrentIndex(titles.index(tab))
+        if self.state.tab in titles:  # reopen on the tab left open
+            with QSignalBlocker(self.tabs):  # stored and rendered by the caller
+                self.tabs.setCurrentIndex(titles.index(self.state.tab))
         self._write_controls()
 
-    def save_state(self) -> None:
-        g = self.key
-        self.settings.setValue(f"{g}/corpus_folder", self.state.corpus_folder)
-        save_entries(self.settings, g, self.state.entries)
-        self.settings.setValue(f"{g}/metric", self.state.metric)
-        self.settings.setValue(f"{g}/damage_form", self.state.damage_form)
-        set_json(self.settings, f"{g}/sampling", list(self.sampling.inputs()))
-        self.settings.setValue(f"{g}/tab", self.tabs.tabText(self.tabs.currentIndex()))
+    def show_state(self) -> None:
+        """Show :attr:`state` (a lesson set or put it back) and recompute; the tokenizer
+        columns stay those compared."""
+        self._show_restored()
+        self._on_tab_changed(self.tabs.currentIndex())
+        self._schedule_recompute()
+
+    def save_state(self, delay: float = 0.0) -> None:
+        """Store :attr:`state` (with the compared files, the sampling inputs, the tab shown
+        and the reference the user chose) in ``state.json``, atomically and off the GUI
+        thread, ``delay`` seconds from now (:meth:`~app.panes.base.Pane.store_state`)."""
+        self.state.tokenizer_paths = stored_pairs(self.entries)
+        self.state.sampling = list(self.sampling.inputs())
+        self.state.tab = self.tabs.tabText(self.tabs.currentIndex())
+        stored = replace(self.state, reference=self._chosen_reference)
+        self.store_state(stored, delay)
 
     def _write_controls(self) -> None:
         """Write the state into the widgets without re-triggering their slots."""
-        self.controls.write(self.state)
+        self.controls.write(self.state, self.entries)
 
     # -- tokenizers and corpus --------------------------------------------------------------
     def add_tokenizer_file(self, path: str) -> None:
         """Add a tokenizer file (loaded in the worker with ``core.tokenizers.load``)."""
         path = str(path)
-        if any(e.path == path for e in self.state.entries):
+        if any(e.path == path for e in self.entries):
             self.sig_status_requested.emit(f"{path} is already compared")
             return
-        self.state.entries.append(TokenizerEntry(unique_label(label_of(path), self.state.entries), path))
+        self.entries.append(TokenizerEntry(unique_label(label_of(path), self.entries), path))
         self._unverified.add(path)  # refused when the worker cannot load it
         self._on_entries_changed()
 
     def add_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """Add (or refresh) an already loaded tokenizer; ``label`` is usually its path."""
-        add_loaded(self.state.entries, tokenizer, label)
+        add_loaded(self.entries, tokenizer, label)
         self._on_entries_changed()
 
     def set_tokenizer(self, tokenizer: TokenizerLike, label: str) -> None:
         """The main window's tokenizer joins the comparison (``None`` = the demo vocabulary)."""
         if tokenizer is None:
             try:
-                tokenizer, label = demo_tokenizer(), DEMO_LABEL
+                tokenizer, label = demo_tokenizer(), DEMO_NAME
             except (ImportError, ValueError, OSError) as exc:
                 self.message.setText(f"The teaching vocabulary is not available: {exc}")
                 return
         self.add_tokenizer(tokenizer, label)
 
     def remove_tokenizer(self, index: int) -> None:
-        if 0 <= index < len(self.state.entries):
-            del self.state.entries[index]
+        if 0 <= index < len(self.entries):
+            del self.entries[index]
             self._on_entries_changed()
 
     def set_corpus_folder(self, folder: str) -> None:
         """Use ``folder`` as the corpus (bad folders are reported by the computation)."""
         self.state.corpus_folder = str(folder)
-        self.controls.write(self.state)
-        self.settings.setValue(f"{self.key}/corpus_folder", self.state.corpus_folder)
+        self.controls.write(self.state, self.entries)
+        self.save_state()
         self._schedule_recompute()
 
     def _on_entries_changed(self) -> None:
         self._write_controls()
-        save_entries(self.settings, self.key, self.state.entries)
+        self.save_state()
         self._schedule_recompute()
 
     def _on_add_requested(self) -> None:
-        start = str(self.settings.value(f"{self.key}/last_dir", str(data_dir() / "tokenizers")))
+        start = self.state.last_dir or str(data_dir() / "tokenizers")
         path, _ = QFileDialog.getOpenFileName(self, "Add Tokenizer", start,
                                               "Tokenizer files (*.json *.txt *.tiktoken *.model);;All files (*)")
         if path:
-            self.settings.setValue(f"{self.key}/last_dir", str(Path(path).parent))
+            self.state.last_dir = str(Path(path).parent)
             self.add_tokenizer_file(path)
 
     def _on_remove_requested(self) -> None:
@@ -270,12 +298,12 @@ class ComparePane(Pane):
         folder = self.controls.corpus_combo.itemData(index)
         if folder is None:
             self._on_folder_requested()
-            self.controls.write(self.state)
+            self.controls.write(self.state, self.entries)
         else:
             self.set_corpus_folder(folder)
 
     def _on_filter_changed(self, _index: int) -> None:
-        self.state.filters = self.controls.filters()
+        self.filters = self.controls.filters()
         self._schedule_recompute()
 
     def _on_folder_requested(self) -> None:
@@ -293,7 +321,7 @@ class ComparePane(Pane):
                                  ".txt file per language, the same text in each.")
             self.table_tab.set_placeholder("No corpus to compare on: see the message above.")
             return
-        if not self.state.entries:
+        if not self.entries:
             self.message.setText("Add at least one tokenizer (Add tokenizer… or File ▸ Open Tokenizer).")
         self.progress.setValue(0)
         self._submitted_folder = self.state.corpus_folder
@@ -302,9 +330,9 @@ class ComparePane(Pane):
         elif self._submitted_folder != self._shown_folder:  # never old numbers under a new name
             self.heatmap.set_note(f"Computing {self._submitted_folder}… the table still shows "
                                   f"{self._shown_folder}.")
-        self._runner.submit(compare_and_prepare, list(self.state.entries), self.state.corpus_folder,
+        self._runner.submit(compare_and_prepare, list(self.entries), self.state.corpus_folder,
                             self.state.reference, self._cache, self._loaded, metric=self.state.metric,
-                            sort_by=self.state.sort_by, filters=dict(self.state.filters))
+                            sort_by=self.state.sort_by, filters=dict(self.filters))
 
     def cancel(self) -> None:
         if self._runner.busy:
@@ -358,7 +386,7 @@ class ComparePane(Pane):
             return False
         self.state.corpus_folder = self._shown_folder
         self.folder_edit.setText(self._shown_folder)
-        self.settings.setValue(f"{self.key}/corpus_folder", self._shown_folder)
+        self.save_state()
         self._render_table()  # drops the "Computing …" note
         return True
 
@@ -379,12 +407,12 @@ class ComparePane(Pane):
 
     def _result_message(self, result: CompareResult) -> str:
         """Refuse files added here that do not load; report other failures and empty text."""
-        refused, text = result_notes(result, self.state.entries, self._unverified, self._shown_folder)
+        refused, text = result_notes(result, self.entries, self._unverified, self._shown_folder)
         self._unverified.clear()
         if refused:
-            self.state.entries = [e for e in self.state.entries if e not in refused]
+            self.entries = [e for e in self.entries if e not in refused]
             self._write_controls()
-            save_entries(self.settings, self.key, self.state.entries)
+            self.save_state()
         return text
 
     # -- rendering ------------------------------------------------------------------------
@@ -455,6 +483,7 @@ class ComparePane(Pane):
                                   model=model if fits else None)
 
     def _on_tab_changed(self, _index: int) -> None:
+        self.save_state()
         if self.tabs.currentWidget() is self.table_tab:
             self._render_table_tab()
         self._ensure_tokenizers()
@@ -467,14 +496,14 @@ class ComparePane(Pane):
     # -- slots ----------------------------------------------------------------------------
     def _on_metric_changed(self, _index: int) -> None:
         self.state.metric = self.metric_combo.currentData()
-        self.settings.setValue(f"{self.key}/metric", self.state.metric)
+        self.save_state()
         self._render_table()
 
     def _on_reference_changed(self, _index: int) -> None:
         ref = self.reference_combo.currentData()
         if ref and ref != self.state.reference:
-            self.state.reference = ref
-            self.settings.setValue(f"{self.key}/reference", ref)
+            self.state.reference = self._chosen_reference = ref
+            self.save_state()
             self._schedule_recompute()
 
     def _on_sort_changed(self, _index: int) -> None:
@@ -491,7 +520,7 @@ class ComparePane(Pane):
             return
         label = self.result.table.tokenizers[column]
         entry = (self.result.entries[column] if column < len(self.result.entries)
-                 else next((e for e in self.state.entries if e.label == label), None))
+                 else next((e for e in self.entries if e.label == label), None))
         path = (entry.path if entry is not None else None) or getattr(self.result.tokenizers[column], "path", None)
         text = next((f for f in self.result.corpus if f.code == code), None)
         if text is None:
@@ -503,7 +532,10 @@ class ComparePane(Pane):
     def _on_damage_changed(self, *_args) -> None:
         self.state.damage_form = self.normalization.form()
         self.state.damage_language = self.normalization.selected_language()
-        self.settings.setValue(f"{self.key}/damage_form", self.state.damage_form)
+        self.save_state()
+
+    def _on_sampling_changed(self) -> None:
+        self.save_state(delay=STORE_DELAY)
 
     def _on_corpus_sizes_requested(self) -> None:
         self.sampling.use_corpus_sizes(None if self.result is None else self.result.table)

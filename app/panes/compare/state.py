@@ -1,18 +1,20 @@
 """State of the Compare pane and the one task it runs in a worker (no widgets here).
 
-:class:`CompareState` is what the widgets render from; :func:`run_comparison` is the
-worker's callable (load tokenizer files + encode the corpus + metrics + normalization
+:class:`CompareState` is what the widgets render from and what the pane stores (the
+:class:`~app.panes.stored.StoredState` protocol); :func:`run_comparison` is the worker's
+callable (load tokenizer files + encode the corpus + metrics + normalization
 damage), cached per (tokenizer file, corpus file, modification time).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
+from app.panes.stored import MAX_TEXT_CHARS, StoredState
 from core.collection import COLLECTION, Language, filter_languages
-from core.metrics import CompareTable, CorpusFile, compare_table, load_corpus
+from core.metrics import METRICS, CompareTable, CorpusFile, compare_table, load_corpus
 from core.metrics.atlas import CellStore, atlas_table, collection_corpus, collection_languages
 from core.errors import SubwordScopeError
 from core.metrics.normalization_damage import DAMAGE_FORMS, DamageReport, normalization_damage
@@ -34,19 +36,73 @@ class TokenizerEntry:
         return f"{self.label}#{id(self.tokenizer)}"
 
 
-@dataclass
-class CompareState:
-    """Everything the Compare pane shows is derived from this (plus the last result)."""
+MAX_TOKENIZERS = 256
+"""Most tokenizer files a stored :class:`CompareState` lists (a longer list keeps the default)."""
+MAX_SIZES_CHARS = 65_536
+"""Most code points of the stored sampling sizes text (one ``name size`` line per language)."""
 
-    entries: list[TokenizerEntry] = field(default_factory=list)
+
+def tokenizer_pairs(value: object) -> bool:
+    """A stored list of compared files: at most :data:`MAX_TOKENIZERS` ``[label, path]``
+    pairs of strings of at most :data:`~app.panes.stored.MAX_TEXT_CHARS` code points."""
+    return (isinstance(value, list) and len(value) <= MAX_TOKENIZERS
+            and all(isinstance(v, list) and len(v) == 2
+                    and all(isinstance(x, str) and len(x) <= MAX_TEXT_CHARS for x in v) for v in value))
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e12
+
+
+def sampling_inputs(value: object) -> bool:
+    """The stored sampling inputs: ``[sizes text, temperature, draws]`` (a text of at most
+    :data:`MAX_SIZES_CHARS` code points, a temperature > 0, draws >= 0, both below 10¹²)."""
+    return (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
+            and len(value[0]) <= MAX_SIZES_CHARS and _number(value[1]) and _number(value[2])
+            and value[1] > 0 and value[2] >= 0)
+
+
+@dataclass
+class CompareState(StoredState):
+    """What the Compare pane remembers and renders from (its tokenizer columns themselves,
+    which may hold objects loaded in the main window, are the pane's ``entries``).
+
+    - ``tokenizer_paths``: ``[label, path]`` of each compared file, in column order; ``None``
+      when nothing was stored yet (the first run compares the shared files).
+    - ``corpus_folder``: the corpus folder, :data:`core.collection.COLLECTION`, or ``""``
+      (the pane then uses the shared UDHR texts).
+    - ``metric`` (a key of :data:`core.metrics.METRICS`), ``reference`` (a language code),
+      ``sort_by`` (``"language"``, ``"mean"`` or a tokenizer label).
+    - ``damage_form`` (one of :data:`core.metrics.normalization_damage.DAMAGE_FORMS`),
+      ``damage_language`` (a language code, ``""``: the first one).
+    - ``sampling``: ``[sizes text, temperature, draws]`` of the Sampling tab, ``None``: its
+      defaults.
+    - ``tab``: the title of the tab left open (``""``: the first); ``last_dir``: the folder
+      of the last tokenizer file added (``""``: the data folder's tokenizers).
+    """
+
+    tokenizer_paths: list | None = None
     corpus_folder: str = ""
     metric: str = "fertility"
     reference: str = "eng"
-    sort_by: str = "language"  # "language", "mean" or a tokenizer label
+    sort_by: str = "language"
     damage_form: str = "strip_accents"
     damage_language: str = ""
-    #: languages of the UDHR collection kept: "scripts", "stages", "directions" → allowed values
-    filters: dict = field(default_factory=dict)
+    sampling: list | None = None
+    tab: str = ""
+    last_dir: str = ""
+
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"metric": tuple(METRICS), "damage_form": DAMAGE_FORMS}
+
+    @classmethod
+    def checked(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """A list of files that is not :func:`tokenizer_pairs`, or sampling inputs that are
+        not :func:`sampling_inputs`, keep their default. O(length of the lists)."""
+        if not tokenizer_pairs(values["tokenizer_paths"]):
+            values["tokenizer_paths"] = None
+        if not sampling_inputs(values["sampling"]):
+            values["sampling"] = None
+        return values
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,13 @@ from app.panes.pooling.state import (
     PoolingState,
     SweepCache,
     compute,
-    shared_model_dir,
     with_,
 )
 from app.panes.pooling.figures_view import WorkedView
 from app.panes.pooling.views import ChunkView, PaddingView, SimilarityView, SweepView, TokensView
 from app.workers import TaskRunner
 from app.widgets.plot_frame import wrap_plot_titles
+from core.data import shared_model_dir
 from app.widgets.text_format import plural
 from core.errors import SubwordScopeError
 from core.pooling import METHODS

@@ -13,12 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from app.panes.stored import StoredState
-from core.data import data_dir
 from core.errors import Cancelled, SubwordScopeError
 from core.encoder import ChunkedDocument, EncoderOutput, StandInEncoder, load_encoder
 from core.pooling import METHODS, mean_pool
@@ -40,12 +38,6 @@ WINDOW_IMAGE_MAX = (512, 2048)  # (rows, cols) of the Chunking tab's window imag
 STANDIN_LABEL = "Synthetic stand-in (no model)"
 MAX_QUERY_CHARS = 100_000  # code points of a stored query
 EMPTY_PROMPT = "Type or paste a sentence (one per line) to encode it."
-
-
-def shared_model_dir() -> Path | None:
-    """The shared MiniLM folder when present (offered as a suggestion), else None."""
-    d = data_dir() / "models" / "all-MiniLM-L6-v2"
-    return d if (d / "config.json").is_file() else None
 
 
 @dataclass

@@ -84,7 +84,7 @@ class PositionsPane(Pane):
         self.runner.sig_returned.connect(self._on_result_returned)
         self.runner.sig_errored.connect(self._on_task_errored)
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._timer.timeout.connect(self._request_current)
+        self._timer.timeout.connect(self.recompute)
         for w in self.controls.values():
             control_signal(w).connect(self._on_control_changed)
         self.tabs.currentChanged.connect(self._on_view_changed)
@@ -189,9 +189,11 @@ class PositionsPane(Pane):
     def _on_view_changed(self, _index: int) -> None:
         self.state = replace(self.state, view=self.current_view().key)
         if self.current_view().key in self._dirty:
-            self._request_current()
+            self.recompute()
 
-    def _request_current(self) -> None:
+    def recompute(self) -> None:
+        """Compute the view shown now from :attr:`state`, on the worker (a pending debounced
+        request is dropped: this one supersedes it)."""
         self._timer.stop()
         view = self.current_view()
         self.runner.submit(compute_view, type(view).compute, view.key, self.state)

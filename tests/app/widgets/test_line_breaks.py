@@ -74,6 +74,7 @@ def test_the_view_shows_paragraphs_and_maps_positions_back(view):
     assert view.document().blockCount() == len(breaks) + 1
     assert view.document().toRawText().replace("\u2029", "\n") == with_breaks(nt.text, breaks)
     for cp in range(len(nt.text) + 1):
+        # private: code point ↔ Qt position and the inserted breaks of the span view (no public seam)
         assert view._to_cp(view._to_qt(cp)) == cp
     # a shown break (the end of a paragraph) maps to the character after it, and is no character
     first = int(breaks[0])
@@ -97,6 +98,7 @@ def test_edits_keep_the_shown_text_equal_to_a_fresh_view(view, qtbot):
         shown = view.document().toRawText().replace("\u2029", "\n")
         assert shown == with_breaks(nt.text, breaks) == fresh.document().toRawText().replace("\u2029", "\n")
         assert view.document().blockCount() == len(breaks) + 1
+        # private: code point ↔ Qt position and the inserted breaks of the span view (no public seam)
         assert [view._to_qt(c) for c in range(len(nt.text) + 1)] == [fresh._to_qt(c) for c in range(len(nt.text) + 1)]
 
 

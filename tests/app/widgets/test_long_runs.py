@@ -75,6 +75,7 @@ def test_a_span_view_shows_a_long_line_in_paragraphs_with_the_same_positions(qtb
     view.set_content(text, [(i, i + 2) for i in range(0, len(text), 2)])
     qtbot.waitUntil(lambda: not view.filling)
     assert view.document().blockCount() >= 6
+    # private: the breaks inserted in a long run and the code point → Qt positions (no public seam)
     assert len(view._breaks) and np.all(np.diff(view._breaks) > 0)
     for cp in (0, 2999, 3000, 3001, 12_345, len(text) - 1):
         block = view.document().findBlock(view._to_qt(cp))

@@ -82,6 +82,7 @@ def _point_in(view, cp: int, block_index: int = 0) -> QPoint:
     """The middle of code point ``cp``'s x range (from cursorToX), viewport coordinates."""
     block = view.document().findBlockByNumber(block_index)
     layout, line = block.layout(), block.layout().lineAt(0)
+    # private: code point → Qt position of the span view (no public seam)
     qpos = view._to_qt(cp) - block.position()
     x0, x1 = line.cursorToX(qpos)[0], line.cursorToX(qpos + 1)[0]
     origin = view.blockBoundingGeometry(block).translated(view.contentOffset()).topLeft() + layout.position()

@@ -76,6 +76,7 @@ def test_a_long_row_is_painted_in_chunks_that_hold_the_same_operations(qtbot):
     view = SpanLineView()
     qtbot.addWidget(view)
     view.set_lines([_line(text, 3)])
+    # private: the rows and their lazily computed chunks (nothing public says what was computed)
     (row,) = view._rows
     assert row.chunked and not row._chunks  # nothing computed before painting
     width = row.body.lineAt(0).naturalTextWidth()

@@ -20,6 +20,7 @@ def test_span_view_follows_edits_and_keeps_positions(qtbot):
         view.set_content(text, [(0, 1)], None)
         view.redraw_now()
         assert view.document().toRawText().replace("\u2029", "\n") == display_text(text)
+        # private: code point → Qt position of the span view (no public seam)
         assert view._to_qt(len(text)) == len(display_text(text).encode("utf-16-le")) // 2
 
 
@@ -53,6 +54,7 @@ def test_span_view_edits_paint_the_same_highlights_as_a_fresh_view(qtbot):
     for i, text in enumerate(edits):
         show(views[0], text, [(6, 10)] if i % 2 else [])
         views[1].setPlainText("")  # a fresh document every time
+        # private: a view whose text was dropped, as after a failed update
         views[1]._text = ""
         show(views[1], text, [(6, 10)] if i % 2 else [])
         assert views[0].document().toRawText() == views[1].document().toRawText()
@@ -122,6 +124,7 @@ def test_marks_given_ahead_equal_the_ones_computed_here(qtbot):
         qtbot.addWidget(v)
     view.set_content(text, [(0, 2)], cover)
     ahead.set_content(text, [(0, 2)], cover, chars=frozenset(text), marks=marks(text, cover))
+    # private: the marks the view bisects per redraw (no public getter)
     assert view._marks == ahead._marks and view._marks  # sorted by start: bisected per redraw
     assert [view.mark_count(k) for k in ("multi", "uncov")] == [3, 1]  # spaces are never "uncovered"
     assert [ahead.mark_count(k) for k in ("multi", "uncov")] == [3, 1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.align.modes import looks_like_json_list, parse_list
-from core.align.view import alignment_view
+from core.align.view import AlignRequest, alignment_view
 from core.errors import SubwordScopeError
 
 OPTIONS = {"form": "NFKD", "strip_accents": True, "lowercase": True, "collapse_whitespace": True}
@@ -49,15 +49,15 @@ def test_looks_like_json_list():
 
 
 def test_align_mode_takes_bracketed_special_tokens():
-    view = alignment_view("unable", mode="align", tokens_text="[CLS] un ##able [SEP]",
-                          normalizer_options=OPTIONS)
+    view = alignment_view("unable", request=AlignRequest(mode="align", tokens_text="[CLS] un ##able [SEP]",
+                                                         normalizer_options=OPTIONS))
     assert view.error is None
     assert view.tokens == ["[CLS]", "un", "##able", "[SEP]"]
     assert list(view.spans)[1:3] == [(0, 2), (2, 6)]
-    view = alignment_view("é", mode="align", tokens_text="[UNK]", normalizer_options=OPTIONS)
+    view = alignment_view("é", request=AlignRequest(mode="align", tokens_text="[UNK]", normalizer_options=OPTIONS))
     assert view.error is None and view.rows.unknown == [True]
 
 
 def test_align_mode_reports_a_broken_json_list():
-    view = alignment_view("unable", mode="align", tokens_text='["un", "able"', normalizer_options=OPTIONS)
+    view = alignment_view("unable", request=AlignRequest(mode="align", tokens_text='["un", "able"', normalizer_options=OPTIONS))
     assert view.error.startswith("Token list: the tokens look like JSON but do not parse")

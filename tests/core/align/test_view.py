@@ -4,13 +4,14 @@ scalar definitions in core (align, entities, audit, offsets, graphemes)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.align import align
 from core.align.modes import MAX_CHARS
-from core.align.view import Mismatch, alignment_view, audit_spans, normalized_spans
+from core.align.view import AlignRequest, Mismatch, alignment_view, audit_spans, normalized_spans
 from core.entities import Entity
 from core.text.graphemes import GraphemeBounds, grapheme_bounds
 from core.text.normalize import normalize
@@ -23,11 +24,16 @@ from tests.core.tokenizers.small_docs import unigram_doc
 
 TEACHING = dict(form="NFKD", strip_accents=True, lowercase=True, collapse_whitespace=True)
 LABELS = "B-PER O O B-LOC O O B-ORG O O O"
+DEMO = AlignRequest(normalizer_options=TEACHING, tokenizer_is_demo=True)  # the teaching tokenizer's request
+
+
+def aligning(tokens_text: str) -> AlignRequest:
+    """Align mode of the pasted ``tokens_text``, with the teaching normalizer."""
+    return AlignRequest(mode="align", tokens_text=tokens_text, normalizer_options=TEACHING)
 
 
 def test_labels_mode_gives_the_spec_3_entities_with_every_table():
-    view = alignment_view(FULL, demo_tokenizer(), mode="labels", labels_text=LABELS,
-                          normalizer_options=TEACHING, tokenizer_is_demo=True)
+    view = alignment_view(FULL, demo_tokenizer(), replace(DEMO, mode="labels", labels_text=LABELS))
     assert view.error is None and view.tokens == FULL_TOKENS and view.spans == FULL_SPANS
     assert view.entities == [Entity("Zo\u0065\u0301", "PER", 0, 4), Entity("\u0130stanbul", "LOC", 14, 22),
                              Entity("Nvidia", "ORG", 30, 36)]
@@ -40,31 +46,29 @@ def test_labels_mode_gives_the_spec_3_entities_with_every_table():
 
 
 def test_align_mode_keeps_the_spans_that_fit_and_locates_the_mismatch():
-    view = alignment_view(FULL, mode="align", tokens_text="zoe flew from", normalizer_options=TEACHING)
+    view = alignment_view(FULL, request=aligning("zoe flew from"))
     assert view.spans == [(0, 4), (5, 9), None]
     assert view.mismatch == Mismatch(position=11, token=2)
     assert "does not fit the text (WordPiece tokens)" in view.error
-    ok = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
+    ok = alignment_view(FULL, request=aligning(" ".join(FULL_TOKENS)))
     assert ok.error is None and ok.spans == align(FULL, FULL_TOKENS) and ok.aligned.scheme == "wordpiece"
 
 
 def test_wrong_label_count_and_bad_json_are_messages_not_errors():
     tok = demo_tokenizer()
-    few = alignment_view(FULL, tok, mode="labels", labels_text="O O", normalizer_options=TEACHING,
-                         tokenizer_is_demo=True)
+    few = alignment_view(FULL, tok, replace(DEMO, mode="labels", labels_text="O O"))
     assert few.error == ("2 labels for 10 tokens: give exactly one BIO label per token (B-X, I-X or O).")
     assert few.tokens == FULL_TOKENS  # the tokens are still shown
-    bad = alignment_view(FULL, mode="align", tokens_text='["zoe", 3]', normalizer_options=TEACHING)
+    bad = alignment_view(FULL, request=aligning('["zoe", 3]'))
     assert bad.error == "Token list: the JSON tokens must be a list of strings"
 
 
 def test_token_and_label_lists_nested_thousands_deep_are_messages_not_errors():
     deep = "[" * 3000 + "]" * 3000
-    tokens = alignment_view(FULL, mode="align", tokens_text=deep, normalizer_options=TEACHING)
+    tokens = alignment_view(FULL, request=aligning(deep))
     assert tokens.error == ("Token list: the JSON tokens are nested too deep; paste a flat list "
                             "of strings")
-    labels = alignment_view(FULL, demo_tokenizer(), mode="labels", labels_text=deep,
-                            normalizer_options=TEACHING, tokenizer_is_demo=True)
+    labels = alignment_view(FULL, demo_tokenizer(), replace(DEMO, mode="labels", labels_text=deep))
     assert "nested too deep" in labels.error and labels.tokens == FULL_TOKENS
 
 
@@ -76,7 +80,7 @@ def test_empty_and_oversized_text_give_a_notice_and_no_tokens():
 
 
 def test_a_lone_surrogate_is_tokenized_not_raised():
-    view = alignment_view("a\ud800b", demo_tokenizer(), normalizer_options=TEACHING, tokenizer_is_demo=True)
+    view = alignment_view("a\ud800b", demo_tokenizer(), DEMO)
     assert view.error is None and list(view.tables.utf8) == [0, 1, 4, 5] and list(view.tables.utf16) == [0, 1, 2, 3]
 
 
@@ -130,6 +134,6 @@ def test_derived_normalized_spans_read_the_true_map(data_dir):
 
 
 def test_a_pasted_list_marks_unk_like_tokens():
-    view = alignment_view(FULL, mode="align", tokens_text=" ".join(FULL_TOKENS), normalizer_options=TEACHING)
+    view = alignment_view(FULL, request=aligning(" ".join(FULL_TOKENS)))
     assert view.rows.unknown == [t == "[UNK]" for t in FULL_TOKENS] and view.unknown_summary[:2] == (1, 1)
     assert view.rows.derived_spans is None and view.derived_view is view

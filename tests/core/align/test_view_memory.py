@@ -88,6 +88,7 @@ def test_an_identity_map_shares_the_spans_and_another_map_does_not(gpt2, bert):
 
 def test_the_spelled_out_check_compares_every_chunk(gpt2, monkeypatch):
     monkeypatch.setattr(derived, "_JOIN_CHUNK", 3)
+    # private: the chunked byte comparison behind derived spans, on hand-made chunks
     assert derived._spells([b"ab", b"c", b"d", b"ef", b"g"], b"abcdefg")
     assert not derived._spells([b"ab", b"c", b"d", b"ef", b"g"], b"abcdefx")  # the last chunk differs
     assert not derived._spells([b"ab", b"c", b"d", b"ef", b"g"], b"abcdefgh")  # the text goes on

@@ -37,10 +37,10 @@ class Hub:
                 pass
 
             def do_HEAD(self):
-                hub._serve(self, body=False)
+                hub.serve(self, body=False)
 
             def do_GET(self):
-                hub._serve(self, body=True)
+                hub.serve(self, body=True)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -58,11 +58,11 @@ class Hub:
         self.server.shutdown()
         self.server.server_close()
 
-    def _etag(self, name: str) -> str:
+    def etag(self, name: str) -> str:
         data = self.files[name]
         return hashlib.sha256(data).hexdigest() if name in LFS else hashlib.sha1(data).hexdigest()
 
-    def _payload(self, name: str) -> bytes:
+    def payload(self, name: str) -> bytes:
         data = self.files[name]
         if name in LFS and self.corrupt:
             data = bytes([data[0] ^ 1]) + data[1:]
@@ -70,7 +70,7 @@ class Hub:
             data = data[:-10]
         return data
 
-    def _serve(self, h: BaseHTTPRequestHandler, body: bool) -> None:
+    def serve(self, h: BaseHTTPRequestHandler, body: bool) -> None:
         path = unquote(urlparse(h.path).path)
         self.requests.append((h.command, path, h.headers.get("Range")))
         info = f"/api/models/{self.repo_id}/revision/"
@@ -85,16 +85,16 @@ class Hub:
                 siblings.append(s)
             data = json.dumps({"id": self.repo_id, "modelId": self.repo_id, "sha": COMMIT,
                                "private": False, "siblings": siblings}).encode()
-            return self._send(h, 200, {"Content-Type": "application/json"}, data, body)
+            return self.send(h, 200, {"Content-Type": "application/json"}, data, body)
         if not path.startswith(resolve):
-            return self._send(h, 404, {"X-Error-Code": "RepoNotFound"}, b"not found", body)
+            return self.send(h, 404, {"X-Error-Code": "RepoNotFound"}, b"not found", body)
         name = path[len(resolve):].split("/", 1)[1]
         if name not in self.files:
-            return self._send(h, 404, {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": COMMIT},
+            return self.send(h, 404, {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": COMMIT},
                               b"not found", body)
-        data = self._payload(name)
+        data = self.payload(name)
         full = len(self.files[name])
-        headers = {"X-Repo-Commit": COMMIT, "ETag": f'"{self._etag(name)}"',
+        headers = {"X-Repo-Commit": COMMIT, "ETag": f'"{self.etag(name)}"',
                    "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream"}
         if name in LFS:
             headers["X-Linked-Etag"] = headers["ETag"]
@@ -108,7 +108,7 @@ class Hub:
         chunk = data[start:]
         if not body:
             headers["Content-Length"] = str(full - start)
-            return self._send(h, status, headers, b"", False)
+            return self.send(h, status, headers, b"", False)
         if name in LFS and self.drop_after:
             headers["Content-Length"] = str(full - start)  # announced whole, then cut
             cut = self.drop_after.pop(0)
@@ -121,10 +121,10 @@ class Hub:
             h.close_connection = True
             h.connection.shutdown(2)
             return
-        self._send(h, status, headers, chunk, True)
+        self.send(h, status, headers, chunk, True)
 
     @staticmethod
-    def _send(h, status, headers, data, body):
+    def send(h, status, headers, data, body):
         h.send_response(status)
         if body or "Content-Length" not in headers:  # a HEAD announces the GET's length
             headers = {**headers, "Content-Length": str(len(data))}

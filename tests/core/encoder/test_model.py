@@ -25,15 +25,15 @@ class OracleTokenizer:
     def __init__(self, path):
         from tokenizers import Tokenizer
 
-        self._tok = Tokenizer.from_file(str(path))
-        self._tok.no_padding()
-        self._tok.no_truncation()
+        self.library = Tokenizer.from_file(str(path))
+        self.library.no_padding()
+        self.library.no_truncation()
 
     def encode(self, text, add_special_tokens=False):
-        return self._tok.encode(text, add_special_tokens=add_special_tokens)
+        return self.library.encode(text, add_special_tokens=add_special_tokens)
 
     def token_to_id(self, token):
-        return self._tok.token_to_id(token)
+        return self.library.token_to_id(token)
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ def test_split_run_runs_every_part_and_re_raises(monkeypatch):
 
 def test_the_thread_count_from_the_environment(monkeypatch):
     monkeypatch.setenv("SUBWORDSCOPE_ENCODER_THREADS", "1")
+    # private: how many threads the encoder would use (read, not set)
     assert threads._workers() == 1
     for bad in ("0", "two", ""):
         monkeypatch.setenv("SUBWORDSCOPE_ENCODER_THREADS", bad)

@@ -21,13 +21,13 @@ class Lower:
     name, unk_token = "lower", None
 
     def encode(self, text):
-        self._text = " ".join(text.split())
+        self.last_text = " ".join(text.split())
         words = [m for m in re.finditer(r"\S+", text)]
         return SimpleNamespace(tokens=[m.group() for m in words], ids=list(range(len(words))),
                                offsets=[m.span() for m in words])
 
     def decode(self, ids, *, skip_special_tokens=True):
-        return self._text.lower()
+        return self.last_text.lower()
 
 
 def test_counts_add_and_share():

@@ -263,6 +263,7 @@ def test_size_cap_refuses_huge_tables_quickly_with_size_and_limit():
     with pytest.raises(PositionalError, match="256 MiB"):
         pair_frequencies(2 * 10**9)
     # exactly at the cap is allowed: 8 heads x 2048 x 2048 x 8 bytes = 256 MiB (checked, not built)
+    # private: the size check shared by every table, tested once
     from core.positional._frequencies import check_result_size
 
     check_result_size("at the cap", (8, 2048, 2048))
@@ -313,7 +314,7 @@ def test_rope_shape_mismatch_names_both_shapes():
     assert rope(np.ones(4, dtype=np.float32), 3).shape == (4,)
 
 
-def test_rotate_and_score_helpers_check_their_shapes():
+def test_rotate_and_score_check_their_shapes():
     from core.positional import rotate
 
     with pytest.raises(PositionalError, match="d/2 = 2"):

@@ -80,7 +80,7 @@ def _r517(tmp_path_factory):
 
 # -- huggingface/tokenizers#1300 ----------------------------------------------------------
 
-def test_report_1300_added_token_then_prefix_space(tmp_path):
+def test_an_added_token_then_a_prefix_space_encodes_as_the_reference(tmp_path):
     ours, ref = _pair(tmp_path, "r1300", sd.report_1300_doc())
     text = "<device_name>BMS-L17-1</device_name>"
     expected = ref.encode(text)
@@ -94,7 +94,7 @@ def test_report_1300_added_token_then_prefix_space(tmp_path):
     assert enc.derived_offsets == fixed
 
 
-def test_report_1300_keeps_trimmed_spaces_where_the_reference_is_right(tmp_path):
+def test_spaces_trimmed_beside_an_added_token_keep_the_reference_offsets(tmp_path):
     ours, ref = _pair(tmp_path, "r1300", sd.report_1300_doc())
     text = "BMS <device_name> BMS"
     enc = ours.encode(text)

@@ -241,6 +241,7 @@ def test_model_tokens_with_empty_spans(data_dir, udhr_texts):
     leaves the fast path's Metaspace spans (the ``▁`` prepended to every word) equal to
     ``encode``'s."""
     tok = load(data_dir / "tokenizers" / SHARED["pegasus"])
+    # private: the piece cache's compute function is swapped to return an empty piece
     cache = tok.model._cache
     inner = cache._fn
 

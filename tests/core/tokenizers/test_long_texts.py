@@ -41,6 +41,7 @@ def word_by_word(tok, text, monkeypatch):
         m.setattr(bpe_module, "BATCH_WORD", 1 << 40)
         m.setattr(bpe_module, "BATCH_WORDS", 1 << 40)
         m.setattr(tok.model, "tokenize_flat", lambda words, should_stop=None: None)
+        # private: the model's piece caches, emptied so each word is computed again (no public cache control)
         tok.model._pieces.clear()
         tok.model._cache.clear()
         out = tok.encode(text)
@@ -96,6 +97,7 @@ def test_many_words_ask_should_stop_between_chunks_and_stop(data_dir):
     tok = shared_tokenizer(data_dir, GPT2)
     text = long_texts()["spaced"] * 4  # 12,000 words: several chunks of FLAT_CHUNK
     asked = []
+    # private: the model's piece caches, emptied so each word is computed again (no public cache control)
     tok.model._pieces.clear()
     enc = tok.encode(text, should_stop=lambda: asked.append(1) and False)
     assert len(asked) >= 3
@@ -124,6 +126,7 @@ def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, mon
     monkeypatch.setattr(bpe_module, "merge_segments", lambda *a, **k: used.append(1) or real(*a, **k))
     assert fields(tok.encode(text)) == want
     assert used
+    # private: the model's piece caches, emptied so each word is computed again (no public cache control)
     cached = dict(tok.model._pieces)
     assert cached
     for word, piece in list(cached.items())[:2000]:  # each cached piece is the word's own
@@ -138,6 +141,7 @@ def test_words_merged_together_are_cached_for_the_next_encode(rel, data_dir, mon
 
 def test_the_flat_path_stops_caching_at_its_limit(data_dir, monkeypatch):
     tok = shared_tokenizer(data_dir, GPT2)
+    # private: the model's piece caches, emptied so each word is computed again (no public cache control)
     tok.model._pieces.clear()
     monkeypatch.setattr(bpe_module, "FLAT_CACHED", 100)
     tok.encode(long_texts()["spaced"])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from core.training.bpe import BpeTrainer
 from tests.core.training.test_bpe import naive_ranking, state
-from tests.core.training.test_bpe_overrated import naive_steps, summary
+from tests.core.training.test_bpe_pair_count_falls_then_rises import naive_steps, summary
 
 TIE_BREAKS = ["first", "smallest", "largest"]
 

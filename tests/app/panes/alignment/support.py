@@ -23,6 +23,7 @@ def set_mode(qtbot, pane, mode):
 def hover(view, pos):
     """Send a mouse move to the middle of code point ``pos`` of a span view."""
     cursor = QTextCursor(view.document())
+    # private: code point → Qt position of the span view (no public seam)
     cursor.setPosition(view._to_qt(pos))
     left = view.cursorRect(cursor)
     cursor.setPosition(view._to_qt(pos + 1))

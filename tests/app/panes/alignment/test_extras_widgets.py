@@ -65,6 +65,7 @@ def test_token_ids_view_builds_only_when_visible_and_copies_all_of_a_huge_list(q
     qtbot.addWidget(view)
     ids = list(range(50_000))
     view.set_ids(ids)  # hidden: nothing is built
+    # private: whether the id view's text builder runs (no public seam)
     assert not view._builder.busy and view.text() == "" and "first 20,000 shown" in view.count.text()
     with qtbot.waitSignal(view.sig_shown):
         view.show()
@@ -87,6 +88,7 @@ def test_token_ids_view_builds_new_ids_after_a_frame_and_an_edit_stops_that(qtbo
     qtbot.addWidget(view)
     view.show()
     view.set_ids([1, 2, 3])
+    # private: whether the id view's text builder runs (no public seam)
     assert not view._builder.busy and view.text() == ""  # not yet: the tokens are drawn first
     view.text_edited()
     qtbot.wait(4 * BUILD_DELAY_MS)
@@ -143,6 +145,7 @@ def test_picker_lists_at_most_the_cap_of_the_cache_then_more(qtbot, tmp_path, mo
     with qtbot.waitSignal(picker.sig_more_requested):
         picker.activated.emit(paths.index(MORE))
     submitted = []
+    # private: the picker's scans, counted through its runner
     picker._runner.sig_busy_changed.connect(submitted.append)
     picker.scan()  # once only
     assert True not in submitted
@@ -186,6 +189,7 @@ def test_side_by_side_does_no_work_without_added_rows_and_debounces_with_them(qt
     qtbot.addWidget(panel)
     panel.set_primary("demo", demo_tokenizer())
     panel.set_text("zoe flew to istanbul")
+    # private: the panel's debounce timer and encoder (the pause before encoding)
     assert not panel._encoder.busy and not panel._timer.isActive() and panel.result is None
     with qtbot.waitSignal(panel.sig_computed):
         panel.add_tokenizer("GPT-2", load(data_dir / "tokenizers/gpt2/tokenizer.json"))

@@ -118,6 +118,7 @@ def test_long_paste_runs_off_the_gui_thread(qtbot, pane):
     timer.start()
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=60000):
         pane.set_text(text)
+        # private: the pane's own worker, not the extras' ones, is the one running
         assert pane._runner.busy  # the GUI thread returned before the work was done
     timer.stop()
     assert ticks, "the event loop did not run while tokenizing"

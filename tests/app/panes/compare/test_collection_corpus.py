@@ -54,7 +54,7 @@ def _thai_pane(new_pane, qtbot, gpt2, tab):
     settings.setValue("compare/tab", tab)
     set_json(settings, "compare/tokenizer_paths", [["gpt2", gpt2]])
     pane = new_pane(ComparePane, 1200, 800, settings)
-    pane.state.filters = {"scripts": ("Thai",)}
+    pane.filters = {"scripts": ("Thai",)}
     with qtbot.waitSignal(pane.sig_result_changed, timeout=120_000):
         pane.show()
     return pane
@@ -99,6 +99,7 @@ def test_the_gui_thread_only_installs_the_computed_views(new_pane, qtbot, data_d
             return fn(*args, **kwargs)
         return wrapped
 
+    # private: spies counting how often the table's values and colours are computed
     monkeypatch.setattr(CompareTable, "_values", spy(CompareTable._values))
     monkeypatch.setattr(atlas_views, "_colours", spy(atlas_views._colours))
     monkeypatch.setattr(heatmap_model, "cell_texts", spy(heatmap_model.cell_texts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -11,7 +12,7 @@ from PySide6.QtCore import QThreadPool
 from app.panes.compare import ComparePane
 from app.panes.compare.drilldown import DIFF
 from app.panes.compare.state import TokenizerEntry
-from app.settings import open_settings, set_json
+from app.settings import open_settings, read_state, write_state
 from core.metrics import compare_table, differing_boundaries, load_corpus, temperature_shares
 from core.metrics.normalization_damage import FORM_EXAMPLES, normalization_damage
 from tests.reference_adapters import reference_tokenizer
@@ -45,8 +46,8 @@ def make_pane(new_pane, corpus):
 
     def make(paths=()):
         settings = open_settings()
-        settings.setValue("compare/corpus_folder", str(corpus))
-        set_json(settings, "compare/tokenizer_paths", [[p.split("/")[-2], p] for p in paths])
+        write_state(settings, "compare/state", {"corpus_folder": str(corpus),
+                                                "tokenizer_paths": [[p.split("/")[-2], p] for p in paths]})
         pane = new_pane(ComparePane, 1200, 800, settings)
         pane.show()  # the first comparison starts when the pane is shown
         panes.append(pane)
@@ -56,6 +57,11 @@ def make_pane(new_pane, corpus):
     for pane in panes:
         pane.cancel()
     QThreadPool.globalInstance().waitForDone(60_000)
+
+
+def stored(pane) -> dict:
+    """The Compare state in the one store (``state.json``)."""
+    return read_state(pane.settings, "compare/state")
 
 
 def wait_result(qtbot, pane, trigger=None, timeout=60_000):
@@ -71,7 +77,7 @@ def expected(pane, metric):
 def test_first_screen_defaults_to_the_shared_udhr_folder_and_tokenizers(new_pane, data_dir):
     pane = new_pane(ComparePane, 1200, 800)
     assert pane.state.corpus_folder == str(data_dir / "udhr")
-    assert [e.label for e in pane.state.entries] == ["bert-base-uncased", "gpt2", "pegasus-unigram", "cl100k_base"]
+    assert [e.label for e in pane.entries] == ["bert-base-uncased", "gpt2", "pegasus-unigram", "cl100k_base"]
     assert pane.folder_edit.text() == str(data_dir / "udhr")
     assert not pane.busy  # nothing runs until the pane is shown
 
@@ -157,8 +163,8 @@ def test_choose_folder_bad_then_good(qtbot, make_pane, corpus, tmp_path):
     qtbot.waitUntil(lambda: pane.result.table.reference == "hin", timeout=30_000)
     pane.metric_combo.setCurrentIndex(pane.metric_combo.findData("premium"))
     assert pane.reference_combo.currentData() == "hin"
-    assert pane.settings.value("compare/corpus_folder") == str(other)
-    assert pane.settings.value("compare/reference", "eng") == "eng"  # the automatic choice is not remembered
+    assert stored(pane)["corpus_folder"] == str(other)
+    assert stored(pane)["reference"] == "eng"  # the automatic choice is not remembered
 
 
 def test_normalization_tab_equals_core(qtbot, make_pane, corpus):
@@ -207,7 +213,7 @@ def test_broadcast_tokenizer_and_demo_join_the_comparison(qtbot, make_pane, bert
     wait_result(qtbot, pane, lambda: pane.set_tokenizer(None, "built-in demo vocabulary"))
     assert len(pane.result.table.tokenizers) == 2
     pane.set_tokenizer(bert_tok, path)  # the same file again: refreshed, not duplicated
-    assert len(pane.state.entries) == 2
+    assert len(pane.entries) == 2
 
 
 def test_state_is_remembered_and_exports_write_files(qtbot, make_pane, bert, tmp_path):
@@ -219,7 +225,7 @@ def test_state_is_remembered_and_exports_write_files(qtbot, make_pane, bert, tmp
     again = ComparePane(pane.settings)
     qtbot.addWidget(again)
     assert again.state.corpus_folder == pane.state.corpus_folder
-    assert [e.path for e in again.state.entries] == [path]
+    assert [e.path for e in again.entries] == [path]
     assert again.metric_combo.currentData() == "bytes_per_token"
     csv_path = tmp_path / "table.csv"
     assert pane.export_table_csv(str(csv_path))
@@ -236,7 +242,7 @@ def test_cancel_drops_the_result(qtbot, make_pane, bert):
     path, _ = bert
     pane = make_pane()
     wait_result(qtbot, pane)
-    pane.state.entries.clear()
+    pane.entries.clear()
     pane.add_tokenizer_file(path)
     pane.recompute()
     assert pane.busy and pane.cancel_button.isEnabled()
@@ -286,7 +292,7 @@ def test_failed_or_cancelled_corpus_change_keeps_the_shown_folder(qtbot, make_pa
     pane.set_corpus_folder(str(bad))
     qtbot.waitUntil(lambda: "still showing" in pane.message.text(), timeout=10_000)
     assert pane.result is shown and pane.folder_edit.text() == str(corpus)
-    assert pane.state.corpus_folder == str(corpus) == pane.settings.value("compare/corpus_folder")
+    assert pane.state.corpus_folder == str(corpus) == stored(pane)["corpus_folder"]
     other = tmp_path / "other"
     other.mkdir()
     shutil.copy(corpus / "eng.txt", other / "eng.txt")
@@ -302,22 +308,23 @@ def test_failed_or_cancelled_corpus_change_keeps_the_shown_folder(qtbot, make_pa
 def test_unloadable_tokenizer_file_is_refused_inline(qtbot, make_pane, tmp_path):
     pane = make_pane()
     wait_result(qtbot, pane)
-    before = [e.label for e in pane.state.entries]
+    before = [e.label for e in pane.entries]
     garbage = tmp_path / "garbage.json"
     garbage.write_bytes(b"\x00\x01 not a tokenizer")
     wait_result(qtbot, pane, lambda: pane.add_tokenizer_file(str(garbage)))
-    assert [e.label for e in pane.state.entries] == before
+    assert [e.label for e in pane.entries] == before
     assert pane.tokenizer_list.count() == len(before)
     assert pane.message.text().startswith(f"Could not add {garbage}: ")
     assert pane.message.text().count(str(garbage)) == 1
-    assert str(garbage) not in pane.settings.value("compare/tokenizer_paths", "")
+    assert str(garbage) not in json.dumps(stored(pane)["tokenizer_paths"])
 
 
 def test_tokenizer_list_scrolls(qtbot, make_pane, bert):
     path, tok = bert
     pane = make_pane()
     for k in range(12):
-        pane.state.entries.append(TokenizerEntry(f"tok {k}", None, tok))
+        pane.entries.append(TokenizerEntry(f"tok {k}", None, tok))
+    # private: entries with loaded objects are shown without starting a comparison
     pane._write_controls()
     qtbot.waitUntil(lambda: pane.tokenizer_list.verticalScrollBar().maximum() > 0, timeout=3000)
     pane.tokenizer_list.scrollToBottom()

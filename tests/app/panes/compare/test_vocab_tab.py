@@ -74,6 +74,7 @@ def test_cancel_keeps_the_shown_audit(qtbot, tab, tiny, data_dir):
     pegasus = load(data_dir / "tokenizers" / "pegasus-unigram" / "tokenizer.json")
     tab.set_tokenizers([("pegasus", pegasus)], [])
     with qtbot.assertNotEmitted(tab.sig_audit_changed, wait=200):
+        # private: the tab's worker finishing (no public signal)
         with qtbot.waitSignal(tab._runner.sig_busy_changed, timeout=10_000):
             tab.start_audit()
         tab.cancel()

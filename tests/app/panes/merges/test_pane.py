@@ -272,6 +272,7 @@ def test_state_is_remembered(pane, new_pane):
 
 def test_heldout_animation_walks_through_the_merges(pane, qtbot):
     view = pane.bpe_view
+    # private: the replay's timer, sped up so the test sees every step
     view._timer.setInterval(5)
     view.heldout_edit.setText("lowest")
     seen = []

@@ -10,6 +10,7 @@ import pytest
 from app.panes.pooling import PoolingPane
 from app.panes.pooling.state import SWEEP_LENGTHS, STANDIN_LABEL, PoolingState
 from app.settings import open_settings, read_state
+from app.workers import is_working
 from core.encoder import StandInEncoder, load_encoder
 from core.pooling import METHODS, chunk_windows
 from core.pooling.compare import compare_methods, padding_demo
@@ -92,6 +93,7 @@ def test_switch_pooling_and_sentence(pane, qtbot):
     assert tv.contrib.markers["token"].value() == 3 and tv.contrib.markers["token"].isVisible()
     s, e = r.output.offsets[2][2]
     with qtbot.waitSignal(tv.sig_token_hovered) as blocker:
+        # private: a hover at a code point (no public seam; a mouse move needs the layout)
         tv._on_char_hovered(e - 1)
     assert blocker.args == [2]
     demo = padding_demo(r.output.last_hidden_state[2, :n], 64)
@@ -136,6 +138,7 @@ def test_change_chunking(pane, qtbot):
         assert img[j, s] == pytest.approx(pane.result.chunk_scores.probabilities[j])
     x, y = pane.chunk_view.scores.curve_data("window score")
     np.testing.assert_allclose(y, pane.result.chunk_scores.probabilities)
+    # private: the spans the view draws (no public getter)
     assert pane.chunk_view.text_view._spans == list(doc.char_spans)
     # overlap can never reach the window content
     with qtbot.waitSignal(pane.sig_result_changed, timeout=20000):
@@ -151,7 +154,7 @@ def test_choose_model_directory(pane, qtbot, model_dir):
     pane.state.text = pane.text_edit.toPlainText()
     with qtbot.waitSignal(pane.sig_result_changed, timeout=60000):
         pane.set_model_dir(str(model_dir))
-        assert pane._runner.busy  # loading + the first forward pass run off the GUI thread
+        assert is_working(pane)  # loading + the first forward pass run off the GUI thread
         assert "loading" in pane.model_label.text()
     r = pane.result
     assert r.model_label == str(model_dir)
@@ -178,6 +181,7 @@ def test_model_directory_is_remembered(qtbot, new_pane, model_dir):
 
 def test_bad_model_directory_shows_a_message(pane, qtbot, tmp_path):
     (tmp_path / "config.json").write_text('{"model_type": "gpt2"}', encoding="utf-8")
+    # private: the worker's error (the pane shows it, but only after this signal)
     with qtbot.waitSignal(pane._runner.sig_errored, timeout=20000):
         pane.set_model_dir(str(tmp_path))
     assert pane.message.isVisible() or not pane.isVisible()
@@ -190,6 +194,7 @@ def test_bad_model_directory_shows_a_message(pane, qtbot, tmp_path):
                                     '{"model_type": ["bert"]}'], ids=["deep nesting", "a list"])
 def test_a_hostile_model_config_is_named_and_the_label_cleared(pane, qtbot, tmp_path, config):
     (tmp_path / "config.json").write_text(config, encoding="utf-8")
+    # private: the worker's error (the pane shows it, but only after this signal)
     with qtbot.waitSignal(pane._runner.sig_errored, timeout=20000):
         pane.set_model_dir(str(tmp_path))
     assert f"Could not load the model: {tmp_path / 'config.json'}" in pane.message.text()
@@ -210,7 +215,7 @@ def test_empty_text_prompts_and_encodes_nothing(pane, qtbot):
     pane.text_edit.setPlainText("  \n\n")
     qtbot.waitUntil(lambda: pane.message.isVisible() and "Type or paste a sentence" in pane.message.text(),
                     timeout=3000)
-    assert not pane._runner.busy and pane.result is shown  # nothing encoded, last plots kept
+    assert not is_working(pane) and pane.result is shown  # nothing encoded, last plots kept
     assert "(empty)" not in "".join(pane.result.output.texts)
     assert "last encoded text" in pane.message.text()
     assert pane.text_edit.placeholderText().startswith("Type or paste a sentence")
@@ -227,7 +232,7 @@ def test_compute_refuses_empty_text():
         next(compute(PoolingState(text=" \n ")))
 
 
-def test_plural_helper():
+def test_plural_words_agree_with_the_count():
     from app.widgets.text_format import plural
 
     assert plural(1, "sentence") == "1 sentence"

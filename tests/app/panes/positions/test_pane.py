@@ -42,7 +42,7 @@ def change(qtbot, pane, name, value):
 def show(qtbot, pane, key):
     with qtbot.waitSignal(pane.sig_plots_changed, timeout=10000, check_params_cb=lambda k: k == key):
         pane.show_view(key)
-        pane._request_current()  # a clean view is not recomputed on switch; ask explicitly
+        pane.recompute()  # a clean view is not recomputed on switch; ask explicitly
 
 
 def assert_sinusoidal(pane):

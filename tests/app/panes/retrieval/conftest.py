@@ -24,6 +24,7 @@ def is_ready(pane) -> bool:
     """The corpus is complete and the shown hits belong to it and to the current query."""
     ix, r = pane.index, pane.result
     return (ix is not None and ix.complete and r is not None and r.index_key == ix.key
+            # private: the query worker only (the pane has three runners)
             and r.query.text == pane.state.query and not pane._query_runner.busy)
 
 

@@ -67,7 +67,7 @@ def test_the_english_model_is_compared_with_the_multilingual_one(qtbot, new_pane
                                 Qt.ItemDataRole.ToolTipRole)
     assert tip == f"top-k share ({TINY})"
     col = header.index("[UNK] share ■")
-    shown = {view.model.index(i, 0).data(): view.model._rows[i][col] for i in range(view.model.rowCount())}
+    shown = {view.model.index(i, 0).data(): view.model.row(i)[col] for i in range(view.model.rowCount())}
     assert shown == pytest.approx({c: r.companion_metrics.unknown_rate for c, r in rows.items()})
     for plot, metric in ((view.by_fertility, "fertility"), (view.by_unknown, "unknown_rate")):
         x, y = plot.curve_data("companion")

@@ -39,6 +39,7 @@ def test_synthetic_source_shows_the_materials_search_figures(make_pane, qtbot):
     assert "int8 codes keep 0.986 of the exact top 10" in note
     assert "50 queries" in note and "nprobe 1 / 4 / 16" in note
     assert "recall@10 0.942 / 1.000 / 1.000" in note  # ours; the material printed 0.924 / 1.000 / 1.000
+    # private: the synthetic run the note was made from (kept by the pane only)
     run = pane._synthetic
     x, y = pane.index_view.sweep.curve_data("recall@10 (ours)")
     assert x.tolist() == list(run.ours.nprobe) and y.tolist() == list(run.ours.recall)

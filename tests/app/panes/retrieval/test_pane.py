@@ -308,6 +308,7 @@ def test_a_corpus_that_fails_does_not_leave_embedding_in_the_status(make_pane, q
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "eng.txt").write_bytes(b"\x00\xff\xfe" * 1000)
+    # private: the corpus worker's error (the pane has three runners)
     with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
         pane.set_corpus_folder(str(bad))
     assert "not UTF-8" in pane.panel.message.text()
@@ -329,6 +330,7 @@ def test_a_bad_model_config_is_named_and_the_label_cleared(make_pane, qtbot, tmp
     model.mkdir()
     (model / "config.json").write_text(config, encoding="utf-8")
     pane = make_pane()
+    # private: the corpus worker's error (the pane has three runners)
     with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
         pane.set_model(True, str(model))
     message = pane.panel.message.text()
@@ -347,6 +349,7 @@ def test_a_failure_that_is_not_a_load_error_clears_the_loading_label(make_pane, 
     model.mkdir()
     pane = make_pane()
     monkeypatch.setattr(corpus_module, "open_encoder", failing)
+    # private: the corpus worker's error (the pane has three runners)
     with qtbot.waitSignal(pane._corpus_runner.sig_errored, timeout=TIMEOUT):
         pane.set_model(True, str(model))
     assert "no memory left" in pane.panel.message.text()

@@ -14,6 +14,7 @@ import pytest
 from core.errors import SubwordScopeError, TokenizerFieldError, TokenizerLoadError
 from core.tokenizers import load
 from core.tokenizers.formats import _files
+# private: the JSON parser's limits are checked where they are defined
 from core.tokenizers.formats._json import (MAX_ID, MAX_JSON_DEPTH, nesting_depth, parse_json,
                                           too_deep)
 from core.tokenizers.formats.gpt2_files import read_vocab_json

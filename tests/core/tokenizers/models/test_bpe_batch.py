@@ -17,17 +17,19 @@ from tests.core.tokenizers.models.merge_lists import ALPHABET, EVERY_ROUND, merg
 
 def batch_merge(ids, lookup, min_share=bpe_batch.MIN_SHARE):
     out, starts, done = merge_word(np.asarray(ids, np.int64), PairTable(lookup), min_share)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     assert starts.tolist() == [0, *np.cumsum([len(lookup.__self__._vocab_r[i])
                                               for i in out.tolist()])[:-1].tolist()]
     return out, done
 
 
 def finish(model: BPE, ids: np.ndarray, by_rank: bool) -> list[str]:
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     out, done = batch_merge(ids, model._pair_lookup, min_share=EVERY_ROUND)
-    parts = [model._vocab_r[i] for i in out.tolist()]
+    parts = [model.id_to_token(i) for i in out.tolist()]
     if done:
         return parts
-    return heap_merge(parts, model._vocab) if by_rank else heap_merge(
+    return heap_merge(parts, model.vocab) if by_rank else heap_merge(
         parts, model._pair_rank, model._pair_new)
 
 
@@ -41,7 +43,8 @@ def test_rounds_equal_heap_merge_by_merge_list(table, piece, repeat):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
     word = piece * repeat
-    ids = np.array([model._vocab[c] for c in word], np.int64)
+    ids = np.array([model.vocab[c] for c in word], np.int64)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     assert finish(model, ids, False) == heap_merge(list(word), model._pair_rank,
                                                    model._pair_new)
 
@@ -54,6 +57,7 @@ def test_rounds_equal_heap_merge_by_token_rank(table, piece, repeat, rnd):
                                                   len(symbols) - len(ALPHABET))
     vocab = {s: i for i, s in enumerate(ranked)}  # shuffled ranks: a token may outrank its parts
     model = BPE(vocab, [])
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     model._by_rank = True
     word = piece * repeat
     ids = np.array([vocab[c] for c in word], np.int64)
@@ -65,13 +69,14 @@ def test_a_round_that_would_form_a_lower_pair_merges_only_the_leftmost():
     model = BPE({"a": 0, "b": 1, "c": 2, "cc": 3, "bcc": 4},
                 [("c", "c"), ("b", "cc")])
     ids = np.array([1, 2, 2, 2, 2], np.int64)  # b c c c c
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     out, done = batch_merge(ids, model._pair_lookup)
-    assert done and [model._vocab_r[i] for i in out.tolist()] == ["bcc", "cc"]
+    assert done and [model.id_to_token(i) for i in out.tolist()] == ["bcc", "cc"]
     model = BPE({"b": 0, "c": 1, "cc": 2, "ccc": 3}, [("cc", "c"), ("c", "c")])
     # c c|c c: after the first merge ("cc", "c") ranks 0, below ("c", "c"): that round
     # merges only the leftmost pair, as the one-at-a-time rule does
     out, done = batch_merge(np.array([1, 1, 1, 1], np.int64), model._pair_lookup)
-    assert done and [model._vocab_r[i] for i in out.tolist()] == ["ccc", "c"]
+    assert done and [model.id_to_token(i) for i in out.tolist()] == ["ccc", "c"]
     assert heap_merge(["c"] * 4, model._pair_rank, model._pair_new) == ["ccc", "c"]
 
 
@@ -83,6 +88,7 @@ def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):
     used = []
     monkeypatch.setattr(bpe_module, "merge_word",
                         lambda *a, **k: used.append(1) or bpe_batch.merge_word(*a, **k))
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     model._cache.clear()
     assert model.tokenize(word) == got and used
     monkeypatch.setattr(bpe_module, "BATCH_WORD", 1 << 40)  # the plain heap loop

@@ -221,4 +221,5 @@ def test_long_words_are_not_kept_in_the_word_cache():
     assert first[0] == ("aa",) * (len(long_word) // 2)
     assert uni.tokenize_word(long_word) == first
     uni.tokenize_word("aaa")
+    # private: which words the model cached is what this test is about
     assert list(uni._cache) == ["aaa"]

@@ -27,6 +27,7 @@ def test_unlimited_rank_loop_equals_the_limited_one_and_the_heap(vocab, word):
 
 
 def _transposed(model, word):
+    # private: the per-token form the plain-parts shortcut must equal (no public seam gives it)
     toks = model._compute(word)
     return tuple(zip(*toks)) if toks else ((), (), (), ())
 

@@ -28,26 +28,29 @@ def by_rank_model(symbols: list[str], rnd) -> BPE:
     ranked = symbols[:len(ALPHABET)] + rnd.sample(symbols[len(ALPHABET):],
                                                   len(symbols) - len(ALPHABET))
     model = BPE({s: i for i, s in enumerate(ranked)}, [])  # a token may outrank its parts
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     model._by_rank = True
     return model
 
 
 def reference(model: BPE, word: str) -> list[str]:
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     if model._by_rank:
-        return heap_merge(list(word), model._vocab)
+        return heap_merge(list(word), model.vocab)
     return heap_merge(list(word), model._pair_rank, model._pair_new)
 
 
 def segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
     """Each word's symbols after merge_segments, unfinished words finished by the heap."""
-    ids = np.array([model._vocab[c] for w in words for c in w], np.int64)
+    ids = np.array([model.vocab[c] for w in words for c in w], np.int64)
     seg = np.repeat(np.arange(len(words)), [len(w) for w in words])
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     sym, out_seg, unfinished = merge_segments(ids, seg, PairTable(model._pair_lookup),
                                               min_share)
     assert (np.diff(out_seg) >= 0).all() and set(out_seg.tolist()) == set(range(len(words)))
-    out = [[model._vocab_r[i] for i in sym[out_seg == k].tolist()] for k in range(len(words))]
+    out = [[model.id_to_token(i) for i in sym[out_seg == k].tolist()] for k in range(len(words))]
     for k in unfinished.tolist():
-        out[k] = (heap_merge(out[k], model._vocab) if model._by_rank
+        out[k] = (heap_merge(out[k], model.vocab) if model._by_rank
                   else heap_merge(out[k], model._pair_rank, model._pair_new))
     assert all("".join(parts) == w for parts, w in zip(out, words))  # nothing crosses words
     return out
@@ -77,6 +80,7 @@ def test_tokenize_words_batched_equals_word_by_word(table, words, by_rank, rnd):
     model = by_rank_model(symbols, rnd) if by_rank else BPE(
         {s: i for i, s in enumerate(symbols)}, merges)
     plain = BPE(model.vocab, merges)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     plain._by_rank = model._by_rank
     saved = bpe_module.BATCH_WORDS
     bpe_module.BATCH_WORDS = 1  # every list of 64 words or more is merged in rounds
@@ -96,6 +100,7 @@ def test_tokenize_words_uses_the_rounds_for_many_new_words(monkeypatch):
     monkeypatch.setattr(bpe_module, "merge_segments",
                         lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
     got = model.tokenize_words(words)
+    # private: a fresh model's per-word piece, the path the batch must equal
     assert calls and got == [BPE({"a": 0, "b": 1, "ab": 2, "abab": 3},
                                  [("a", "b"), ("ab", "ab")])._piece(w) for w in words]
     calls.clear()

@@ -26,12 +26,13 @@ _WORDS = st.one_of(st.text("abc", max_size=2 * LONG_WORD),
 
 def _rounds(model: BPE, word: str, min_share: int) -> list[str]:
     """The numpy rounds of one word (:func:`merge_word`), finished by the heap loop."""
-    ids = np.array([model._vocab[c] for c in word], np.int64)
+    ids = np.array([model.vocab[c] for c in word], np.int64)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     out, _, done = merge_word(ids, model._pair_table(), min_share)
-    parts = [model._vocab_r[i] for i in out.tolist()]
+    parts = [model.id_to_token(i) for i in out.tolist()]
     if done:
         return parts
-    return (heap_merge(parts, model._vocab) if model._by_rank
+    return (heap_merge(parts, model.vocab) if model._by_rank
             else heap_merge(parts, model._pair_rank, model._pair_new))
 
 
@@ -39,14 +40,15 @@ def _segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
     """The numpy rounds of many words at once (:func:`merge_segments`), the words they
     leave unfinished finished by the heap loop."""
     lens = [len(w) for w in words]
-    sym = np.array([model._vocab[c] for c in "".join(words)], np.int64)
+    sym = np.array([model.vocab[c] for c in "".join(words)], np.int64)
     seg = np.repeat(np.arange(len(words)), lens)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     sym, seg, unfinished = merge_segments(sym, seg, model._pair_table(), min_share)
     out: list[list[str]] = [[] for _ in words]
     for s, k in zip(sym.tolist(), seg.tolist()):
-        out[k].append(model._vocab_r[s])
+        out[k].append(model.id_to_token(s))
     for k in unfinished.tolist():
-        out[k] = (heap_merge(out[k], model._vocab) if model._by_rank
+        out[k] = (heap_merge(out[k], model.vocab) if model._by_rank
                   else heap_merge(out[k], model._pair_rank, model._pair_new))
     return out
 
@@ -60,6 +62,7 @@ def _model_parts(model: BPE, word: str) -> list[str]:
 def test_merge_list_loops_equal_the_reference(table, word, min_share):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     ranks, new = model._pair_rank, model._pair_new
     widths = [1 + (i % 3) for i in range(len(word))]
     expected_widths = list(widths)
@@ -87,6 +90,7 @@ def test_rank_loops_equal_the_reference(vocab, word, min_share, limited):
         assert merge_all_ranks(list(word), vocab.get) == expected
     if word:
         model = BPE(vocab, [])
+        # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
         model._by_rank = True
         assert _rounds(model, word, min_share) == expected
 
@@ -98,6 +102,7 @@ def test_rank_loops_equal_the_reference(vocab, word, min_share, limited):
 def test_many_words_merged_together_equal_the_reference(table, words, min_share):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     expected = [reference_merge(list(w), model._pair_rank, model._pair_new) for w in words]
     assert _segments(model, words, min_share) == expected
     flat = model.tokenize_flat(words * 600)  # enough new symbols for the flat path
@@ -123,9 +128,10 @@ def test_udhr_words_merge_as_the_reference(data_dir, udhr_texts, rel):
     model = tok.model
     if len(udhr_texts) < 29:
         pytest.skip("the 29 UDHR texts are absent")
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     if model._by_rank:
         def reference(word):
-            return reference_merge(list(word), model._vocab)
+            return reference_merge(list(word), model.vocab)
     else:
         def reference(word):
             return reference_merge(list(word), model._pair_rank, model._pair_new)
@@ -134,7 +140,7 @@ def test_udhr_words_merge_as_the_reference(data_dir, udhr_texts, rel):
         long_word = "".join(words)[:6 * LONG_WORD]
         expected = [reference(w) for w in [*words, long_word]]
         if model._by_rank:
-            got = [merge_by_rank(list(w), model._vocab) for w in [*words, long_word]]
+            got = [merge_by_rank(list(w), model.vocab) for w in [*words, long_word]]
         else:
             got = [merge_by_pairs(list(w), model._pair_rank, model._pair_new)
                    for w in [*words, long_word]]
@@ -182,6 +188,7 @@ def test_a_long_words_pairs_are_ranked_a_chunk_at_a_time():
     assert len(asked) >= 3
     model = BPE({"a": 0}, [])
     asked.clear()
+    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     merge_word(np.zeros(n, np.int64), model._pair_table(),
                should_stop=lambda: asked.append(1) or False)
     assert len(asked) >= 3

@@ -75,6 +75,7 @@ def test_property_prefix_table_gives_the_pieces_a_scan_gives(model, data):
     scan = [(j, usable[word[i:j]]) for j in range(i + 1, len(word) + 1) if word[i:j] in usable]
     if not scan or scan[0][0] != i + 1:
         scan.append((i + 1, model.unk_id))
+    # private: the Viterbi's prefix-table edges, compared with a plain scan
     assert [(j, id_) for j, id_, _ in v._edges(word, i)] == scan
 
 
@@ -98,6 +99,7 @@ def test_property_a_cached_path_is_the_float32_path_where_the_cache_says_so(mode
         [0.0, -65535.9, -65536.1, -32768.0, -99000.0, -1.0])))
     base = _f32(base)  # path scores are float32
     v = model.viterbi
+    # private: the exact-score entries of the Viterbi's fast path, compared with the slow one
     ends, ids, scores, widest, emax = v._exact(word)
     want_ends, want_ids, want_score = v.solve(word, base)
     reach = abs(base) + widest + 2.0
@@ -112,6 +114,7 @@ def test_property_a_cached_path_is_the_float32_path_where_the_cache_says_so(mode
 def test_the_cache_serves_almost_every_udhr_word_and_refuses_exact_ties(model, data_dir):
     v = model.viterbi
     words = v.words(model.normalize(_sample(data_dir, 20000)).text)
+    # private: the exact-score entries of the Viterbi's fast path, compared with the slow one
     entries = [v._exact(w) for w in words if len(w) <= 64]
     served = [e for e in entries if e[4] is not None and math.frexp(30000.0 + e[3] + 2)[1] <= e[4]]
     assert len(served) > 0.9 * len(entries)

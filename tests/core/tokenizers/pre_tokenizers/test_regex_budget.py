@@ -11,6 +11,7 @@ import pytest
 from core.errors import PatternTimeoutError, SubwordScopeError
 from core.text.normalize import NormalizedText
 from core.tokenizers import load
+# private: the regex budget is checked where it is defined
 from core.tokenizers._components import REGEX_BUDGET_PER_CHAR_S, REGEX_BUDGET_S, regex_budget
 from core.tokenizers.normalizers import Replace
 from core.tokenizers.pre_tokenizers import Split

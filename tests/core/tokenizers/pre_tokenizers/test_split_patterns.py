@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.text.byte_alphabet import ByteLevelError, to_byte_level
+# private: the characters newer than the reference's Unicode are skipped
 from core.tokenizers._unicode_compat import NEWER_THAN_REFERENCE
 from core.tokenizers.pre_tokenizers.split_patterns import (
     GPT2_PATTERN, PATTERNS, R50K_PATTERN, pre_split, split_pattern,

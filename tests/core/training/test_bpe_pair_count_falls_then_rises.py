@@ -56,6 +56,7 @@ def summary(step):
 def fall_then_rise(trainer, move):
     """Pairs that were overrated before ``move()`` and gained count by it (the path under
     test); ``move`` is ``trainer.step`` or ``trainer.undo``."""
+    # private: the trainer's set of overrated pairs is what this test is about
     before = {p: trainer.pair_counts[p] for p in map(trainer._pair, trainer._overrated)}
     move()
     counts = trainer.pair_counts

@@ -1,5 +1,5 @@
-"""The seed's scoring mistakes: raw dot products change the ranking, an unnormalized query
-only the scores."""
+"""Cosine scores equal exact search; raw dot products change the ranking (the seed's
+mistake), an unnormalized query only the scores."""
 
 from __future__ import annotations
 
