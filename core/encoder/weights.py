@@ -7,7 +7,8 @@ checked for its JSON kind and range; every refusal is an :class:`EncoderLoadErro
 file and the key. Weights are read with the ``safetensors`` package's numpy API, checked key by
 key against the shapes the config implies and for non-finite values, converted to float32 and
 laid out for the forward pass of :mod:`core.encoder` (linear weights transposed to
-``(in, out)``; query, key and value fused into one ``(d, 3d)`` matrix).
+``(in, out)``; query, key and value fused into one ``(d, 3d)`` matrix; the FFN's scaled by
+``1/√2``, see :class:`Layer`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from core.encoder.ops import SQRT_HALF
 from core.errors import SubwordScopeError
 from core.text.files import TextFileError, check_regular_file, read_file_bytes
 from core.tokenizers.formats._json import MAX_JSON_DEPTH, nesting_depth, shown
@@ -186,7 +188,10 @@ class Layer:
     """One post-norm transformer layer, float32, linear weights as ``(in, out)``.
 
     ``qkv_w``/``qkv_b`` fuse query, key and value; the query part is pre-multiplied by
-    ``1/sqrt(head_dim)`` so the scores need no separate scaling.
+    ``1/sqrt(head_dim)`` so the scores need no separate scaling. ``ff1_w``/``ff1_b`` and
+    ``ff2_w`` are multiplied by ``1/√2``, so the FFN's hidden values are erf's argument
+    ``x/√2`` and its activation is ``√2·GELU`` (:func:`core.encoder.ops.gelu_of_scaled_`:
+    fewer passes).
     """
 
     qkv_w: np.ndarray
@@ -248,8 +253,9 @@ def _layer(r: _Reader, i: int, c: EncoderConfig) -> Layer:
     d, f, p = c.hidden_size, c.intermediate_size, f"encoder.layer.{i}."
     q, k, v = (r.linear(f"{p}attention.self.{n}", d, d) for n in ("query", "key", "value"))
     out_w, out_b = r.linear(f"{p}attention.output.dense", d, d)
-    ff1_w, ff1_b = r.linear(f"{p}intermediate.dense", f, d)
+    ff1_w, ff1_b = (a * SQRT_HALF for a in r.linear(f"{p}intermediate.dense", f, d))
     ff2_w, ff2_b = r.linear(f"{p}output.dense", d, f)
+    ff2_w = ff2_w * SQRT_HALF
     ln = lambda n: (r.get(f"{p}{n}.LayerNorm.weight", (d,)), r.get(f"{p}{n}.LayerNorm.bias", (d,)))
     (ln1_g, ln1_b), (ln2_g, ln2_b) = ln("attention.output"), ln("output")
     scale = np.float32(1.0 / np.sqrt(d // c.num_attention_heads))  # folded into the query

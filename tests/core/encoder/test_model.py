@@ -229,6 +229,31 @@ def test_the_steps_split_over_threads_match_the_slow_reference(tmp_path, monkeyp
         np.testing.assert_allclose(fast[b, :n], _slow_forward(w, TINY, ids[b], mask[b])[:n], atol=2e-5)
 
 
+@pytest.mark.parametrize("rescored", ["far rows", "every row"])
+def test_rows_far_below_their_heads_top_score_match_the_slow_reference(tmp_path, monkeypatch, rescored):
+    """Queries and keys scaled up so that scores span hundreds: rows whose exponentials,
+    shifted by their head's top score, underflow are recomputed from their own maximum
+    (for "every row" the threshold is raised so that every row takes that path)."""
+    from core.encoder import model as model_module
+
+    w = _tiny_weights(TINY)
+    for name in ("query", "key"):
+        w[f"encoder.layer.0.attention.self.{name}.weight"] *= 12
+    if rescored == "every row":
+        monkeypatch.setattr(model_module, "_LOW_SUM", np.float32(np.inf))
+    calls = []
+    real = model_module._rescore_low_rows
+    monkeypatch.setattr(model_module, "_rescore_low_rows", lambda *a: (calls.append(1), real(*a)))
+    enc = load_encoder(_write_model(tmp_path / "sharp", weights=w), tokenizer=False)
+    ids = np.array([[1, 5, 7, 2, 0, 0], [1, 3, 3, 9, 4, 2], [1, 8, 2, 10, 6, 0]])
+    mask = (np.arange(6) < np.array([[4], [6], [5]])).astype(int)
+    fast = enc.forward(ids, mask)
+    assert calls and np.isfinite(fast).all()
+    for b in range(3):
+        n = mask[b].sum()
+        np.testing.assert_allclose(fast[b, :n], _slow_forward(w, TINY, ids[b], mask[b])[:n], atol=2e-5)
+
+
 def test_bert_prefixed_keys_load(tmp_path):
     weights = {"bert." + k: v for k, v in _tiny_weights(TINY).items()}
     enc = load_encoder(_write_model(tmp_path / "prefixed", weights=weights), tokenizer=False)
