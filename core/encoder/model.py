@@ -168,7 +168,8 @@ class Encoder:
         threads (:func:`core.encoder.threads.split_run`): by sequence (or by head for one
         sequence) for the attention, by rows for the bias adds, LayerNorm and GELU. The
         attention runs one sequence at a time so that its (H, T, T) scores stay in cache,
-        reads q, k, v as strided views of the fused QKV product (no transposed copies),
+        reads q, k, v as strided views of the fused QKV product (no transposed copies; only
+        the query bias is added, see :class:`core.encoder.weights.Layer`),
         shifts each head's scores by the head's largest one (one contiguous max instead of
         one per row; rows that would underflow are redone by :func:`_rescore_low_rows`),
         sums the rows as a product with a column of ones and divides by the sums after the
@@ -177,7 +178,8 @@ class Encoder:
         Cost: O(B·T·d·(d + d_ff) + B·H·T²·dh) per layer."""
         cfg = self.config
         B, T = work.B, work.T
-        H, dh = cfg.num_attention_heads, cfg.hidden_size // cfg.num_attention_heads
+        d, H = cfg.hidden_size, cfg.num_attention_heads
+        dh = d // H
         qkv = np.matmul(x, layer.qkv_w, out=work.qkv)
         qkv5 = qkv.reshape(B, T, 3, H, dh)
         ctx = work.ctx.reshape(B, T, H, dh)
@@ -203,12 +205,12 @@ class Encoder:
 
         if B > 1:
             def by_sequence(w: int, s: int, e: int) -> None:
-                qkv[s * T:e * T] += layer.qkv_b
+                qkv[s * T:e * T, :d] += layer.q_b
                 for b in range(s, e):
                     attend(w, b, 0, H)
             split_run(by_sequence, B, B * H * T * T)
         else:
-            qkv += layer.qkv_b
+            qkv[:, :d] += layer.q_b
             split_run(lambda w, s, e: attend(w, 0, s, e), H, H * T * T)
 
         y = np.matmul(work.ctx, layer.out_w, out=work.y)

@@ -187,15 +187,18 @@ def read_config(path: Path) -> EncoderConfig:
 class Layer:
     """One post-norm transformer layer, float32, linear weights as ``(in, out)``.
 
-    ``qkv_w``/``qkv_b`` fuse query, key and value; the query part is pre-multiplied by
-    ``1/sqrt(head_dim)`` so the scores need no separate scaling. ``ff1_w``/``ff1_b`` and
+    ``qkv_w`` fuses query, key and value; the query part (and its bias ``q_b``) is
+    pre-multiplied by ``1/sqrt(head_dim)`` so the scores need no separate scaling. The key
+    bias is left out (it adds one constant per query row to the scores, which softmax
+    ignores) and the value bias is folded into ``out_b`` (softmax rows sum to one, so
+    ``P (V + 1 b_v) W_o = P V W_o + b_v W_o``): the attention adds one bias instead of three. ``ff1_w``/``ff1_b`` and
     ``ff2_w`` are multiplied by ``1/√2``, so the FFN's hidden values are erf's argument
     ``x/√2`` and its activation is ``√2·GELU`` (:func:`core.encoder.ops.gelu_of_scaled_`:
     fewer passes).
     """
 
     qkv_w: np.ndarray
-    qkv_b: np.ndarray
+    q_b: np.ndarray
     out_w: np.ndarray
     out_b: np.ndarray
     ln1_g: np.ndarray
@@ -260,8 +263,8 @@ def _layer(r: _Reader, i: int, c: EncoderConfig) -> Layer:
     (ln1_g, ln1_b), (ln2_g, ln2_b) = ln("attention.output"), ln("output")
     scale = np.float32(1.0 / np.sqrt(d // c.num_attention_heads))  # folded into the query
     qkv_w = np.ascontiguousarray(np.concatenate([q[0] * scale, k[0], v[0]], axis=1))
-    qkv_b = np.concatenate([q[1] * scale, k[1], v[1]])
-    return Layer(qkv_w, qkv_b, out_w, out_b, ln1_g, ln1_b, ff1_w, ff1_b, ff2_w, ff2_b, ln2_g, ln2_b)
+    out_b = (out_b + v[1].astype(np.float64) @ out_w).astype(np.float32)
+    return Layer(qkv_w, q[1] * scale, out_w, out_b, ln1_g, ln1_b, ff1_w, ff1_b, ff2_w, ff2_b, ln2_g, ln2_b)
 
 
 def read_weights(path: Path, config: EncoderConfig) -> Weights:
