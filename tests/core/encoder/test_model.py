@@ -210,25 +210,6 @@ def test_tiny_model_matches_slow_reference(tmp_path):
         np.testing.assert_allclose(fast[b, :n], slow[:n], atol=2e-5)
 
 
-@pytest.mark.parametrize("rows", [1, 3])
-def test_the_steps_split_over_threads_match_the_slow_reference(tmp_path, monkeypatch, rows):
-    """Every step split (MIN_ELEMENTS 0, two workers): by sequence for 3 rows (uneven parts),
-    by head for 1 row; the same numbers as the slow version."""
-    from core.encoder import model as model_module, threads
-
-    monkeypatch.setattr(threads, "MIN_ELEMENTS", 0)
-    monkeypatch.setattr(threads, "WORKERS", 2)
-    monkeypatch.setattr(model_module, "WORKERS", 2)
-    enc = load_encoder(_write_model(tmp_path / "tiny"), tokenizer=False)
-    ids = np.array([[1, 5, 7, 2, 0, 0], [1, 3, 3, 9, 4, 2], [1, 8, 2, 0, 0, 0]])[:rows]
-    mask = (np.arange(6) < np.array([[4], [6], [3]])[:rows]).astype(int)
-    fast = enc.forward(ids, mask)
-    w = _tiny_weights(TINY)
-    for b in range(rows):
-        n = mask[b].sum()
-        np.testing.assert_allclose(fast[b, :n], _slow_forward(w, TINY, ids[b], mask[b])[:n], atol=2e-5)
-
-
 @pytest.mark.parametrize("rescored", ["far rows", "every row"])
 def test_rows_far_below_their_heads_top_score_match_the_slow_reference(tmp_path, monkeypatch, rescored):
     """Queries and keys scaled up so that scores span hundreds: rows whose exponentials,
