@@ -66,8 +66,8 @@ class _Workspace:
 
 
 _LOW_SUM = np.float32(2.0**-86)
-"""A softmax row whose exponentials, shifted by its head's largest score, sum below this (its
-own top score about 60 below that one) is recomputed shifted by its own maximum
+"""A softmax row whose powers of two, shifted by its head's largest score, sum below this (its
+own top score about 86 below that one, in base 2) is recomputed shifted by its own maximum
 (:func:`_rescore_low_rows`). A row above it holds a term >= 2^-86 / T, so what underflows
 (< 2^-126) is at most 2^-31 of its largest term for T = 512."""
 
@@ -85,7 +85,7 @@ def _rescore_low_rows(s: np.ndarray, sums: np.ndarray, q: np.ndarray, k: np.ndar
         if bias is not None:
             r += bias
         r -= r.max(axis=-1, keepdims=True)
-        np.exp(r, out=r)
+        np.exp2(r, out=r)
         s[h, rows] = r
         sums[h, rows, 0] = r.sum(axis=-1)
 
@@ -189,11 +189,11 @@ class Encoder:
         for b in range(B):
             q, k = qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0)
             np.matmul(q, k, out=s)
-            if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
+            if bias is not None:  # -1e9 at padding keys
                 s += bias[b]
             np.max(s, axis=(1, 2), keepdims=True, out=shift)  # one shift per head
             s -= shift
-            np.exp(s, out=s)
+            np.exp2(s, out=s)  # the scores are in base 2, see Layer
             np.matmul(s, work.ones, out=sums)  # row sums (BLAS)
             if sums.min() < _LOW_SUM:
                 _rescore_low_rows(s, sums, q, k, None if bias is None else bias[b, 0, 0])
