@@ -143,6 +143,20 @@ def test_gelu_matches_erf():
     assert np.abs(gelu(x) - exact).max() < 1e-6
 
 
+def test_the_forward_pass_gelu_on_scaled_values_matches_erf(monkeypatch):
+    """The forward pass's GELU works on ``k·x`` with its bias added block by block; small blocks
+    (the last one partial) and the far tails (2^(w²) overflows there) included."""
+    from core.encoder import ops
+
+    monkeypatch.setattr(ops, "_GELU_BLOCK", 7 * 16)
+    x = np.linspace(-30, 30, 2001 * 16)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])
+    bias = np.linspace(-1, 1, 16).astype(np.float32)
+    w = (x * ops.GELU_IN).astype(np.float32).reshape(-1, 16) - bias
+    got = ops.gelu_of_scaled_(w, bias).reshape(-1) / (2 * ops.GELU_IN)
+    assert np.all(np.abs(got - exact) <= 1e-6 + 2e-7 * np.abs(x))
+
+
 # -- a tiny random BERT against a slow, obviously correct version --------------------------
 TINY = dict(model_type="bert", vocab_size=11, hidden_size=8, num_hidden_layers=2,
             num_attention_heads=2, intermediate_size=12, max_position_embeddings=16,
