@@ -7,12 +7,8 @@ with random operands, timed in the same process and interleaved with the forward
 the time BLAS alone needs. A ratio near 1 means the forward pass is matmul-bound; the rest is
 embeddings, LayerNorm, softmax, GELU and bias/residual adds. Target (issue 16 §5): <= 1.3 at
 8 x 128. The last column is its inverse, the encoder's share of the machine's matmul
-throughput (issue 27 §3: >= 0.75 at 8 x 128). The "1 thread" columns time the same forward
-pass with the steps between the products kept on the calling thread
-(:mod:`core.encoder.threads` ``WORKERS = 1``, as before they were split), interleaved with
-the others, so the gain of the split is read in one run under one load. On a busy shared
-machine every figure is erratic (the other core may not be free): compare the columns of one
-run, not runs.
+throughput (issue 27 §3: >= 0.75 at 8 x 128). On a busy shared machine every figure is
+erratic (the other core may not be free): compare the columns of one run, not runs.
 
 Run: ``python benchmarks/encoder.py [batch sizes, default 1 8 32]`` (needs the shared data; ``SUBWORDSCOPE_DATA``).
 """
@@ -29,8 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.data import data_dir  # noqa: E402
 from core.encoder import load_encoder  # noqa: E402
-from core.encoder import model as model_module  # noqa: E402
-from core.encoder import threads  # noqa: E402
 
 T = 128
 SIZES = tuple(int(a) for a in sys.argv[1:]) or (1, 8, 32)
@@ -74,18 +68,6 @@ def matmul_reference(enc, B: int):
     return run
 
 
-def one_thread(fn):
-    """``fn`` run with the encoder's steps kept on the calling thread (``WORKERS = 1``)."""
-    def run():
-        saved = threads.WORKERS
-        threads.WORKERS = model_module.WORKERS = 1
-        try:
-            fn()
-        finally:
-            threads.WORKERS = model_module.WORKERS = saved
-    return run
-
-
 def main() -> int:
     model = data_dir() / "models" / "all-MiniLM-L6-v2"
     if not (model / "model.safetensors").is_file():
@@ -95,9 +77,8 @@ def main() -> int:
     enc = load_encoder(model, tokenizer=False)
     print(f"load: {time.perf_counter() - t0:.2f} s")
     rng = np.random.default_rng(0)
-    print(f"encoder threads: {threads.WORKERS}")
     print(f"{'batch':>5} {'tokens':>7} {'forward ms':>11} {'tokens/s':>9} {'matmul ms':>10} {'ratio':>6} "
-          f"{'efficiency':>10} {'1 thread ms':>12} {'efficiency':>10}")
+          f"{'efficiency':>10}")
     for B in SIZES:
         ids = rng.integers(1000, 30000, size=(B, T))
         ids[:, 0], ids[:, -1] = 101, 102
@@ -105,9 +86,9 @@ def main() -> int:
         enc.forward(ids, mask)  # warm-up
         repeats = max(8, 64 // B)
         forward = lambda: enc.forward(ids, mask)  # noqa: E731
-        fwd, ref, serial = best_of_interleaved([forward, matmul_reference(enc, B), one_thread(forward)], repeats)
+        fwd, ref = best_of_interleaved([forward, matmul_reference(enc, B)], repeats)
         print(f"{B:>5} {B * T:>7} {fwd * 1e3:>11.1f} {B * T / fwd:>9.0f} {ref * 1e3:>10.1f} {fwd / ref:>6.2f} "
-              f"{ref / fwd:>10.2f} {serial * 1e3:>12.1f} {ref / serial:>10.2f}")
+              f"{ref / fwd:>10.2f}")
     return 0
 
 

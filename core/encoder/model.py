@@ -40,8 +40,7 @@ from core.encoder.batches import (
     pad_ids,
 )
 from core.encoder.inputs import EncoderInputError, as_texts, whole_number
-from core.encoder.ops import gelu_, layer_norm_
-from core.encoder.threads import WORKERS, split_run
+from core.encoder.ops import gelu_of_scaled_, layer_norm_
 from core.errors import Cancelled, SubwordScopeError
 from core.pooling import chunk_windows, mean_pool, window_spans
 from core.tokenizers import load as load_tokenizer
@@ -49,8 +48,9 @@ from core.tokenizers import load as load_tokenizer
 class _Workspace:
     """The float32 buffers one forward pass reuses across its layers (allocated per call, so
     concurrent calls never share them): fused QKV ``(B·T, 3d)``, context and attention
-    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, and per worker thread one sequence's
-    scores ``(H, T, T)`` and their row maxima / sums ``(H, T, 1)``."""
+    output ``(B·T, d)``, FFN hidden ``(B·T, d_ff)``, a column of ones ``(T, 1)`` (row sums
+    as a product), and one sequence's scores ``(H, T, T)``, their row sums ``(H, T, 1)`` and
+    the heads' largest scores ``(H, 1, 1)``."""
 
     def __init__(self, B: int, T: int, cfg: EncoderConfig):
         d, f, H = cfg.hidden_size, cfg.intermediate_size, cfg.num_attention_heads
@@ -59,14 +59,35 @@ class _Workspace:
         self.ctx = np.empty((B * T, d), dtype=np.float32)
         self.y = np.empty((B * T, d), dtype=np.float32)
         self.h = np.empty((B * T, f), dtype=np.float32)
-        self.scores = np.empty((WORKERS, H, T, T), dtype=np.float32)
-        self.row = np.empty((WORKERS, H, T, 1), dtype=np.float32)
+        self.scores = np.empty((H, T, T), dtype=np.float32)
+        self.row = np.empty((H, T, 1), dtype=np.float32)
+        self.ones = np.ones((T, 1), dtype=np.float32)
+        self.peak = np.empty((H, 1, 1), dtype=np.float32)
 
 
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a += b``, returning ``a``."""
-    a += b
-    return a
+_LOW_SUM = np.float32(2.0**-86)
+"""A softmax row whose powers of two, shifted by its head's largest score, sum below this (its
+own top score about 86 below that one, in base 2) is recomputed shifted by its own maximum
+(:func:`_rescore_low_rows`). A row above it holds a term >= 2^-86 / T, so what underflows
+(< 2^-126) is at most 2^-31 of its largest term for T = 512."""
+
+
+def _rescore_low_rows(s: np.ndarray, sums: np.ndarray, q: np.ndarray, k: np.ndarray,
+                      bias: np.ndarray | None) -> None:
+    """Recompute the softmax numerators (``s``, (H, T, T)) and ``sums`` ((H, T, 1)) of the rows
+    whose sums fell below :data:`_LOW_SUM`, each shifted by its own maximum; ``q`` (H, T, dh)
+    and ``k`` (H, dh, T) are the head's queries and keys, ``bias`` the (T,) key mask bias.
+    Cost: O(rows · T · dh)."""
+    low = sums[..., 0] < _LOW_SUM
+    for h in np.flatnonzero(low.any(axis=1)):
+        rows = np.flatnonzero(low[h])
+        r = q[h, rows] @ k[h]  # (rows, T)
+        if bias is not None:
+            r += bias
+        r -= r.max(axis=-1, keepdims=True)
+        np.exp2(r, out=r)
+        s[h, rows] = r
+        sums[h, rows, 0] = r.sum(axis=-1)
 
 
 class Encoder:
@@ -141,69 +162,56 @@ class Encoder:
                work: "_Workspace") -> None:
         """One post-norm layer, in place on ``x`` ((B·T, d) float32).
 
-        The four large products run on this thread (BLAS threads them) and write into
-        buffers of ``work`` (``out=``); the steps between them are split over the encoder's
-        threads (:func:`core.encoder.threads.split_run`): by sequence (or by head for one
-        sequence) for the attention, by rows for the bias adds, LayerNorm and GELU. The
+        The four large products (BLAS threads them) write into buffers of ``work``
+        (``out=``); every step between them works in place, in float32, on the calling
+        thread (split over two threads beside BLAS's, they gained nothing measurable on two
+        cores, where BLAS's own threads wait for work by spinning after each product). The
         attention runs one sequence at a time so that its (H, T, T) scores stay in cache,
-        reads q, k, v as strided views of the fused QKV product (no transposed copies) and
-        divides by the softmax sums after the context product ((H, T, dh) values instead of
-        (H, T, T)). Cost: O(B·T·d·(d + d_ff) + B·H·T²·dh) per layer."""
+        reads q, k, v as strided views of the fused QKV product (no transposed copies; only
+        the query bias is added, see :class:`core.encoder.weights.Layer`), shifts each
+        head's scores by the head's largest one (one contiguous max instead of one per row;
+        rows that would underflow are redone by :func:`_rescore_low_rows`), sums the rows as
+        a product with a column of ones and divides by the sums after the context product
+        ((H, T, dh) values instead of (H, T, T)). The FFN works on ``x/√2``
+        (:func:`core.encoder.ops.gelu_of_scaled_`, its bias added block by block).
+        Cost: O(B·T·d·(d + d_ff) + B·H·T²·dh) per layer."""
         cfg = self.config
         B, T = work.B, work.T
-        H, dh = cfg.num_attention_heads, cfg.hidden_size // cfg.num_attention_heads
+        d, H = cfg.hidden_size, cfg.num_attention_heads
+        dh = d // H
         qkv = np.matmul(x, layer.qkv_w, out=work.qkv)
         qkv5 = qkv.reshape(B, T, 3, H, dh)
         ctx = work.ctx.reshape(B, T, H, dh)
         eps = cfg.layer_norm_eps
 
-        def attend(w: int, b: int, h0: int, h1: int) -> None:
-            s, peak = work.scores[w, : h1 - h0], work.row[w, : h1 - h0]
-            np.matmul(qkv5[b, :, 0, h0:h1].transpose(1, 0, 2), qkv5[b, :, 1, h0:h1].transpose(1, 2, 0), out=s)
-            if bias is not None:  # already scaled by 1/sqrt(dh), see Layer
+        qkv[:, :d] += layer.q_b
+        s, sums, shift = work.scores, work.row, work.peak
+        for b in range(B):
+            q, k = qkv5[b, :, 0].transpose(1, 0, 2), qkv5[b, :, 1].transpose(1, 2, 0)
+            np.matmul(q, k, out=s)
+            if bias is not None:  # -1e9 at padding keys
                 s += bias[b]
-            np.max(s, axis=-1, keepdims=True, out=peak)
-            s -= peak
-            np.exp(s, out=s)
-            np.sum(s, axis=-1, keepdims=True, out=peak)
-            np.reciprocal(peak, out=peak)
-            out = ctx[b, :, h0:h1].transpose(1, 0, 2)
-            np.matmul(s, qkv5[b, :, 2, h0:h1].transpose(1, 0, 2), out=out)
-            out *= peak
-
-        if B > 1:
-            def by_sequence(w: int, s: int, e: int) -> None:
-                qkv[s * T:e * T] += layer.qkv_b
-                for b in range(s, e):
-                    attend(w, b, 0, H)
-            split_run(by_sequence, B, B * H * T * T)
-        else:
-            qkv += layer.qkv_b
-            split_run(lambda w, s, e: attend(w, 0, s, e), H, H * T * T)
+            np.max(s, axis=(1, 2), keepdims=True, out=shift)  # one shift per head
+            s -= shift
+            np.exp2(s, out=s)  # the scores are in base 2, see Layer
+            np.matmul(s, work.ones, out=sums)  # row sums (BLAS)
+            if sums.min() < _LOW_SUM:
+                _rescore_low_rows(s, sums, q, k, None if bias is None else bias[b, 0, 0])
+            np.reciprocal(sums, out=sums)
+            out = ctx[b].transpose(1, 0, 2)
+            np.matmul(s, qkv5[b, :, 2].transpose(1, 0, 2), out=out)
+            out *= sums
 
         y = np.matmul(work.ctx, layer.out_w, out=work.y)
-
-        def residual_norm(w: int, s: int, e: int) -> None:
-            ys = y[s:e]
-            ys += layer.out_b
-            ys += x[s:e]
-            layer_norm_(ys, layer.ln1_g, layer.ln1_b, eps)
-        split_run(residual_norm, B * T, y.size)
-
+        y += layer.out_b
+        y += x
+        layer_norm_(y, layer.ln1_g, layer.ln1_b, eps)
         h = np.matmul(y, layer.ff1_w, out=work.h)
-
-        def activate(w: int, s: int, e: int) -> None:
-            gelu_(_add(h[s:e], layer.ff1_b))
-        split_run(activate, B * T, h.size)
-
+        gelu_of_scaled_(h, layer.ff1_b)
         np.matmul(h, layer.ff2_w, out=x)
-
-        def output_norm(w: int, s: int, e: int) -> None:
-            xs = x[s:e]
-            xs += layer.ff2_b
-            xs += y[s:e]
-            layer_norm_(xs, layer.ln2_g, layer.ln2_b, eps)
-        split_run(output_norm, B * T, x.size)
+        x += layer.ff2_b
+        x += y
+        layer_norm_(x, layer.ln2_g, layer.ln2_b, eps)
 
     def _check_inputs(self, input_ids, attention_mask, token_type_ids):
         ids = np.asarray(input_ids)

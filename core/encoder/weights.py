@@ -7,7 +7,8 @@ checked for its JSON kind and range; every refusal is an :class:`EncoderLoadErro
 file and the key. Weights are read with the ``safetensors`` package's numpy API, checked key by
 key against the shapes the config implies and for non-finite values, converted to float32 and
 laid out for the forward pass of :mod:`core.encoder` (linear weights transposed to
-``(in, out)``; query, key and value fused into one ``(d, 3d)`` matrix).
+``(in, out)``; query, key and value fused into one ``(d, 3d)`` matrix; the scores and the
+FFN's values rescaled for the elementwise steps, see :class:`Layer`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from core.encoder.ops import GELU_IN, LOG2_E
 from core.errors import SubwordScopeError
 from core.text.files import TextFileError, check_regular_file, read_file_bytes
 from core.tokenizers.formats._json import MAX_JSON_DEPTH, nesting_depth, shown
@@ -185,12 +187,18 @@ def read_config(path: Path) -> EncoderConfig:
 class Layer:
     """One post-norm transformer layer, float32, linear weights as ``(in, out)``.
 
-    ``qkv_w``/``qkv_b`` fuse query, key and value; the query part is pre-multiplied by
-    ``1/sqrt(head_dim)`` so the scores need no separate scaling.
+    ``qkv_w`` fuses query, key and value; the query part (and its bias ``q_b``) is
+    pre-multiplied by ``log₂e/sqrt(head_dim)``, so the scores need no separate scaling and
+    their softmax is taken with powers of two (``numpy.exp2``). The key bias is left out (it
+    adds one constant per query row to the scores, which softmax ignores) and the value bias
+    is folded into ``out_b`` (softmax rows sum to one, so ``P (V + 1 b_v) W_o = P V W_o +
+    b_v W_o``): the attention adds one bias instead of three. ``ff1_w``/``ff1_b`` are
+    multiplied by ``k`` = :data:`core.encoder.ops.GELU_IN` and ``ff2_w`` by ``1/(2k)``: the
+    activation works on ``k·x`` (:func:`core.encoder.ops.gelu_of_scaled_`, fewer passes).
     """
 
     qkv_w: np.ndarray
-    qkv_b: np.ndarray
+    q_b: np.ndarray
     out_w: np.ndarray
     out_b: np.ndarray
     ln1_g: np.ndarray
@@ -248,14 +256,15 @@ def _layer(r: _Reader, i: int, c: EncoderConfig) -> Layer:
     d, f, p = c.hidden_size, c.intermediate_size, f"encoder.layer.{i}."
     q, k, v = (r.linear(f"{p}attention.self.{n}", d, d) for n in ("query", "key", "value"))
     out_w, out_b = r.linear(f"{p}attention.output.dense", d, d)
-    ff1_w, ff1_b = r.linear(f"{p}intermediate.dense", f, d)
+    ff1_w, ff1_b = (a * GELU_IN for a in r.linear(f"{p}intermediate.dense", f, d))
     ff2_w, ff2_b = r.linear(f"{p}output.dense", d, f)
+    ff2_w = ff2_w * np.float32(0.5 / GELU_IN)
     ln = lambda n: (r.get(f"{p}{n}.LayerNorm.weight", (d,)), r.get(f"{p}{n}.LayerNorm.bias", (d,)))
     (ln1_g, ln1_b), (ln2_g, ln2_b) = ln("attention.output"), ln("output")
-    scale = np.float32(1.0 / np.sqrt(d // c.num_attention_heads))  # folded into the query
+    scale = np.float32(LOG2_E / np.sqrt(d // c.num_attention_heads))  # folded into the query
     qkv_w = np.ascontiguousarray(np.concatenate([q[0] * scale, k[0], v[0]], axis=1))
-    qkv_b = np.concatenate([q[1] * scale, k[1], v[1]])
-    return Layer(qkv_w, qkv_b, out_w, out_b, ln1_g, ln1_b, ff1_w, ff1_b, ff2_w, ff2_b, ln2_g, ln2_b)
+    out_b = (out_b + v[1].astype(np.float64) @ out_w).astype(np.float32)
+    return Layer(qkv_w, q[1] * scale, out_w, out_b, ln1_g, ln1_b, ff1_w, ff1_b, ff2_w, ff2_b, ln2_g, ln2_b)
 
 
 def read_weights(path: Path, config: EncoderConfig) -> Weights:

@@ -143,6 +143,20 @@ def test_gelu_matches_erf():
     assert np.abs(gelu(x) - exact).max() < 1e-6
 
 
+def test_the_forward_pass_gelu_on_scaled_values_matches_erf(monkeypatch):
+    """The forward pass's GELU works on ``k·x`` with its bias added block by block; small blocks
+    (the last one partial) and the far tails (2^(w²) overflows there) included."""
+    from core.encoder import ops
+
+    monkeypatch.setattr(ops, "_GELU_BLOCK", 7 * 16)
+    x = np.linspace(-30, 30, 2001 * 16)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])
+    bias = np.linspace(-1, 1, 16).astype(np.float32)
+    w = (x * ops.GELU_IN).astype(np.float32).reshape(-1, 16) - bias
+    got = ops.gelu_of_scaled_(w, bias).reshape(-1) / (2 * ops.GELU_IN)
+    assert np.all(np.abs(got - exact) <= 1e-6 + 2e-7 * np.abs(x))
+
+
 # -- a tiny random BERT against a slow, obviously correct version --------------------------
 TINY = dict(model_type="bert", vocab_size=11, hidden_size=8, num_hidden_layers=2,
             num_attention_heads=2, intermediate_size=12, max_position_embeddings=16,
@@ -210,21 +224,27 @@ def test_tiny_model_matches_slow_reference(tmp_path):
         np.testing.assert_allclose(fast[b, :n], slow[:n], atol=2e-5)
 
 
-@pytest.mark.parametrize("rows", [1, 3])
-def test_the_steps_split_over_threads_match_the_slow_reference(tmp_path, monkeypatch, rows):
-    """Every step split (MIN_ELEMENTS 0, two workers): by sequence for 3 rows (uneven parts),
-    by head for 1 row; the same numbers as the slow version."""
-    from core.encoder import model as model_module, threads
+@pytest.mark.parametrize("rescored", ["far rows", "every row"])
+def test_rows_far_below_their_heads_top_score_match_the_slow_reference(tmp_path, monkeypatch, rescored):
+    """Queries and keys scaled up so that scores span hundreds: rows whose exponentials,
+    shifted by their head's top score, underflow are recomputed from their own maximum
+    (for "every row" the threshold is raised so that every row takes that path)."""
+    from core.encoder import model as model_module
 
-    monkeypatch.setattr(threads, "MIN_ELEMENTS", 0)
-    monkeypatch.setattr(threads, "WORKERS", 2)
-    monkeypatch.setattr(model_module, "WORKERS", 2)
-    enc = load_encoder(_write_model(tmp_path / "tiny"), tokenizer=False)
-    ids = np.array([[1, 5, 7, 2, 0, 0], [1, 3, 3, 9, 4, 2], [1, 8, 2, 0, 0, 0]])[:rows]
-    mask = (np.arange(6) < np.array([[4], [6], [3]])[:rows]).astype(int)
-    fast = enc.forward(ids, mask)
     w = _tiny_weights(TINY)
-    for b in range(rows):
+    for name in ("query", "key"):
+        w[f"encoder.layer.0.attention.self.{name}.weight"] *= 12
+    if rescored == "every row":
+        monkeypatch.setattr(model_module, "_LOW_SUM", np.float32(np.inf))
+    calls = []
+    real = model_module._rescore_low_rows
+    monkeypatch.setattr(model_module, "_rescore_low_rows", lambda *a: (calls.append(1), real(*a)))
+    enc = load_encoder(_write_model(tmp_path / "sharp", weights=w), tokenizer=False)
+    ids = np.array([[1, 5, 7, 2, 0, 0], [1, 3, 3, 9, 4, 2], [1, 8, 2, 10, 6, 0]])
+    mask = (np.arange(6) < np.array([[4], [6], [5]])).astype(int)
+    fast = enc.forward(ids, mask)
+    assert calls and np.isfinite(fast).all()
+    for b in range(3):
         n = mask[b].sum()
         np.testing.assert_allclose(fast[b, :n], _slow_forward(w, TINY, ids[b], mask[b])[:n], atol=2e-5)
 
