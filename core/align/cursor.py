@@ -255,9 +255,9 @@ def _plain_runs(text: str, tokens: Sequence[str], scheme: str, special: dict[str
             piece[token] = token[2:]
         else:
             piece[token] = token
-    pieces = [piece[t] for t in tokens]
+    pieces = list(map(piece.__getitem__, tokens))
     hashes = {t: scheme == "wordpiece" and len(t) > 2 and t[:2] == "##" for t in special}
-    continuation = [hashes[t] for t in tokens]
+    continuation = map(hashes.__getitem__, tokens)
     return PlainRuns(text, pieces, continuation, scheme, RUNS_FROM).match
 
 
@@ -310,11 +310,21 @@ def _attempts(scheme: str) -> tuple[Attempt, ...]:
     return ((NormalizedText.identity, None), (_compatibility, _compatibility))
 
 
+def _distinct_strings(tokens: Sequence) -> list[str]:
+    """The distinct ``str`` items of ``tokens`` (a set built in C; item by item when one is
+    unhashable). O(T)."""
+    try:
+        distinct = set(tokens)
+    except TypeError:
+        distinct = set(t for t in tokens if isinstance(t, str))
+    return [t for t in distinct if isinstance(t, str)]
+
+
 def _normalize_tokens(tokens: Sequence[str], fn: Callable[[str], NormalizedText]) -> list:
     """Each token in ``fn``'s normalization (a ``##`` prefix, unknown and special tokens
     kept as they are); O(total token length), each distinct token normalized once."""
     seen: dict[str, str] = {}
-    for token in set(t for t in tokens if isinstance(t, str)):
+    for token in _distinct_strings(tokens):
         if token in UNK_TOKENS or _is_special(token) or not token:
             seen[token] = token
         else:
@@ -443,7 +453,7 @@ def _cannot_fit(attempt: Attempt, original: str, tokens: Sequence[str], scheme: 
         return False
     if possible is None:
         return False
-    for token in set(t for t in tokens if isinstance(t, str)):
+    for token in _distinct_strings(tokens):
         if token in UNK_TOKENS or _is_special(token):
             continue
         if scheme == "wordpiece" and len(token) > 2 and token[:2] == "##":

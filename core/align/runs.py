@@ -19,7 +19,7 @@ Public names: :class:`PlainRuns`, :data:`MIN_RUN`.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -27,6 +27,7 @@ MIN_RUN = 16
 """Shortest run checked at once (shorter runs cost less token by token)."""
 
 Span = tuple[int, int]
+_is_str = str.__instancecheck__
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +46,7 @@ class PlainRuns:
     pieces : sequence of str or None
         Per token, what it must match (a ``##`` token's piece without ``##``), or None for a
         token that is not plain.
-    continuation : sequence of bool
+    continuation : iterable of bool
         Per token: a ``##`` piece (``"wordpiece"`` only).
     scheme : {"bytelevel", "wordpiece"}
     min_run : int
@@ -55,18 +56,20 @@ class PlainRuns:
     first run checked under ``"wordpiece"``, O(N) numpy for N code points.
     """
 
-    def __init__(self, text: str, pieces: Sequence[str | None], continuation: Sequence[bool],
+    def __init__(self, text: str, pieces: Sequence[str | None], continuation: Iterable[bool],
                  scheme: str, min_run: int = MIN_RUN):
         if scheme not in ("bytelevel", "wordpiece"):
             raise ValueError(f"no plain runs for the {scheme!r} scheme")
         self.text, self.scheme, self.min_run = text, scheme, max(1, min_run)
         n = len(pieces)
-        self.joined = "".join(p for p in pieces if p is not None)
-        lens = np.fromiter((len(p) if p is not None else 0 for p in pieces), np.int64, n)
+        plain = np.fromiter(map(_is_str, pieces), bool, n)
+        lens = np.zeros(n, np.int64)
+        kept = [p for p in pieces if p is not None]
+        lens[plain] = np.fromiter(map(len, kept), np.int64, len(kept))
+        self.joined = "".join(kept)
         self.lens = lens
         self.offsets = np.zeros(n + 1, np.int64)  # where each piece starts in ``joined``
         np.cumsum(lens, out=self.offsets[1:])
-        plain = np.fromiter((p is not None for p in pieces), bool, n)
         # run_end[i]: the first token at or after i that is not plain
         breaks = np.flatnonzero(~plain)
         self.run_end = np.append(breaks, n)[np.searchsorted(breaks, np.arange(n))] if n else breaks

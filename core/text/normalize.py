@@ -470,6 +470,8 @@ def normalize(
                 starts += [a + k for k in rel_starts]
                 ends += [a + k for k in rel_ends]
                 last = tail
+        elif type(lowered) is _Line:  # whole plain words and the whitespace between them
+            last = _emit_line(lowered, a, out, starts, ends, last)
         elif lowered is _SPACE:  # whitespace between words: one space, the first's span
             if out and last != " ":
                 out.append(" ")
@@ -559,25 +561,92 @@ def _plain_runs(text: str, form: Form | None, strip_accents: bool, lowercase: bo
     runs: list[tuple[int, int, str | None]] = []
     pos = 0
     combining = unicodedata.combining
-    for m in _WORDS.finditer(text):
-        a, b = m.span()
-        word = m.group()
-        if combining(word[0]):
-            return None
-        if a > pos:
-            runs.append((pos, a, _SPACE))
-        plain = form is None or unicodedata.is_normalized(form, word)
-        if plain and strip_accents and not word.isascii():
-            plain = _marks().search(word) is None
-        image: str | None = word
-        if plain and lowercase:
-            image = word.lower() if word.isascii() else "".join(map(str.lower, word))
-            plain = len(image) == len(word)
-        runs.append((a, b, image if plain else None))
-        pos = b
+    steps = (form, strip_accents, lowercase)
+    for line in _LINES.finditer(text):
+        ls, le = line.span()
+        image = _plain_image(line.group(), *steps)
+        if image is not None:  # every word of the line is plain: the line is one run
+            if not line.group().isascii() and _initial_combining().search(line.group()):
+                return None
+            if ls > pos:
+                runs.append((pos, ls, _SPACE))
+            runs.append((ls, le, _Line(image)))
+            pos = le
+            continue
+        for m in _WORDS.finditer(text, ls, le):
+            a, b = m.span()
+            word = m.group()
+            if combining(word[0]):
+                return None
+            if a > pos:
+                runs.append((pos, a, _SPACE))
+            runs.append((a, b, _plain_image(word, *steps)))
+            pos = b
     if pos < len(text):
         runs.append((pos, len(text), _SPACE))
     return runs
+
+
+_LINES = re.compile(r"[^\n]*\n?")
+
+
+class _Line(str):
+    """The image of a run of whole words and the whitespace between them (a line) that
+    no step reshapes: one character per code point, whitespace not yet collapsed."""
+
+
+def _plain_image(chunk: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str | None:
+    """What the steps make of ``chunk`` when none of them reshapes it (already in
+    ``form``, no nonspacing mark when accents are stripped, every character lowercased to
+    one character), else None. O(len(chunk)), the checks in C."""
+    if not chunk:
+        return None
+    ascii_ = chunk.isascii()
+    if form is not None and not ascii_ and not unicodedata.is_normalized(form, chunk):
+        return None
+    if strip_accents and not ascii_ and _marks().search(chunk) is not None:
+        return None
+    if not lowercase:
+        return chunk
+    image = chunk.lower() if ascii_ else "".join(map(str.lower, chunk))
+    return image if len(image) == len(chunk) else None
+
+
+@lru_cache(maxsize=1)
+def _initial_combining() -> re.Pattern:
+    """A pattern matching a combining character (``unicodedata.combining`` not 0) at the
+    start of a word. Built on first use: O(|MARK_PLANES|)."""
+    combining = unicodedata.combining
+    chars = "".join(chr(c) for plane in MARK_PLANES for c in plane if combining(chr(c)))
+    return re.compile(r"(?<!\S)[" + re.escape(chars) + "]")
+
+
+_IS_SPACE = np.array([chr(c).isspace() for c in range(0x3001)] + [False])  # none from U+3001 on
+
+
+def _emit_line(image: str, a: int, out: list[str], starts: list[int], ends: list[int],
+               last: str) -> str:
+    """:func:`normalize`'s output for a :class:`_Line` run at ``a``: each non-space
+    character as it is, each whitespace run as one space with its first character's span
+    (none at the start of the text or after a space). Returns the last character emitted.
+    O(len(image)) at numpy speed."""
+    codes = np.frombuffer(image.encode("utf-32-le", "surrogatepass"), np.uint32)
+    space = _IS_SPACE[np.minimum(codes, len(_IS_SPACE) - 1)]
+    before = np.empty(len(space), bool)  # a space (or nothing) before each character
+    before[0] = not out or last == " "
+    before[1:] = space[:-1]
+    keep = ~space | ~before
+    at = np.flatnonzero(keep)
+    if not len(at):
+        return last
+    kept = np.where(space, np.uint32(32), codes)[at]
+    piece = kept.tobytes().decode("utf-32-le", "surrogatepass")
+    out.append(piece)
+    at += a
+    starts.extend(at.tolist())
+    at += 1
+    ends.extend(at.tolist())
+    return piece[-1]
 
 
 _SPACE = " "

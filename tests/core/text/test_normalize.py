@@ -173,5 +173,12 @@ def test_nonspacing_marks_lie_where_the_fast_path_looks():
                 if c not in looked and unicodedata.category(chr(c)) == "Mn"]
 
 
+def test_combining_characters_lie_where_the_fast_path_looks():
+    import unicodedata
+    from core.text.normalize import MARK_PLANES
+    looked = set().union(*map(set, MARK_PLANES))
+    assert not [c for c in range(0x110000) if c not in looked and unicodedata.combining(chr(c))]
+
+
 def test_greek_final_sigma_is_lowercased_per_character_as_before():
     assert normalize("ΟΔΟΣ ΟΔΟΣ").text == "οδοσ οδοσ" == normalize_by_units("ΟΔΟΣ ΟΔΟΣ").text
