@@ -99,9 +99,12 @@ def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray
     (and appending it in chunks would lay it out again per chunk). A break moves forward
     (up to :data:`_CLUSTER_LOOK` code points) past combining marks, joiners and variation
     selectors so it does not split a grapheme cluster; a cluster longer than that is not
-    broken. O(n) at numpy speed plus O(breaks × _CLUSTER_LOOK)."""
+    broken. A cluster of :data:`LONG_CLUSTER` code points or more (a letter with thousands
+    of combining marks) is shown as a paragraph of its own (:func:`long_cluster_breaks`).
+    O(n) at numpy speed plus O(breaks × _CLUSTER_LOOK)."""
+    clusters = long_cluster_breaks(text)
     if len(text) <= max_paragraph:
-        return np.zeros(0, np.int64)
+        return clusters
     cps = code_points(text)
     cuts = np.concatenate(([-1], np.flatnonzero((cps == 32) | (cps == 10)), [len(text)]))
     long = np.flatnonzero(np.diff(cuts) > max_paragraph + 1)
@@ -115,6 +118,60 @@ def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray
                 continue
             out.append(c)
             b = c + max_paragraph
+    return merge_breaks(np.array(out, np.int64), clusters)
+
+
+LONG_CLUSTER = 64
+"""Code points of marks, joiners and selectors in a row from which a span view shows their
+cluster as a paragraph of its own."""
+
+
+@lru_cache(maxsize=1)
+def _continues() -> np.ndarray:
+    """``_continues()[c]``: code point ``c`` (below U+1F400) continues the grapheme cluster
+    before it: a mark (category M*), a joiner, a variation selector or a skin tone. Built on
+    first use, O(0x1F400)."""
+    category = unicodedata.category
+    table = np.array([category(chr(c))[0] == "M" for c in range(0x1F400)] + [False])
+    table[[0x200C, 0x200D]] = True
+    table[0xFE00:0xFE10] = True
+    table[0x1F3FB:0x1F400] = True
+    return table
+
+
+def long_cluster_breaks(text: str, longest: int = LONG_CLUSTER) -> np.ndarray:
+    """Display breaks (as :func:`long_run_breaks` gives them) around each grapheme cluster
+    holding ``longest`` or more marks, joiners or variation selectors in a row: one before
+    its first character and one after it, where each starts a cluster
+    (:func:`_starts_cluster`). Qt lays out and shapes a paragraph whole on every edit, so a
+    letter with 10,000 combining marks would be shaped again at every keystroke typed after
+    it, and its line's span geometry recomputed; on a paragraph of its own it is left as it
+    is. O(n) at numpy speed."""
+    none = np.zeros(0, np.int64)
+    if len(text) < longest:
+        return none
+    cps = code_points(text)
+    at = np.flatnonzero(cps >= 0x300)  # no mark or joiner comes before U+0300
+    if len(at) < longest:
+        return none
+    c = cps[at]
+    table = _continues()
+    cont = table[np.minimum(c, len(table) - 1)]  # the table's last entry is False
+    cont |= c >= 0xE0020  # tags and variation selectors (what lies above them is unassigned)
+    pos = at[cont]
+    if len(pos) < longest:
+        return none
+    gaps = np.flatnonzero(np.diff(pos) != 1)  # runs of consecutive positions
+    starts = pos[np.concatenate(([0], gaps + 1))]
+    ends = pos[np.concatenate((gaps, [len(pos) - 1]))] + 1
+    long = ends - starts >= longest
+    starts, ends = starts[long], ends[long]
+    out = []
+    for a, b in zip(starts.tolist(), ends.tolist()):
+        if a - 1 > 0 and _starts_cluster(text, a - 1):
+            out.append(a - 1)
+        if b < len(text) and _starts_cluster(text, b):
+            out.append(b)
     return np.array(out, np.int64)
 
 

@@ -58,6 +58,10 @@ _NO_BREAKS = np.zeros(0, np.int64)
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
 MARGIN_CHARS = 300  # prepared beyond the visible part, so small scrolls need no redraw
 FILL_CHUNK = 32_768  # code points a reset puts into the document per event-loop turn
+CACHED_LINE = 512
+"""A paragraph with a visual line longer than this (Qt positions: a letter with hundreds of
+combining marks, which Qt would shape again on every paint) keeps its shaped glyphs
+(``QTextLayout.setCacheEnabled``) while it is not edited."""
 
 
 class SpanTextView(QPlainTextEdit):
@@ -552,6 +556,8 @@ class SpanTextView(QPlainTextEdit):
                     text, direction = block.text(), block.textDirection()
                     for i in range(lines[0].lineNumber(), lines[1].lineNumber() + 1):
                         line = layout.lineAt(i)
+                        if line.textLength() > CACHED_LINE and not layout.cacheEnabled():
+                            layout.setCacheEnabled(True)  # keep its shaping for the next paints
                         # A line's x positions depend on its own text, the paragraph's
                         # direction and the font: lines before an edit keep their ops.
                         a = line.textStart()

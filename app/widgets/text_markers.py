@@ -37,6 +37,7 @@ class TextMarkers(QObject):
         self._text, self._cover = "", None
         self._specials: list[tuple[int, str]] = []
         self._painting = False
+        self._scanned: tuple = (None, [])  # the last zero_width scan: (text, cover, lo, hi), marks
         view.viewport().installEventFilter(self)
 
     # -- what to draw ----------------------------------------------------------------------
@@ -55,6 +56,7 @@ class TextMarkers(QObject):
         visible = self.view.visible_range()
         before = self.zero_width(visible)
         self._text, self._cover = (text, cover) if ok else ("", None)
+        self._scanned = (None, [])  # a cover changed in place is scanned again
         if self.zero_width(visible) != before:
             self.view.viewport().update()
 
@@ -68,13 +70,19 @@ class TextMarkers(QObject):
     def zero_width(self, visible: tuple[int, int] | None = None) -> list[tuple[int, str]]:
         """``(code point, short name)`` of the uncovered zero-width characters in the
         visible part of the text (``visible``: its code-point range, found when None).
-        O(visible characters)."""
+        O(visible characters), scanned once per text, cover and window (the paint after
+        :meth:`set_cover` reuses its scan)."""
         if self._cover is None:
             return []
         lo, hi = visible or self.view.visible_range()
         hi = min(len(self._text), hi + 1)
-        return [(lo + z.position, z.name)
-                for z in zero_width_chars(self._text[lo:hi], self._cover[lo:hi])]
+        key = self._scanned[0]  # the same text, cover and window: the same marks
+        if key is not None and key[0] is self._text and key[1] is self._cover and key[2:] == (lo, hi):
+            return list(self._scanned[1])
+        found = [(lo + z.position, z.name)
+                 for z in zero_width_chars(self._text[lo:hi], self._cover[lo:hi])]
+        self._scanned = ((self._text, self._cover, lo, hi), found)
+        return list(found)
 
     def specials(self) -> list[tuple[int, str]]:
         return list(self._specials)

@@ -17,10 +17,11 @@ from typing import Callable, Sequence
 import numpy as np
 import regex
 
+from core.align.runs import MIN_RUN, PlainRuns
 from core.align.unknown import Failure, walk
 from core.errors import SubwordScopeError, check_stop
 from core.text.byte_alphabet import to_byte_level
-from core.text.normalize import NormalizedText, normalize
+from core.text.normalize import NormalizedText, image_chars, normalize
 from core.tokenizers import chars
 from core.tokenizers.normalizers import BertNormalizer, Compose
 
@@ -230,8 +231,8 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
             span = _match(text, cur, token, scheme)
         return (cur, cur) if span is None and special[token] else span
 
-    found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens],
-                 should_stop=should_stop)
+    found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens], should_stop=should_stop,
+                 runs=_plain_runs(text, tokens, scheme, special))
     if isinstance(found, Failure):
         i, cur, token = found.token_index, found.cursor, tokens[found.token_index]
         no_skip = scheme in ("bytelevel", "sentencepiece") or (scheme == "wordpiece" and token.startswith("##"))
@@ -239,6 +240,33 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
         pos = nt.to_original(at, at)[0]
         raise AlignmentError(i, token, at, pos, text[at : at + _CONTEXT], lowercase=lowercase)
     return _to_original(nt, found)
+
+
+RUNS_FROM = MIN_RUN
+"""Shortest run of plain tokens the walk matches at once (:mod:`core.align.runs`)."""
+_WHITESPACE = regex.compile(r"\s")  # str.isspace
+_ANY_SPACE = frozenset(chr(c) for c in range(0x3001) if chr(c).isspace())
+
+
+def _plain_runs(text: str, tokens: Sequence[str], scheme: str, special: dict[str, bool]
+                ) -> Callable[[int, int], list[tuple[int, int]] | None] | None:
+    """The walk's matcher of plain runs (:mod:`core.align.runs`) for the byte-level and
+    WordPiece schemes, built in O(T) (each distinct token looked at once); None for the
+    other schemes."""
+    if scheme not in ("bytelevel", "wordpiece") or len(tokens) < RUNS_FROM:
+        return None
+    piece: dict[str, str | None] = {}
+    for token in special:
+        if special[token] or token in UNK_TOKENS or not token or _WHITESPACE.search(token):
+            piece[token] = None
+        elif scheme == "wordpiece" and len(token) > 2 and token[:2] == "##":
+            piece[token] = token[2:]
+        else:
+            piece[token] = token
+    pieces = list(map(piece.__getitem__, tokens))
+    hashes = {t: scheme == "wordpiece" and len(t) > 2 and t[:2] == "##" for t in special}
+    continuation = map(hashes.__getitem__, tokens)
+    return PlainRuns(text, pieces, continuation, scheme, RUNS_FROM).match
 
 
 def _to_original(nt: NormalizedText, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -290,11 +318,21 @@ def _attempts(scheme: str) -> tuple[Attempt, ...]:
     return ((NormalizedText.identity, None), (_compatibility, _compatibility))
 
 
+def _distinct_strings(tokens: Sequence) -> list[str]:
+    """The distinct ``str`` items of ``tokens`` (a set built in C; item by item when one is
+    unhashable). O(T)."""
+    try:
+        distinct = set(tokens)
+    except TypeError:
+        distinct = set(t for t in tokens if isinstance(t, str))
+    return [t for t in distinct if isinstance(t, str)]
+
+
 def _normalize_tokens(tokens: Sequence[str], fn: Callable[[str], NormalizedText]) -> list:
     """Each token in ``fn``'s normalization (a ``##`` prefix, unknown and special tokens
     kept as they are); O(total token length), each distinct token normalized once."""
     seen: dict[str, str] = {}
-    for token in set(t for t in tokens if isinstance(t, str)):
+    for token in _distinct_strings(tokens):
         if token in UNK_TOKENS or _is_special(token) or not token:
             seen[token] = token
         else:
@@ -386,8 +424,11 @@ def align(
     if scheme not in SCHEMES:
         raise SubwordScopeError(f"unknown alignment scheme {scheme!r}; use one of {SCHEMES}")
     attempts: tuple[Attempt, ...] = ((normalizer, None),) if normalizer is not None else _attempts(scheme)
-    errors = []
-    for text_fn, token_fn in attempts:
+    errors: dict[int, AlignmentError] = {}
+    # an attempt whose text cannot hold a token's characters is left for last: it can only fail
+    ruled_out = [k for k in range(len(attempts) - 1) if _cannot_fit(attempts[k], original, tokens, scheme)]
+    for k in [k for k in range(len(attempts)) if k not in ruled_out] + ruled_out:
+        text_fn, token_fn = attempts[k]
         check_stop(should_stop)
         nt = text_fn(original)
         if scheme == "bytelevel":
@@ -396,5 +437,37 @@ def align(
             return _walk(nt, tokens if token_fn is None else _normalize_tokens(tokens, token_fn),
                          scheme, lowercase, should_stop)
         except AlignmentError as exc:
-            errors.append(exc)
-    raise max(errors, key=lambda e: e.token_index)  # the first of the attempts that got furthest
+            errors[k] = exc
+    # the first of the attempts that got furthest
+    raise max((errors[k] for k in sorted(errors)), key=lambda e: e.token_index)
+
+
+def _cannot_fit(attempt: Attempt, original: str, tokens: Sequence[str], scheme: str) -> bool:
+    """True when ``attempt`` surely fails: a token that must match literally (not unknown,
+    not special; a ``##`` piece, or a token's characters besides whitespace and ``▁``) has a
+    character the attempt's normalized text cannot hold (:func:`image_chars` of the teaching
+    normalizer; the text's own characters without normalization). Every token has to be
+    placed, so the walk would stop at it; the check costs O(N) in C plus O(distinct
+    characters and tokens), not a normalization. False when not known (other normalizers,
+    normalized tokens, byte-level text)."""
+    text_fn, token_fn = attempt
+    if token_fn is not None or scheme == "bytelevel":
+        return False
+    if text_fn is normalize:
+        possible = image_chars(original)
+    elif text_fn is NormalizedText.identity:
+        possible = frozenset(original)
+    else:
+        return False
+    if possible is None:
+        return False
+    for token in _distinct_strings(tokens):
+        if token in UNK_TOKENS or _is_special(token):
+            continue
+        if scheme == "wordpiece" and len(token) > 2 and token[:2] == "##":
+            token = token[2:]
+        elif scheme == "sentencepiece":
+            token = token.replace(METASPACE, "")
+        if not set(token).difference(possible).issubset(_ANY_SPACE):
+            return True
+    return False

@@ -229,6 +229,7 @@ class _Walk:
 
 def walk(text: str, tokens: Sequence[str], match: Match,
          is_unknown: Sequence[bool], *, should_stop: Callable[[], bool] | None = None,
+         runs: Callable[[int, int], "list[Span] | None"] | None = None,
          ) -> list[Span] | Failure:
     """Match every token in turn, searching the ends of unknown tokens.
 
@@ -245,6 +246,11 @@ def walk(text: str, tokens: Sequence[str], match: Match,
         One per token: an unknown token, whose run is searched.
     should_stop : callable, optional
         Polled every 1,024 matches; True raises :class:`~core.errors.Cancelled`.
+    runs : callable, optional
+        ``runs(i, cursor) -> spans | None``: the spans of the tokens from ``i`` on when a
+        run of them is matched at once (:meth:`core.align.runs.PlainRuns.match`), the spans
+        ``match`` would give them one by one; None: match token ``i`` alone. Each span
+        counts as one match.
 
     Returns
     -------
@@ -269,6 +275,15 @@ def walk(text: str, tokens: Sequence[str], match: Match,
     i, cur = 0, 0
     while i < n:
         if not is_unknown[i]:
+            run = runs(i, cur) if runs is not None else None
+            if run:
+                before, w.work = w.work, w.work + len(run)
+                if should_stop is not None and before // _STOP_EVERY != w.work // _STOP_EVERY \
+                        and should_stop():
+                    raise Cancelled("alignment cancelled")
+                spans.extend(run)
+                i, cur = i + len(run), run[-1][1]
+                continue
             w.work += 1  # w.tick(), inlined: this is the hot loop
             if not w.work % _STOP_EVERY and should_stop is not None and should_stop():
                 raise Cancelled("alignment cancelled")

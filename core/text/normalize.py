@@ -7,7 +7,7 @@ Python code-point indices. The map is kept in two compact columns
 like lists of ints.
 
 Public names: :class:`NormalizedText`, :func:`normalize`, :func:`normalize_by_units`,
-:data:`FORMS`.
+:func:`image_chars`, :data:`FORMS`.
 """
 
 from __future__ import annotations
@@ -455,10 +455,23 @@ def normalize(
     images: dict[str, str] = {}  # unit -> its image: each distinct unit normalized once
     steps = (form, strip_accents, lowercase, collapse_whitespace)
     last = ""
+    words: dict[str, tuple[str, list[int], list[int], int, str]] = {}  # each distinct word once
     for a, b, lowered in runs:
-        if lowered is None:  # not plain: unit by unit
-            last = _emit_units(text, a, _units(text[a:b], form), steps, images,
-                               out, starts, ends, last)
+        if lowered is None:  # not plain: unit by unit, through the word's image
+            word = text[a:b]
+            done = words.get(word)
+            if done is None:
+                done = words[word] = _word_image(word, steps, images)
+            image, rel_starts, rel_ends, lead, tail = done
+            if lead >= 0 and ends:  # leading units with no image fold into what came before
+                ends[-1] = a + lead
+            if image:
+                out.append(image)
+                starts += [a + k for k in rel_starts]
+                ends += [a + k for k in rel_ends]
+                last = tail
+        elif type(lowered) is _Line:  # whole plain words and the whitespace between them
+            last = _emit_line(lowered, a, out, starts, ends, last)
         elif lowered is _SPACE:  # whitespace between words: one space, the first's span
             if out and last != " ":
                 out.append(" ")
@@ -487,6 +500,24 @@ def normalize_by_units(text: str, *, form: Form | None = "NFKD", strip_accents: 
                        (form, strip_accents, lowercase, collapse_whitespace), {},
                        out, starts, ends, "")
     return _finished(text, out, starts, ends, last, collapse_whitespace)
+
+
+def image_chars(text: str, *, form: Form | None = "NFKD", strip_accents: bool = True,
+                lowercase: bool = True) -> frozenset[str] | None:
+    """Every character :func:`normalize` (whitespace collapsed, the same steps) can put in
+    the normalized text of ``text``: a superset of ``set(normalize(text, ...).text)``, made
+    from the images of its distinct characters (a decomposing ``form`` acts per character
+    up to the order of marks, and the other steps per character, so a unit's image holds
+    exactly its characters' images' characters). None for a composing ``form`` (NFC, NFKC),
+    where a pair can become a character neither image holds. Used to rule out a token that
+    no normalization of the text can match without normalizing it (property-tested).
+    O(n) in C plus O(distinct characters) Python steps."""
+    if form in ("NFC", "NFKC"):
+        return None
+    out = {" "}
+    for c in set(text):
+        out.update(_image(c, form, strip_accents, lowercase))
+    return frozenset(out)
 
 
 def _finished(text: str, out: list[str], starts: list[int], ends: list[int], last: str,
@@ -530,25 +561,92 @@ def _plain_runs(text: str, form: Form | None, strip_accents: bool, lowercase: bo
     runs: list[tuple[int, int, str | None]] = []
     pos = 0
     combining = unicodedata.combining
-    for m in _WORDS.finditer(text):
-        a, b = m.span()
-        word = m.group()
-        if combining(word[0]):
-            return None
-        if a > pos:
-            runs.append((pos, a, _SPACE))
-        plain = form is None or unicodedata.is_normalized(form, word)
-        if plain and strip_accents and not word.isascii():
-            plain = _marks().search(word) is None
-        image: str | None = word
-        if plain and lowercase:
-            image = word.lower() if word.isascii() else "".join(map(str.lower, word))
-            plain = len(image) == len(word)
-        runs.append((a, b, image if plain else None))
-        pos = b
+    steps = (form, strip_accents, lowercase)
+    for line in _LINES.finditer(text):
+        ls, le = line.span()
+        image = _plain_image(line.group(), *steps)
+        if image is not None:  # every word of the line is plain: the line is one run
+            if not line.group().isascii() and _initial_combining().search(line.group()):
+                return None
+            if ls > pos:
+                runs.append((pos, ls, _SPACE))
+            runs.append((ls, le, _Line(image)))
+            pos = le
+            continue
+        for m in _WORDS.finditer(text, ls, le):
+            a, b = m.span()
+            word = m.group()
+            if combining(word[0]):
+                return None
+            if a > pos:
+                runs.append((pos, a, _SPACE))
+            runs.append((a, b, _plain_image(word, *steps)))
+            pos = b
     if pos < len(text):
         runs.append((pos, len(text), _SPACE))
     return runs
+
+
+_LINES = re.compile(r"[^\n]*\n?")
+
+
+class _Line(str):
+    """The image of a run of whole words and the whitespace between them (a line) that
+    no step reshapes: one character per code point, whitespace not yet collapsed."""
+
+
+def _plain_image(chunk: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str | None:
+    """What the steps make of ``chunk`` when none of them reshapes it (already in
+    ``form``, no nonspacing mark when accents are stripped, every character lowercased to
+    one character), else None. O(len(chunk)), the checks in C."""
+    if not chunk:
+        return None
+    ascii_ = chunk.isascii()
+    if form is not None and not ascii_ and not unicodedata.is_normalized(form, chunk):
+        return None
+    if strip_accents and not ascii_ and _marks().search(chunk) is not None:
+        return None
+    if not lowercase:
+        return chunk
+    image = chunk.lower() if ascii_ else "".join(map(str.lower, chunk))
+    return image if len(image) == len(chunk) else None
+
+
+@lru_cache(maxsize=1)
+def _initial_combining() -> re.Pattern:
+    """A pattern matching a combining character (``unicodedata.combining`` not 0) at the
+    start of a word. Built on first use: O(|MARK_PLANES|)."""
+    combining = unicodedata.combining
+    chars = "".join(chr(c) for plane in MARK_PLANES for c in plane if combining(chr(c)))
+    return re.compile(r"(?<!\S)[" + re.escape(chars) + "]")
+
+
+_IS_SPACE = np.array([chr(c).isspace() for c in range(0x3001)] + [False])  # none from U+3001 on
+
+
+def _emit_line(image: str, a: int, out: list[str], starts: list[int], ends: list[int],
+               last: str) -> str:
+    """:func:`normalize`'s output for a :class:`_Line` run at ``a``: each non-space
+    character as it is, each whitespace run as one space with its first character's span
+    (none at the start of the text or after a space). Returns the last character emitted.
+    O(len(image)) at numpy speed."""
+    codes = np.frombuffer(image.encode("utf-32-le", "surrogatepass"), np.uint32)
+    space = _IS_SPACE[np.minimum(codes, len(_IS_SPACE) - 1)]
+    before = np.empty(len(space), bool)  # a space (or nothing) before each character
+    before[0] = not out or last == " "
+    before[1:] = space[:-1]
+    keep = ~space | ~before
+    at = np.flatnonzero(keep)
+    if not len(at):
+        return last
+    kept = np.where(space, np.uint32(32), codes)[at]
+    piece = kept.tobytes().decode("utf-32-le", "surrogatepass")
+    out.append(piece)
+    at += a
+    starts.extend(at.tolist())
+    at += 1
+    ends.extend(at.tolist())
+    return piece[-1]
 
 
 _SPACE = " "
@@ -583,6 +681,17 @@ def _emit_units(text: str, shift: int, units: list[tuple[int, int]], steps: tupl
         elif ends:
             ends[-1] = b
     return last
+
+
+def _word_image(word: str, steps: tuple, images: dict[str, str]
+                ) -> tuple[str, list[int], list[int], int, str]:
+    """:func:`_emit_units` of one word (no whitespace in it) on its own: its image, the spans
+    of the image's characters relative to the word, where units with no image before the
+    first emitted one end (-1: none; they extend the previous character's span), and the
+    last character emitted. O(len(word))."""
+    out, starts, ends = [""], [-1], [-1]  # a stand-in for the character before the word
+    tail = _emit_units(word, 0, _units(word, steps[0]), steps, images, out, starts, ends, "")
+    return "".join(out), starts[1:], ends[1:], ends[0], tail
 
 
 def _image(unit: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str:

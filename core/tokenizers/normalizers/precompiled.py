@@ -72,9 +72,32 @@ class Precompiled(Normalizer):
             nt_s, nt_e = nt.arrays()
             starts[at], ends[at] = nt_s[src], nt_e[src]
             out = NormalizedText.from_arrays(out.original, out.text, starts, ends)
-        if nt is not given or fix or given.truthful is not None:
-            out.truthful = given.true_map().replace_segments(segments)
+        keys = [(a, b, len(rep)) for a, b, rep in segments if b - a > 1 and rep]
+        if nt is not given or fix or keys or given.truthful is not None:
+            out.truthful = _whole_keys(given.true_map(), segments, keys)
         return out
+
+
+def _whole_keys(nt: NormalizedText, segments: list[tuple[int, int, str]],
+                keys: list[tuple[int, int, int]]) -> NormalizedText:
+    """``nt.replace_segments(segments)`` where each character replacing a key of several
+    characters (``keys``: ``(a, b, len(replacement))``, e.g. ``¯`` + ZWNJ → space + U+0304)
+    takes the span of the whole key: the reference gives the k-th one the k-th key
+    character's span, but a character of the replacement does not come from one key
+    character (the ZWNJ is dropped, not turned into the macron). O(n + segments)."""
+    out = nt.replace_segments(segments)
+    if not keys:
+        return out
+    starts, ends = (a.copy() for a in out.arrays())
+    src_s, src_e = nt.arrays()
+    delta = 0  # output index minus source index at the current segment
+    for a, b, rep in segments:
+        if rep and b - a > 1:
+            o = a + delta
+            starts[o:o + len(rep)] = src_s[a:b].min()
+            ends[o:o + len(rep)] = src_e[a:b].max()
+        delta += len(rep) - (b - a)
+    return NormalizedText.from_arrays(out.original, out.text, starts, ends)
 
 
 def leading_deletion(segments: list[tuple[int, int, str]]) -> int:

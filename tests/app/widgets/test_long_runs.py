@@ -7,14 +7,16 @@ from __future__ import annotations
 import unicodedata
 
 import numpy as np
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
 
-from app.widgets.span_segments import display_text, long_run_breaks, with_breaks
+from app.widgets.span_segments import LONG_CLUSTER, display_text, long_cluster_breaks, long_run_breaks, with_breaks
 from app.widgets.span_text_view import SpanTextView
 from app.widgets.wrap_guard import WrapGuard, has_long_run, set_plain_text
+from core.text.graphemes import grapheme_bounds
 from tests.app.widgets.shown import shown
 
 
@@ -96,3 +98,32 @@ def test_replacing_a_long_line_never_lays_it_out_in_the_default_mode(qtbot):
     set_plain_text(editor, "short again")
     assert editor.wordWrapMode() == default and editor.toPlainText() == "short again"
     assert held and all(length < 100 for mode, length in held if mode != QTextOption.WrapMode.WrapAnywhere)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["a", " ", "\n", "\u0301" * 40, "\u0301", "\u200d", "😀", "\ufe0f" * 30]),
+                max_size=30))
+def test_a_long_cluster_is_a_paragraph_of_its_own_and_never_split(chars):
+    text = "".join(chars)
+    breaks = set(long_cluster_breaks(text).tolist())
+    assert breaks <= set(grapheme_bounds(text)) - {0, len(text)}  # never inside a cluster
+    assert breaks <= set(long_run_breaks(text).tolist())
+    text = "".join(c for c in chars if c not in ("\u200d", "\ufe0f" * 30))
+    breaks = set(long_cluster_breaks(text).tolist())
+    for m in regex.finditer("\u0301{%d,}" % LONG_CLUSTER, text):  # marks: a break on each side
+        assert m.start() - 1 in breaks or m.start() - 1 <= 0
+        assert m.end() in breaks or m.end() == len(text)
+
+
+def test_typing_after_a_long_cluster_leaves_its_paragraph_alone(qtbot):
+    view = shown(qtbot, SpanTextView(), 500, 300)
+    text = "e" + "\u0301" * 10_000
+    view.set_content(text + "x", [(0, len(text)), (len(text), len(text) + 1)])
+    view.grab()
+    first = view.document().firstBlock()
+    assert first.text() == text and first.layout().cacheEnabled()  # shaped once, kept while unedited
+    revision = first.revision()
+    view.set_content(text + "xy", [(0, len(text)), (len(text), len(text) + 2)])
+    view.grab()
+    assert view.document().firstBlock().revision() == revision
+    assert view.document().blockCount() == 2 and view.text() == text + "xy"

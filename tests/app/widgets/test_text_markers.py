@@ -69,3 +69,21 @@ def test_info_strip_shows_one_line_and_tooltips_are_swallowed(qtbot):
     assert strip.info() == "" and strip.text() == IDLE
     f = suppress_tooltips(strip)
     assert f.eventFilter(strip, QHelpEvent(QEvent.Type.ToolTip, QPoint(1, 1), QPoint(1, 1)))
+
+
+def test_a_paint_after_set_cover_reuses_its_scan(qtbot, monkeypatch):
+    import app.widgets.text_markers as text_markers
+
+    view = _view(qtbot)
+    markers = TextMarkers(view)
+    cover = [1, 0, 1, 0, 1, 0, 1] + [0] * (len(TEXT) - 7)
+    markers.set_cover(TEXT, cover)
+    scans = []
+    real = text_markers.zero_width_chars
+    monkeypatch.setattr(text_markers, "zero_width_chars", lambda *a: scans.append(1) or real(*a))
+    view.grab()
+    view.grab()
+    assert scans == [] and markers.zero_width() == [(5, "ZWJ")]
+    markers.set_cover(TEXT, [1] * len(TEXT))  # a new cover: scanned once, then painted from it
+    view.grab()
+    assert len(scans) == 1 and markers.zero_width() == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from core.errors import OffsetError
 from core.text.normalize import NormalizedText, normalize, normalize_by_units
@@ -149,11 +149,12 @@ def test_spans_in_bounds_and_non_decreasing(text):
 # The fast path (words no step reshapes, emitted whole) equals the unit-by-unit definition.
 
 _MIXED = st.text(st.sampled_from(
-    list("aZ ΣΟΔς\u00a0\t\n\u3000éé\u0301\u0308\u0323İıßﬁ\u1100\u1161\u11a8한\u09c7\u09be\u0928\u093c"
+    list("aZ ΣΟΔς\u0e31\u00a0\t\n\u3000éé\u0301\u0308\u0323İıßﬁ\u1100\u1161\u11a8한\u09c7\u09be\u0928\u093c"
          "\u0915\u094d\u0937\u0e01\u0e38\u200d👩\U0001f3fd\u2000\u00a8Å\u212b\ud800")), max_size=40)
 
 
 @settings(max_examples=400, deadline=None)
+@example("ab \u0e31\u0e01 \u0e31\u0e31 x\u0e31", "NFKD", True, True, True)  # words whose first unit has no image
 @given(st.one_of(_MIXED, tricky_text, st.text(max_size=30)),
        st.sampled_from([None, "NFC", "NFD", "NFKC", "NFKD"]), st.booleans(), st.booleans(),
        st.booleans())
@@ -170,6 +171,13 @@ def test_nonspacing_marks_lie_where_the_fast_path_looks():
     looked = set().union(*map(set, MARK_PLANES))
     assert not [c for c in range(0x110000)
                 if c not in looked and unicodedata.category(chr(c)) == "Mn"]
+
+
+def test_combining_characters_lie_where_the_fast_path_looks():
+    import unicodedata
+    from core.text.normalize import MARK_PLANES
+    looked = set().union(*map(set, MARK_PLANES))
+    assert not [c for c in range(0x110000) if c not in looked and unicodedata.combining(chr(c))]
 
 
 def test_greek_final_sigma_is_lowercased_per_character_as_before():

@@ -242,6 +242,7 @@ def test_property_byte_level_derived_spans_cover_the_bytes_each_token_holds(data
 @example(text="\x1f\u00e9\u00e9")  # Pegasus: the reference shifts after a leading deletion
 @example(text="\x1fe\u0301e\u0301")
 @example(text="<unk>\x01ab\u00af\x1f")
+@example(text="\u00af\u00af\u200c\u200b\u00af\u00af")
 def test_property_derived_spans_cover_the_characters_each_token_holds(data_dir, docs, name, text):
     """Held characters are read through the true map (NormalizedText.true_map), not the
     reference's misplaced one."""
