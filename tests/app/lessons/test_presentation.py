@@ -42,10 +42,14 @@ def test_presentation_mode_enlarges_text_and_lines_and_folds_the_status_bar(wind
     assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(max(1.0, width) * PEN_FACTOR)
     assert app.palette().color(QPalette.ColorRole.WindowText).name() == "#000000"
     assert window.statusBar().isHidden()
+    legend = window.panes["alignment"].w.legend  # a secondary widget of a pane not shown
+    assert legend.isHidden()
+    window.presentation.larger()  # a text-size change while presenting keeps them folded
     window.presentation.action.trigger()
-    assert app.font().pointSizeF() == pytest.approx(before)
+    assert app.font().pointSizeF() == pytest.approx(before * 1.1)
     assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(width)
-    assert not window.statusBar().isHidden()
+    assert not window.statusBar().isHidden() and not legend.isHidden()
+    window.presentation.reset()
 
 
 def test_text_size_steps_and_is_remembered(window, qtbot):
@@ -94,7 +98,7 @@ def test_plot_export_carries_title_and_slide_sizes_at_twice_the_screen(qtbot, tm
 
 # Further steps of the pane's lessons that put it in another mode (1-based): Alignment's
 # tokenize, align and round-trip (a loaded tokenizer's pipeline row) modes.
-OTHER_MODES = {"alignment": (("offsets", 3), ("offsets", 4), ("pathologies", 5))}
+OTHER_MODES = {"alignment": (("offsets", 3), ("offsets", 4), ("pathologies", 6))}
 
 
 @pytest.mark.parametrize("lesson, name", [("subwords", "merges"), ("pooling", "pooling"),
