@@ -143,12 +143,13 @@ class Presentation(QObject):
             curve.setPen(pen)
 
     def _fold(self, on: bool) -> None:
-        if on:
-            self._folded = [w for w in self.window.findChildren(QWidget)
-                            if w.property("secondary") and w.isVisible()]
-            self._folded.append(self.window.statusBar())
-            for w in self._folded:
+        if on:  # not hidden on purpose: those of panes not shown yet too; added to any folded before
+            bar = self.window.statusBar()
+            folding = [w for w in self.window.findChildren(QWidget)
+                       if (w is bar or w.property("secondary")) and not w.isHidden()]
+            for w in folding:
                 w.hide()
+            self._folded += folding
         else:
             for w in self._folded:
                 try:

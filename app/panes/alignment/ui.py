@@ -270,6 +270,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     w["legend"] = QLabel(legend_html(True))
     w["legend"].setWordWrap(True)  # wraps in a narrow window instead of widening the pane
     w["legend"].setMinimumWidth(260)  # at most two lines
+    w["legend"].setProperty("secondary", True)  # folded in presentation mode
     w["legend"].setToolTip("How the original text is drawn: token colours (by id: a repeated token has the "
                            "same colour; or alternating), special tokens as grey chips with a violet outline, "
                            "characters shared by several tokens, non-space characters no token covers, "

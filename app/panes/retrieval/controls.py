@@ -73,7 +73,8 @@ class CorpusPanel(QWidget):
         mlay = QVBoxLayout(model_box)
         mlay.addWidget(self.model_label)
         mlay.addWidget(self.source_label)
-        mlay.addLayout(_row(self.choose_model_button, self.shared_model_button, self.standin_button))
+        mlay.addWidget(self.choose_model_button)  # two rows: the column stays narrow in presentation mode
+        mlay.addLayout(_row(self.shared_model_button, self.standin_button))
 
         self.embed_button = QPushButton("Embed and index")
         self.embed_button.setToolTip("Embed the chosen languages (cached on disk) and build the indexes (F5)")

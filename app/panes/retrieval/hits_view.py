@@ -114,12 +114,15 @@ class HitsView(QWidget):
         top.addWidget(QLabel("Query"))
         top.addWidget(self.query_edit, 1)
         top.addWidget(self.search_button)
-        row = QHBoxLayout()
-        for label, w in (("Method", self.method_box), ("nprobe", self.nprobe_spin),
-                         ("re-rank R", self.rerank_spin), ("k", self.k_spin), ("Scoring", self.scoring_box)):
-            row.addWidget(QLabel(label))
-            row.addWidget(w)
-        row.addStretch(1)
+        rows = QVBoxLayout()  # two rows: the tab fits 1280 px in presentation mode
+        for pairs in ((("Method", self.method_box), ("nprobe", self.nprobe_spin), ("re-rank R", self.rerank_spin)),
+                      (("k", self.k_spin), ("Scoring", self.scoring_box))):
+            row = QHBoxLayout()
+            for label, w in pairs:
+                row.addWidget(QLabel(label))
+                row.addWidget(w)
+            row.addStretch(1)
+            rows.addLayout(row)
         row.addWidget(self.export_button)
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self.table)
@@ -133,6 +136,7 @@ class HitsView(QWidget):
         blay.setContentsMargins(0, 0, 0, 0)
         legend = QLabel('Hit texts — <span style="background:#dbeafe">&nbsp;tokens&nbsp;</span>'
                         '<span style="background:#fde7c2">&nbsp;that also occur&nbsp;</span> in the query')
+        legend.setProperty("secondary", True)  # folded in presentation mode
         blay.addWidget(legend)
         blay.addWidget(self.text_view, 1)
         split.addWidget(box)
@@ -140,7 +144,7 @@ class HitsView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
-        layout.addLayout(row)
+        layout.addLayout(rows)
         layout.addWidget(self.note)
         layout.addWidget(split, 1)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _: self.scroll_to_hit(cur.row()))

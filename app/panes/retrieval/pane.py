@@ -47,6 +47,7 @@ from app.panes.retrieval.state import (
     standin_notice,
     with_,
 )
+from app.widgets.plot_frame import wrap_plot_titles
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
@@ -131,6 +132,7 @@ class RetrievalPane(Pane):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
+        wrap_plot_titles(self)
 
     def _connect(self) -> None:
         p, h = self.panel, self.hits_view

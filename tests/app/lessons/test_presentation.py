@@ -42,10 +42,14 @@ def test_presentation_mode_enlarges_text_and_lines_and_folds_the_status_bar(wind
     assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(max(1.0, width) * PEN_FACTOR)
     assert app.palette().color(QPalette.ColorRole.WindowText).name() == "#000000"
     assert window.statusBar().isHidden()
+    legend = window.panes["alignment"].w.legend  # a secondary widget of a pane not shown
+    assert legend.isHidden()
+    window.presentation.larger()  # a text-size change while presenting keeps them folded
     window.presentation.action.trigger()
-    assert app.font().pointSizeF() == pytest.approx(before)
+    assert app.font().pointSizeF() == pytest.approx(before * 1.1)
     assert pg.mkPen(curve.opts["pen"]).widthF() == pytest.approx(width)
-    assert not window.statusBar().isHidden()
+    assert not window.statusBar().isHidden() and not legend.isHidden()
+    window.presentation.reset()
 
 
 def test_text_size_steps_and_is_remembered(window, qtbot):
@@ -92,10 +96,17 @@ def test_plot_export_carries_title_and_slide_sizes_at_twice_the_screen(qtbot, tm
     assert plot.export_button.title == "Shares vs temperature"
 
 
-@pytest.mark.parametrize("lesson, name", [("subwords", "merges"), ("pooling", "pooling")])
-def test_merges_and_pooling_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_path, lesson, name):
+# Further steps of the pane's lessons that put it in another mode (1-based): Alignment's
+# tokenize, align and round-trip (a loaded tokenizer's pipeline row) modes.
+OTHER_MODES = {"alignment": (("offsets", 3), ("offsets", 4), ("pathologies", 6))}
+
+
+@pytest.mark.parametrize("lesson, name", [("subwords", "merges"), ("pooling", "pooling"),
+                                          ("offsets", "alignment"), ("search", "retrieval")])
+def test_panes_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_path, lesson, name):
     """No sideways scrolling in a lesson step rendered at 1280×720 in presentation mode (the
-    dock open beside the pane): the pane's minimum width, every tab's included, fits."""
+    dock open beside the pane): the pane's minimum width, every tab's included, fits; for
+    Alignment in every mode its lessons use, for Retrieval with each of its tabs shown."""
     assert main(["--lesson", lesson, "--step", "1", "--presentation", "--screenshot",
                  str(tmp_path / "step.png"), "--size", "1280x720"]) == 0
     window = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)][-1]
@@ -105,3 +116,15 @@ def test_merges_and_pooling_fit_1280_wide_in_presentation_mode_beside_the_lesson
     assert window.tabs.currentWidget() is pane and not window.lesson_panel.dock.isHidden()
     assert scroll.viewport().width() < 1000  # the dock takes its share
     assert scroll.horizontalScrollBar().maximum() == 0, (pane.minimumSizeHint().width(), scroll.viewport().width())
+    for other, step in OTHER_MODES.get(name, ()):
+        window.lesson_panel.open_lesson(other, step - 1, wait=True)
+        qtbot.wait(50)
+        assert window.tabs.currentWidget() is pane
+        assert scroll.horizontalScrollBar().maximum() == 0, (other, step, pane.minimumSizeHint().width())
+    if name == "retrieval":
+        for index in range(pane.tabs.count()):
+            pane.tabs.setCurrentIndex(index)  # a tab's widgets take the larger font when first shown
+            qtbot.wait(50)
+            assert scroll.horizontalScrollBar().maximum() == 0, (pane.tabs.tabText(index),
+                                                                 pane.minimumSizeHint().width())
+    window.shutdown()
