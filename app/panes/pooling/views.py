@@ -40,9 +40,18 @@ def sentence_ticks(n: int, most: int = 12) -> list[list[tuple[int, str]]]:
     return [[(k, str(k)) for k in shown], [(k, "") for k in range(1, n + 1) if k not in shown]]
 
 
+TOKEN_LABELS = 16
+"""Token labels on a plot's axis at most (a plot about 700 px wide: ~45 px each)."""
+
+
 def _token_ticks(plot, tokens) -> None:
-    step = max(1, len(tokens) // 40)
-    plot.plot.getAxis("bottom").setTicks([[(i, t) for i, t in enumerate(tokens) if i % step == 0], []])
+    """Every ``step``-th token as a label (at most :data:`TOKEN_LABELS`, each cut to 8
+    characters with ``…``), a bare tick for the others: 55 tokens no longer smear into one
+    unreadable line."""
+    step = -(-len(tokens) // TOKEN_LABELS) or 1
+    shown = [(i, t if len(t) <= 8 else t[:7] + "…") for i, t in enumerate(tokens) if i % step == 0]
+    plot.plot.getAxis("bottom").setTicks([shown, [(i, "") for i in range(len(tokens))
+                                                  if i % step]])
 
 
 class TokensView(QWidget):

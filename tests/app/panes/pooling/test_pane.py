@@ -258,3 +258,21 @@ def test_sweep_legends_sit_below_the_curves(pane, qtbot):
         assert len(plot.legend.items) == 4
         qtbot.waitUntil(lambda p=plot: p.legend.sceneBoundingRect().top()
                         >= p.plot.getViewBox().sceneBoundingRect().bottom() > 0, timeout=3000)
+
+
+def test_a_long_sentence_labels_every_kth_token_on_its_axes(qtbot):
+    """55 tokens (a Hindi sentence through an English WordPiece) get at most 16 labels, each
+    at most 8 characters, and a tick at every token: the labels no longer overlap."""
+    import pyqtgraph as pg
+
+    # private: the axis helper is tested on a bare plot, without an encoder to run
+    from app.panes.pooling.views import TOKEN_LABELS, _token_ticks
+
+    class Frame:
+        plot = pg.PlotItem()
+
+    tokens = ["[CLS]"] + [f"##अधिकार{k}" for k in range(53)] + ["[SEP]"]
+    _token_ticks(Frame, tokens)
+    major, minor = Frame.plot.getAxis("bottom")._tickLevels  # private: pyqtgraph has no getter
+    assert 1 < len(major) <= TOKEN_LABELS and all(len(label) <= 8 for _, label in major)
+    assert sorted(i for i, _ in major + minor) == list(range(len(tokens)))
