@@ -175,6 +175,7 @@ class CompareControls(QWidget):
     def _build_options(self) -> None:
         self.folder_edit = QLineEdit()
         self.folder_edit.setReadOnly(True)
+        self.folder_edit.setMinimumWidth(80)  # a long path scrolls inside; the row stays narrow
         self.folder_edit.setToolTip("Corpus folder: one UTF-8 .txt file per language, same content in each; "
                                     "or udhr-all: the UDHR collection shipped with the app (532 texts)")
         self.folder_button = QPushButton("Corpus folder…")
@@ -251,9 +252,12 @@ class CompareControls(QWidget):
             opts.addWidget(QLabel(label))
             opts.addWidget(widget)
         opts.addStretch(1)
-        for widget in (self.compute_button, self.cancel_button, self.progress, self.export_button):
-            opts.addWidget(widget)
         right.addLayout(opts)
+        run = QHBoxLayout()  # a row of its own: the options above fit beside a lesson at 1.35×
+        for widget in (self.compute_button, self.cancel_button, self.progress, self.export_button):
+            run.addWidget(widget)
+        run.addStretch(1)
+        right.addLayout(run)
         right.addWidget(self.message)
         top = QHBoxLayout(self)
         top.setContentsMargins(0, 0, 0, 0)

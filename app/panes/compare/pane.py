@@ -53,6 +53,7 @@ from app.settings import read_state
 from app.widgets.rows_model import write_csv
 from app.widgets.text_format import plural
 from app.workers import TaskRunner
+from app.widgets.plot_frame import wrap_plot_titles
 from core.data import data_dir
 from core.tokenizers import DEMO_NAME, TokenizerLike, demo_tokenizer
 
@@ -191,6 +192,7 @@ class ComparePane(Pane):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.controls)
         layout.addWidget(self.tabs, 1)
+        wrap_plot_titles(self)  # long titles (the atlas map's) wrap instead of widening the pane
 
     # -- state ----------------------------------------------------------------------------
     def _restore_state(self) -> None:

@@ -102,11 +102,13 @@ OTHER_MODES = {"alignment": (("offsets", 3), ("offsets", 4), ("pathologies", 6))
 
 
 @pytest.mark.parametrize("lesson, name", [("subwords", "merges"), ("pooling", "pooling"),
-                                          ("offsets", "alignment"), ("search", "retrieval")])
+                                          ("offsets", "alignment"), ("search", "retrieval"),
+                                          ("multilingual", "compare")])
 def test_panes_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_path, lesson, name):
     """No sideways scrolling in a lesson step rendered at 1280×720 in presentation mode (the
     dock open beside the pane): the pane's minimum width, every tab's included, fits; for
-    Alignment in every mode its lessons use, for Retrieval with each of its tabs shown."""
+    Alignment in every mode its lessons use, for Retrieval and Compare with each of their tabs
+    shown."""
     assert main(["--lesson", lesson, "--step", "1", "--presentation", "--screenshot",
                  str(tmp_path / "step.png"), "--size", "1280x720"]) == 0
     window = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)][-1]
@@ -121,7 +123,7 @@ def test_panes_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_p
         qtbot.wait(50)
         assert window.tabs.currentWidget() is pane
         assert scroll.horizontalScrollBar().maximum() == 0, (other, step, pane.minimumSizeHint().width())
-    if name == "retrieval":
+    if name in ("retrieval", "compare"):
         for index in range(pane.tabs.count()):
             pane.tabs.setCurrentIndex(index)  # a tab's widgets take the larger font when first shown
             qtbot.wait(50)
