@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -268,11 +269,11 @@ def test_a_long_sentence_labels_every_kth_token_on_its_axes(qtbot):
     # private: the axis helper is tested on a bare plot, without an encoder to run
     from app.panes.pooling.views import TOKEN_LABELS, _token_ticks
 
-    class Frame:
-        plot = pg.PlotItem()
-
+    widget = pg.PlotWidget()  # owned by qtbot: deleted on the GUI thread at teardown
+    qtbot.addWidget(widget)
+    frame = SimpleNamespace(plot=widget.getPlotItem())
     tokens = ["[CLS]"] + [f"##अधिकार{k}" for k in range(53)] + ["[SEP]"]
-    _token_ticks(Frame, tokens)
-    major, minor = Frame.plot.getAxis("bottom")._tickLevels  # private: pyqtgraph has no getter
+    _token_ticks(frame, tokens)
+    major, minor = frame.plot.getAxis("bottom")._tickLevels  # private: pyqtgraph has no getter
     assert 1 < len(major) <= TOKEN_LABELS and all(len(label) <= 8 for _, label in major)
     assert sorted(i for i, _ in major + minor) == list(range(len(tokens)))
