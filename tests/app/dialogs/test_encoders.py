@@ -126,6 +126,8 @@ def test_the_dialog_names_an_unreachable_hub(qtbot, fresh, online):
     dialog = GetEncoderDialog()
     qtbot.addWidget(dialog)
     dialog.start(REPO, endpoint=f"http://127.0.0.1:{port}")
-    qtbot.waitUntil(lambda: "Could not reach the Hugging Face Hub" in dialog.message.text(),
-                    timeout=60000)
+    # the error and the end of the task are two signals: wait for both (the buttons come back
+    # with the second)
+    qtbot.waitUntil(lambda: "Could not reach the Hugging Face Hub" in dialog.message.text()
+                    and dialog.download_button.isEnabled(), timeout=60000)
     assert dialog.download_button.isEnabled() and not dialog.cancel_button.isEnabled()
