@@ -42,3 +42,25 @@ def _delete_windows_after_the_test():
     for widget in QApplication.topLevelWidgets():
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def window_1280(qtbot):
+    """The main window at 1280×720, shown; shut down at teardown, and the application's font
+    and palette put back (they are process-wide: presentation mode and the text size change
+    them for every later window)."""
+    from PySide6.QtGui import QFont, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+
+    app = QApplication.instance()
+    font, palette = QFont(app.font()), QPalette(app.palette())
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    yield w
+    w.shutdown()
+    app.setFont(font)
+    app.setPalette(palette)

@@ -8,21 +8,15 @@ import csv
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from app.main_window import MainWindow
 from app.widgets.view_export import TITLE_POINTS, export_view_image
 
 TEXT = "Zoé flew to İstanbul"
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.show()
-    w.use_demo_tokenizer()
-    yield w
-    w.shutdown()
+def window(window_1280):
+    window_1280.use_demo_tokenizer()
+    return window_1280
 
 
 def _alignment(window, qtbot):

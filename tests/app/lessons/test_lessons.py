@@ -23,13 +23,8 @@ CHAPTERS = ("offsets", "subwords", "pathologies", "block", "positions", "pooling
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.show()
-    yield w
-    w.shutdown()
+def window(window_1280):
+    return window_1280
 
 
 def test_one_lesson_per_chapter_each_step_complete():

@@ -15,17 +15,8 @@ from app.widgets.plot_lines import LinePlot
 
 
 @pytest.fixture
-def window(qtbot):
-    app = QApplication.instance()
-    font, palette = app.font(), app.palette()
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.show()
-    yield w
-    w.shutdown()
-    app.setFont(font)  # the app's font and palette are process-wide: later tests get theirs back
-    app.setPalette(palette)
+def window(window_1280):
+    return window_1280
 
 
 def test_presentation_mode_enlarges_text_and_lines_and_folds_the_status_bar(window, qtbot):
