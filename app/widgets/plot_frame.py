@@ -71,8 +71,8 @@ class PlotFrame(QWidget):
         add_export_actions(self.plot, self.export_button)
         header = QHBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.title_label)
-        header.addWidget(self.readout, 1)
+        header.addWidget(self.title_label, 2)  # a wrapping title takes room before it wraps
+        header.addWidget(self.readout, 3)
         header.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
