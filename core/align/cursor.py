@@ -19,6 +19,7 @@ import regex
 
 from core.align.runs import MIN_RUN, PlainRuns
 from core.align.unknown import Failure, walk
+from core.collector import collector_paused
 from core.errors import SubwordScopeError, check_stop
 from core.text.byte_alphabet import to_byte_level
 from core.text.normalize import NormalizedText, image_chars, normalize
@@ -398,7 +399,8 @@ def align(
     AlignmentError
         At the first token that does not fit, with its index, the cursor and the text there.
     SubwordScopeError
-        For an unknown ``scheme``.
+        For an unknown ``scheme``, or when ``original`` is not a string or ``tokens`` is one
+        (the arguments swapped).
     core.errors.Cancelled
         If ``should_stop()`` returned True.
 
@@ -407,18 +409,27 @@ def align(
     token lists, runs of unknown tokens included (:func:`core.align.unknown.walk`; a
     step budget bounds adversarial lists).
     """
+    if not isinstance(original, str) or isinstance(tokens, str):
+        raise SubwordScopeError(
+            f"align(original, tokens) takes the text (str) and then its token list, not a "
+            f"{type(original).__name__} and a {type(tokens).__name__}")
+    with collector_paused():  # many small lists and tuples, no cycles (core.collector)
+        return _align(original, tokens, scheme, normalizer, lowercase, should_stop)
+
+
+def _align(original: str, tokens: Sequence[str], scheme: str | None,
+           normalizer: Callable[[str], NormalizedText] | None, lowercase: str | None,
+           should_stop: Callable[[], bool] | None) -> list[tuple[int, int]]:
+    """:func:`align`, with the collector paused by the caller."""
     if scheme is None:
         detected = detect_scheme(tokens)
         if detected != "surface":
-            return align(original, tokens, scheme=detected, normalizer=normalizer, lowercase=lowercase,
-                         should_stop=should_stop)
+            return _align(original, tokens, detected, normalizer, lowercase, should_stop)
         try:
-            return align(original, tokens, scheme="surface", normalizer=normalizer, lowercase=lowercase,
-                         should_stop=should_stop)
+            return _align(original, tokens, "surface", normalizer, lowercase, should_stop)
         except AlignmentError as surface_error:
             try:
-                return align(original, tokens, scheme="wordpiece", normalizer=normalizer,
-                             lowercase=lowercase, should_stop=should_stop)
+                return _align(original, tokens, "wordpiece", normalizer, lowercase, should_stop)
             except AlignmentError as wordpiece_error:
                 raise max(surface_error, wordpiece_error, key=lambda e: e.token_index) from None
     if scheme not in SCHEMES:

@@ -18,6 +18,7 @@ import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
@@ -689,9 +690,62 @@ def _word_image(word: str, steps: tuple, images: dict[str, str]
     of the image's characters relative to the word, where units with no image before the
     first emitted one end (-1: none; they extend the previous character's span), and the
     last character emitted. O(len(word))."""
+    form = steps[0]
+    if not any(map(str.isspace, word)):
+        if form in _DECOMPOSING:  # one unit per code point unless marks are reordered
+            if form is None or unicodedata.is_normalized(form, word) or (
+                    unicodedata.normalize(form, word)
+                    == "".join(map(unicodedata.normalize, repeat(form), word))):
+                return _char_images(word, steps, images)
+        else:
+            units = _units(word, form)
+            if len(units) == len(word):
+                return _char_images(word, steps, images)
+    units = _units(word, form)
     out, starts, ends = [""], [-1], [-1]  # a stand-in for the character before the word
-    tail = _emit_units(word, 0, _units(word, steps[0]), steps, images, out, starts, ends, "")
+    tail = _emit_units(word, 0, units, steps, images, out, starts, ends, "")
     return "".join(out), starts[1:], ends[1:], ends[0], tail
+
+
+_DECOMPOSING = (None, "NFD", "NFKD")
+"""Forms (and no form) under which a word whose whole normal form is the concatenation of
+its code points' normal forms is one unit per code point (:func:`_units`: only canonical
+reordering of marks joins code points into a unit; nothing composes)."""
+
+
+def _char_images(word: str, steps: tuple, images: dict[str, str]
+                 ) -> tuple[str, list[int], list[int], int, str]:
+    """:func:`_word_image` of a word whose units are its code points and that holds no
+    whitespace: each character's image (memoized in ``images``, the same as
+    :func:`_emit_units` gives the one-character unit) laid end to end; a character with an
+    empty image extends the span of the last character emitted before it (or, before the
+    first, the ``lead``). O(len(word)): the images in C-level passes, one Python step per
+    code point on integers only."""
+    form, strip_accents, lowercase, _ = steps
+    imgs = list(map(images.get, word))
+    if None in imgs:
+        for c in set(word).difference(images):
+            images[c] = _image(c, form, strip_accents, lowercase)
+        imgs = list(map(images.__getitem__, word))
+    image = "".join(imgs)
+    n = len(word)
+    if len(image) == n and "" not in imgs:  # one character per code point
+        return image, list(range(n)), list(range(1, n + 1)), -1, image[-1] if image else ""
+    starts: list[int] = []
+    ends: list[int] = []
+    lead = -1
+    for i, k in enumerate(map(len, imgs)):
+        if k == 1:
+            starts.append(i)
+            ends.append(i + 1)
+        elif k:
+            starts += [i] * k
+            ends += [i + 1] * k
+        elif ends:
+            ends[-1] = i + 1
+        else:
+            lead = i + 1
+    return image, starts, ends, lead, image[-1] if image else ""
 
 
 def _image(unit: str, form: Form | None, strip_accents: bool, lowercase: bool) -> str:

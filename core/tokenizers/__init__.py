@@ -43,6 +43,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from core.collector import collector_paused
 from core.errors import TokenizerLoadError
 from core.tokenizers.decoders import WordPiece as WordPieceDecoder
 from core.tokenizers.encoding import Encoding
@@ -88,7 +89,8 @@ def load(path: str | PathLike[str], **options: Any) -> Tokenizer:
     """
     fmt, file = detect(Path(path))
     check_options(fmt, file, options)
-    return LOADERS[fmt](file, **options)
+    with collector_paused():  # millions of strings, lists and tuples, no cycles (core.collector)
+        return LOADERS[fmt](file, **options)
 
 
 DEMO_NAME = "teaching example (15-entry WordPiece vocabulary)"

@@ -7,6 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from core.align import AlignmentError, align
+from core.errors import SubwordScopeError
 from core.text.normalize import NormalizedText, normalize
 from tests.core.strategies import any_text
 
@@ -75,6 +76,12 @@ def test_empty_text():
 def test_unknown_scheme():
     with pytest.raises(ValueError):
         align("a", ["a"], scheme="morse")
+
+
+@pytest.mark.parametrize("args", [(["a", "b"], "a b"), (None, ["a"]), ("a b", "a b"), (b"ab", ["ab"])])
+def test_swapped_or_wrong_arguments_raise_a_typed_error(args):
+    with pytest.raises(SubwordScopeError, match="takes the text"):
+        align(*args)
 
 
 def _words(text: str) -> list[str]:
