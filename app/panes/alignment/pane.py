@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-from PySide6.QtCore import QEventLoop, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
 
@@ -45,6 +45,10 @@ from core.text.graphemes import GraphemeBounds
 from core.tokenizers import DEMO_NAME, TokenizerLike, demo_tokenizer
 
 MAX_SAVED_CHARS = 2_000_000  # code points of the text saved; a longer text keeps this prefix
+FILL_AFTER_PAINT_CHARS = 200_000
+"""A restored text this long (code points) goes into the editor once the window has been
+painted: Qt's document and layout of 2,000,000 characters take ~1 s, which would
+otherwise come before the window is shown (the editor says meanwhile that it is coming)."""
 GC_FREEZE_CHARS = 200_000  # the result of a text this long is frozen (see prepare)
 
 
@@ -136,6 +140,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._timer = QTimer(self, singleShot=True, interval=self.debounce_ms)
         self._timer.timeout.connect(self._on_debounced)
         self._pending = False
+        self._fill_text: str | None = None  # a restored text waiting for the first paint
         self._write_widgets()
         self._connect()
         self._shortcuts()
@@ -151,6 +156,7 @@ class AlignmentPane(AlignmentRendering, Pane):
     def set_text(self, text: str) -> None:
         """Replace the original text (e.g. from ``--text-file``) and re-tokenize."""
         self.state.text, self.start_notice = text, None
+        self._fill_text = None
         with QSignalBlocker(self.w.editor):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
         self.recompute()
@@ -158,11 +164,13 @@ class AlignmentPane(AlignmentRendering, Pane):
     def replace_text(self, text: str) -> None:
         """Put ``text`` in the editor as one undoable edit (Ctrl+Z brings the user's text
         back); the result follows as after typing."""
+        self.fill_editor()
         replace_undoably(self.w.editor, text)
 
     def show_example(self, text: str, labels: str) -> None:
         """Show ``text`` with its BIO ``labels`` in Labels mode; the text and the labels are
         replaced as one undoable edit each (Ctrl+Z in either brings the user's back)."""
+        self.fill_editor()
         replace_undoably(self.w.editor, text)
         replace_undoably(self.w.labels_input, labels)
         self.w.mode.setCurrentIndex(list(MODES).index("labels"))
@@ -254,8 +262,12 @@ class AlignmentPane(AlignmentRendering, Pane):
     # -- building ------------------------------------------------------------------------
     def _write_widgets(self) -> None:
         w, s = self.w, self.state
-        with QSignalBlocker(w.editor):
-            set_plain_text(w.editor, s.text)
+        if len(s.text) >= FILL_AFTER_PAINT_CHARS and not w.editor.isVisible():
+            self._fill_after_paint(s.text)
+        else:
+            self._fill_text = None
+            with QSignalBlocker(w.editor):
+                set_plain_text(w.editor, s.text)
         for widget, value in ((w.tokens_input, s.tokens_text), (w.labels_input, s.labels_text)):
             with QSignalBlocker(widget):
                 widget.setPlainText(value)
@@ -273,6 +285,39 @@ class AlignmentPane(AlignmentRendering, Pane):
                 box.setChecked(value)
         self._write_tokenizer_label()
         self._write_mode_widgets()
+
+    def _fill_after_paint(self, text: str) -> None:
+        """Leave the editor empty and read-only, saying that ``text`` is coming, until its
+        first paint; the text goes in on the next turn of the event loop
+        (:meth:`fill_editor`). The state holds the text meanwhile: it is computed and
+        saved as usual."""
+        editor = self.w.editor
+        self._fill_text = text
+        with QSignalBlocker(editor):
+            editor.clear()
+        editor.setReadOnly(True)
+        editor.setPlaceholderText(f"Restoring the saved text ({len(text):,} characters)…")
+        editor.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint and self._fill_text is not None \
+                and watched is self.w.editor.viewport():
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self, self.fill_editor)
+        return super().eventFilter(watched, event)
+
+    def fill_editor(self) -> None:
+        """Put a restored text that waited for the first paint into the editor now
+        (nothing when none is waiting)."""
+        text, self._fill_text = self._fill_text, None
+        if text is None:
+            return
+        editor = self.w.editor
+        editor.viewport().removeEventFilter(self)
+        with QSignalBlocker(editor):
+            set_plain_text(editor, text)
+        editor.setReadOnly(False)
+        editor.setPlaceholderText(ui.EDITOR_PLACEHOLDER)
 
     def _write_tokenizer_label(self) -> None:
         w = self.w

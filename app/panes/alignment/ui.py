@@ -40,6 +40,8 @@ from app.widgets.span_text_view import SpanTextView
 from app.widgets.token_table import TokenTableView
 from app.widgets.wrap_guard import WrapGuard
 
+EDITOR_PLACEHOLDER = "Type or paste text here"
+
 BANNER_STYLES = {
     "error": "background:#fee2e2; color:#7f1d1d; border:1px solid #fca5a5;",
     "info": "background:#e0f2fe; color:#0c4a6e; border:1px solid #7dd3fc;",
@@ -260,7 +262,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     root.addWidget(w["banner"])
 
     w["editor"] = QPlainTextEdit()
-    w["editor"].setPlaceholderText("Type or paste text here")
+    w["editor"].setPlaceholderText(EDITOR_PLACEHOLDER)
     w["original"] = SpanTextView()
     w["normalized"] = SpanTextView()
     w["table"] = TokenTableView()

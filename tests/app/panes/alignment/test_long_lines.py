@@ -65,5 +65,41 @@ def test_a_text_too_long_to_save_keeps_a_prefix_and_the_start_says_so(qtbot, pan
     assert again.start_notice is None and not again.w.banner.isVisible()
 
 
+def test_a_long_restored_text_fills_the_editor_after_the_first_paint(qtbot, pane, monkeypatch):
+    """Qt's document and layout of a restored 2,000,000-character line took ~1 s before the
+    window could be shown; the editor now waits (read-only, saying why) for its first paint."""
+    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
+    set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(LINE)
+    assert pane.w.editor.toPlainText() == LINE  # set by a program: at once, as before
+    pane.save_state()
+    again = AlignmentPane(open_settings())
+    qtbot.addWidget(again)
+    assert again.state.text == LINE  # computed and saved from the state meanwhile
+    assert again.w.editor.toPlainText() == "" and again.w.editor.isReadOnly()
+    assert "16,000 characters" in again.w.editor.placeholderText()
+    again.resize(1300, 800)
+    again.show()
+    qtbot.waitUntil(lambda: again.w.editor.toPlainText() == LINE, timeout=20000)
+    assert not again.w.editor.isReadOnly() and "16,000" not in again.w.editor.placeholderText()
+    assert again.w.editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    qtbot.waitUntil(lambda: again.result is not None and not again.busy, timeout=20000)
+    assert again.state.text == LINE
+
+
+def test_a_waiting_text_is_filled_before_a_program_edits_it(qtbot, pane, monkeypatch):
+    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(LINE)
+    pane.save_state()
+    again = AlignmentPane(open_settings())
+    qtbot.addWidget(again)
+    again.replace_text("short")  # never shown: the text goes in first, so Ctrl+Z brings it back
+    assert again.w.editor.toPlainText() == "short" and not again.w.editor.isReadOnly()
+    again.w.editor.undo()
+    assert again.w.editor.toPlainText() == LINE
+
+
 def test_the_guard_threshold_is_above_a_paragraph():
     assert LONG_RUN > MAX_PARAGRAPH  # the views break long runs before the editor changes mode
