@@ -104,6 +104,7 @@ class _Tables:
         self.seconds = frozenset(seconds)
         hangul = (_S_BASE, _S_BASE + _S_COUNT - 1)  # the syllables, decomposed by D forms
         self.scanners: dict[str, re.Pattern[str]] = {}
+        self.classes: dict[str, tuple[str, str]] = {}  # form -> (body, also) class bodies
         for form in FORMS:
             compat, composes = form.startswith("NFK"), form.endswith("C")
             inner = set(marks) | (self.seconds if composes else set())
@@ -115,9 +116,10 @@ class _Tables:
             changed -= inner
             body = _char_class(inner)
             also = _char_class(changed, [] if composes else [hangul])
-            # a run of non-boundary code points with the one before it (a boundary: the
-            # runs are maximal), or a lone code point the form changes
-            self.scanners[form] = re.compile(f"(?s:.)?[{body}]+|[{also}]")
+            # a run of non-boundary code points (group 1; :func:`changed_segments` adds the
+            # code point before it), or a lone code point the form changes
+            self.classes[form] = body, also
+            self.scanners[form] = re.compile(f"([{body}]+)|[{also}]")
 
 
 def _char_class(chars: set[str], ranges: list[tuple[int, int]] | tuple = ()) -> str:
@@ -219,10 +221,29 @@ def changed_segments(text: str, form: str) -> Iterator[tuple[int, int, list[tupl
         raise ValueError(f"unknown normalization form {form!r}; use one of {FORMS}")
     if unicodedata.is_normalized(form, text):
         return
+    held = -1  # a lone changed code point not yet given out: a run right after it joins it
     for m in _tables().scanners[form].finditer(text):
-        pairs = _segment(m.group(), form)
-        if pairs is not None:
-            yield m.start(), m.end(), pairs
+        a, b = m.span()
+        if m.lastindex is None:  # a lone code point the form changes
+            if held >= 0:
+                yield from _changed(text, held, held + 1, form)
+            held = a
+            continue
+        # a maximal run of non-boundary code points, with the boundary before it (never part
+        # of an earlier segment but a lone code point just before: then they are one)
+        if held >= 0 and held != a - 1:
+            yield from _changed(text, held, held + 1, form)
+        yield from _changed(text, a - 1 if a else 0, b, form)
+        held = -1
+    if held >= 0:
+        yield from _changed(text, held, held + 1, form)
+
+
+def _changed(text: str, a: int, b: int, form: str) -> Iterator[tuple[int, int, list[tuple[str, int]]]]:
+    """The segment ``text[a:b]`` as :func:`changed_segments` gives it, when ``form`` changes it."""
+    pairs = _segment(text[a:b], form)
+    if pairs is not None:
+        yield a, b, pairs
 
 
 @lru_cache(maxsize=8192)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import SubwordScopeError
 from core.metrics.normalization_damage import (
@@ -84,3 +85,20 @@ def test_scripts_and_language_names():
     assert dominant_script("\u4eba\u6a29 abc \u3042\u3044\u3046\u3048") == "Hiragana"
     assert writes_without_spaces("\u4eba\u6a29\u3042\u3044 ab") and not writes_without_spaces("\ud55c\uad6d\uc5b4 \ubb38")
     assert language_name("por_PT") == "Portuguese (PT)" and language_name("xyz") == "xyz"
+
+
+_SCRIPT_MIX = st.text(st.sampled_from(list("ab \u4eba\u3042\u30a2\u0e01\u0e31\u0ead\u1780\u1000\ud55c"
+                                           "\u0915\u3005\u30fc\u309d\u2e80\u00bd1.\U00020000\U0001b000")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_SCRIPT_MIX, tricky_text, st.text(max_size=20)))
+def test_writes_without_spaces_counts_letters_by_script_of(text):
+    """Counted in one regex pass; the definition is per letter with :func:`script_of`."""
+    import regex
+
+    from core.text.scripts import NO_SPACE_SCRIPTS
+
+    letters = regex.findall(r"\p{L}", text)
+    spaceless = sum(script_of(c) in NO_SPACE_SCRIPTS for c in letters)
+    assert writes_without_spaces(text) == (bool(letters) and spaceless * 2 > len(letters))

@@ -75,6 +75,24 @@ def test_generated_text_equals_unicodedata_and_segments_equal_the_whole(text):
         assert (nt.text, list(nt.starts), list(nt.ends)) == (slow.text, list(slow.starts), list(slow.ends))
 
 
+@settings(max_examples=400, deadline=None)
+@given(text=st.one_of(rich_text, st.lists(st.sampled_from(PIECES + ["\n", "\u0301\u0323"]),
+                                          max_size=20).map("".join)))
+def test_segments_are_those_of_the_one_regex_scan(text):
+    """The scan for runs (and the code point before each, added after the match) finds
+    the segments the definition's single regex finds: a run of non-boundary code points
+    with the one before it, or a lone code point the form changes."""
+    import re
+
+    from core.text.unicode_forms import _segment, _tables
+
+    for form in FORMS:
+        body, also = _tables().classes[form]
+        defined = [(m.start(), m.end()) for m in re.finditer(f"(?s:.)?[{body}]+|[{also}]", text)
+                   if _segment(m.group(), form) is not None]
+        assert [(a, b) for a, b, _ in changed_segments(text, form)] == defined
+
+
 @pytest.mark.parametrize("text, form, want", [
     ("\u09c7\u09be", "NFC", "\u09cb"),  # Bengali o: the second part has class 0
     ("\u0bc6\u0bbe", "NFC", "\u0bca"), ("\u0d46\u0d57", "NFC", "\u0d4c"),
