@@ -63,6 +63,7 @@ class PoolingPane(Pane):
         if self.state.model_dir and not os.path.isdir(self.state.model_dir):
             self.state.model_dir = ""
         self.result: PoolingResult | None = None
+        self._stale = False  # a result came while the pane was hidden: drawn when shown
         self._encoder, self._encoder_dir = None, None
         self._load_failed = False  # keep the load error visible over the fallback result
         self._sweeps = SweepCache()  # stand-in sweeps computed so far, by (strength, seed)
@@ -265,7 +266,10 @@ class PoolingPane(Pane):
         self._show_model_label()
         self.notice.setText("\n".join(result.notices))
         self.notice.setVisible(bool(result.notices))
-        self._render()
+        if self.isVisible():
+            self._render()
+        else:  # drawn when the pane is shown: plotting takes ~0.3 s of the GUI thread
+            self._stale = True
         self.sig_status_requested.emit(
             f"Pooling: encoded {plural(len(result.output.texts), 'sentence')} with {result.model_label}")
         if result.sweep is not None:  # complete (the partial result comes first)
@@ -284,7 +288,13 @@ class PoolingPane(Pane):
             self.encode_now()
 
     # -- rendering -----------------------------------------------------------------------
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._stale:
+            self._render()
+
     def _render(self) -> None:
+        self._stale = False
         r = self.result
         with QSignalBlocker(self.sentence_box):
             self.sentence_box.clear()

@@ -74,6 +74,20 @@ def test_first_screen_is_the_standin_and_matches_core(pane):
     assert pane.similarity_view.plots["cls"].note.text().startswith("Stand-in")
 
 
+def test_a_result_that_comes_while_hidden_is_drawn_when_shown(qtbot, new_pane):
+    """Plotting a result takes ~0.3 s of the GUI thread: a hidden pane (another tab is
+    shown) draws it when it is shown, not when it arrives (it stalled a paste elsewhere)."""
+    p = new_pane(PoolingPane, settings=standin_settings())
+    with qtbot.waitSignal(p.sig_result_changed, timeout=20000):
+        pass  # computed at start, never shown
+    assert p.result is not None and p._stale
+    assert not p.tokens_view.contrib.curves  # nothing plotted yet
+    p.show()
+    assert not p._stale
+    n = len(p.result.output.tokens[0])
+    assert _contrib_curve(p, "mean")[0].tolist() == list(range(n))
+
+
 def test_switch_pooling_and_sentence(pane, qtbot):
     pane.method_box.setCurrentIndex(METHODS.index("max"))
     assert pane.state.method == "max"
