@@ -82,8 +82,22 @@ def finditer_budgeted(compiled: Any, text: str, pattern: str, where: str) -> Ite
     try:
         yield from compiled.finditer(text, timeout=budget)
     except TimeoutError:
-        shown = pattern if len(pattern) <= 60 else pattern[:59] + "…"
-        raise PatternTimeoutError(
-            f"the {where} regex {shown!r} took longer than its time budget of {budget:.2f} s "
-            f"on {len(text):,} characters: it backtracks catastrophically (a ReDoS pattern); "
-            "fix the pattern in the tokenizer file", pattern, budget) from None
+        raise _timed_out(pattern, where, budget, text) from None
+
+
+def findall_budgeted(compiled: Any, text: str, pattern: str, where: str) -> list[Any]:
+    """``compiled.findall(text)`` under :func:`regex_budget`; parameters and errors as
+    :func:`finditer_budgeted`."""
+    budget = regex_budget(text)
+    try:
+        return compiled.findall(text, timeout=budget)
+    except TimeoutError:
+        raise _timed_out(pattern, where, budget, text) from None
+
+
+def _timed_out(pattern: str, where: str, budget: float, text: str) -> PatternTimeoutError:
+    shown = pattern if len(pattern) <= 60 else pattern[:59] + "…"
+    return PatternTimeoutError(
+        f"the {where} regex {shown!r} took longer than its time budget of {budget:.2f} s "
+        f"on {len(text):,} characters: it backtracks catastrophically (a ReDoS pattern); "
+        "fix the pattern in the tokenizer file", pattern, budget)

@@ -18,12 +18,13 @@ construction) and plain strings run without the budget's per-match bookkeeping.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 import regex
 
 from core.errors import TokenizerLoadError
-from core.tokenizers._components import finditer_budgeted
+from core.tokenizers._components import findall_budgeted, finditer_budgeted
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
 from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS
 
@@ -136,11 +137,40 @@ class Split(PreTokenizer):
         if self.is_regex and not self.pattern or not self.is_regex and not self.pattern:
             pieces = [(0, len(text), False)]
         else:
+            keeps_all = self.behavior == "Isolated" or self.behavior == "Removed" and self.invert
+            tiles = self._tiles(text) if keeps_all else None
+            if tiles is not None:  # every piece kept as it is
+                return tiles
             pieces = find_pieces(self._re, text, self._budgeted)
         if self.invert:
             pieces = [(a, b, not m) for a, b, m in pieces]
         spans = apply_behavior(pieces, self.behavior)
         return [text[a:b] for a, b in spans], [a for a, _ in spans]
+
+
+    def _tiles(self, text: str) -> Words | None:
+        """The regex's matches (a pattern with no groups) with their starts, when they tile
+        ``text`` (each non-empty, their lengths summing to the text's: nothing between them),
+        else None; for a behaviour that keeps every piece as it is, they are the split. One
+        ``findall`` in C (under the time budget of a pattern from a file) and C-level passes
+        over the matches, where :func:`find_pieces` takes one Python step per match (the
+        published split patterns match every character, so this is their usual case). O(n).
+
+        Raises
+        ------
+        PatternTimeoutError
+            As :func:`find_pieces`.
+        """
+        if not self.is_regex or self._re.groups or not text:
+            return None
+        found = (findall_budgeted(self._re, text, self.pattern, "Split pre-tokenizer")
+                 if self._budgeted else self._re.findall(text))
+        lengths = list(map(len, found))
+        if sum(lengths) != len(text) or 0 in lengths:
+            return None
+        starts = list(accumulate(lengths, initial=0))
+        starts.pop()
+        return found, starts
 
 
 def char_delimiter_split(delimiter: Any) -> Split:

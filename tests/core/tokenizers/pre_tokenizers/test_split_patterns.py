@@ -88,3 +88,29 @@ def test_patterns_match_the_published_ones():
     assert PATTERNS["cl100k_base"] == (  # as printed in the shared data README
         r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
         r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+
+
+# Split: the regex's matches taken whole when they tile the text equal the piece-by-piece
+# definition (find_pieces, then the behaviour), for every behaviour, inverted or not.
+
+_LLAMA3_LIKE = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+                r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+_SPLIT_PATTERNS = [*PATTERNS.values(), _LLAMA3_LIKE, r"\d+", r"x*", r"(a)b", r"\s"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(any_text, st.text(st.sampled_from(list("ab x1\n\t'éक")), max_size=20)),
+       pattern=st.sampled_from(_SPLIT_PATTERNS),
+       behavior=st.sampled_from(["Removed", "Isolated", "Contiguous", "MergedWithPrevious",
+                                 "MergedWithNext"]),
+       invert=st.booleans(), budgeted=st.booleans())
+def test_split_equals_its_piece_by_piece_definition(text, pattern, behavior, invert, budgeted):
+    from core.tokenizers.pre_tokenizers.split import Split, apply_behavior, find_pieces
+
+    split = Split(pattern, True, behavior, invert)
+    split._budgeted = budgeted  # a pattern from a file (under the time budget) or a published one
+    pieces = find_pieces(split._re, text)
+    if invert:
+        pieces = [(a, b, not m) for a, b, m in pieces]
+    spans = apply_behavior(pieces, behavior)
+    assert split.split(text) == ([text[a:b] for a, b in spans], [a for a, _ in spans])
