@@ -30,6 +30,7 @@ Public names: :data:`FIELDS`, :data:`TYPES`, :func:`check_document`, :func:`gues
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any, Callable, Collection
 
 from core.errors import TokenizerFieldError
@@ -138,12 +139,36 @@ def _vocab_map(value: Any, path: str, todo: list) -> None:
 def _unigram_vocab(value: Any, path: str, todo: list) -> None:
     if not isinstance(value, list):
         _fail(path, "a list of [piece, score] pairs", value)
+    if _all_pairs_right(value):
+        return
     for i, entry in enumerate(value):
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
             _fail(index_path(path, i), 'a pair ["piece", score]', entry)
         score = entry[1]
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not _finite(score):
             _fail(index_path(index_path(path, i), 1), "a finite number", score)
+
+
+def _finite(score: int | float) -> bool:
+    """Whether ``score`` is a finite float (an integer beyond the float range is not)."""
+    try:
+        return math.isfinite(score)
+    except OverflowError:
+        return False
+
+
+def _all_pairs_right(value: list) -> bool:
+    """Every entry a ``["piece", finite number]`` list (bools refused), checked in C-level
+    passes; False sends :func:`_unigram_vocab` to its loop, which names the wrong one."""
+    if set(map(type, value)) - {list} or set(map(len, value)) - {2}:
+        return False
+    scores = list(map(itemgetter(1), value))
+    if set(map(type, map(itemgetter(0), value))) - {str} or set(map(type, scores)) - {float, int}:
+        return False
+    try:
+        return all(map(math.isfinite, scores))
+    except OverflowError:  # an int beyond float range
+        return False
 
 
 def _special_tokens(value: Any, path: str, todo: list) -> None:

@@ -24,6 +24,7 @@ Public names: :class:`Unigram`, :data:`UNK_PENALTY`, :data:`STOP_EVERY`.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any, Callable, Sequence
 
 from core.errors import Cancelled, SubwordScopeError, TokenizerLoadError, check_stop
@@ -66,8 +67,9 @@ class Unigram(CachedModel):
     def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int | None,
                  byte_fallback: bool = False):
         super().__init__()
-        tokens, scores = [], []
-        for i, item in enumerate(pieces):
+        checked = _checked_pieces(pieces)
+        tokens, scores = checked if checked is not None else ([], [])
+        for i, item in enumerate(pieces if checked is None else ()):
             if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str)
                     or isinstance(item[1], bool) or not isinstance(item[1], (int, float))):
                 raise TokenizerLoadError(f"Unigram vocab entry {i} must be [piece, score], got {item!r:.60}")
@@ -90,7 +92,7 @@ class Unigram(CachedModel):
         self.scores = scores
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = {t: i for i, t in enumerate(tokens)}
+        self.vocab = dict(zip(tokens, range(len(tokens))))  # a repeated piece: its last id
         self.unk_token = tokens[unk_id] if unk_id is not None else None
         self.min_score = min(scores) if scores else float("inf")
         self.unk_score = self.min_score - UNK_PENALTY
@@ -103,7 +105,7 @@ class Unigram(CachedModel):
                 if t[:k] in self._prefixes:
                     break
                 self._prefixes[t[:k]] = _NO_PATH
-        self._prefixes.update({t: scores[i] for t, i in self.vocab.items()})
+        self._prefixes.update(zip(self.vocab, map(scores.__getitem__, self.vocab.values())))
         # first character -> (its score, None when it is no piece; longest piece starting
         # with it): the one-character edge and the bound of the slices tried
         reach: dict[str, int] = {}
@@ -324,3 +326,20 @@ class Unigram(CachedModel):
         ids.append(id_)
         starts.append(a)
         ends.append(b)
+
+
+def _checked_pieces(pieces: Sequence) -> tuple[list[str], list[float]] | None:
+    """The tokens and float scores of ``pieces`` when every one is right (a ``(str,
+    finite number)`` pair; checked in C-level passes), else None (the loop in
+    :class:`Unigram` then names the first wrong one). O(pieces)."""
+    if type(pieces) is not list or set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) - {2}:
+        return None
+    tokens, raw = list(map(itemgetter(0), pieces)), list(map(itemgetter(1), pieces))
+    if set(map(type, tokens)) - {str} or set(map(type, raw)) - {float, int}:
+        return None
+    try:
+        scores = list(map(float, raw))
+    except OverflowError:  # an int beyond float range: named by the loop
+        return None
+    return (tokens, scores) if all(map(math.isfinite, scores)) else None
+

@@ -139,6 +139,25 @@ def test_non_finite_unigram_score(tmp_path):
     _refused(load, _write(tmp_path, text), "model.vocab[1][1]: -Infinity is not a finite number")
 
 
+@pytest.mark.parametrize("score", [10**400, "1", True, None])
+def test_unigram_score_beyond_floats_or_not_a_number_is_named(tmp_path, score):
+    doc = {"model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", score]]}}
+    error = _refused(load, _write(tmp_path, json.dumps(doc)), "must be a finite number")
+    assert isinstance(error, TokenizerFieldError) and error.field == "model.vocab[1][1]"
+
+
+def test_unigram_pieces_are_checked_the_same_with_and_without_the_fast_pass():
+    from core.errors import TokenizerLoadError
+    from core.tokenizers.models.unigram import Unigram
+
+    ok = Unigram([("<unk>", 0.0), ("a", -1), ["b", -2.5]], 0)  # a tuple, an int score, a list
+    assert ok.pieces == ["<unk>", "a", "b"] and ok.scores == [0.0, -1.0, -2.5]
+    for bad, message in ((("a", float("nan")), "not finite"), (("a", 10**400), "not finite"),
+                         (("a", True), "must be"), ((1, 0.0), "must be"), (("a",), "must be")):
+        with pytest.raises(TokenizerLoadError, match=message):
+            Unigram([("<unk>", 0.0), bad], 0)
+
+
 @pytest.mark.parametrize("value,shown", [(-1, "-1"), (MAX_ID + 1, f"{MAX_ID + 1}"),
                                          (10**30, f"{10**30}"), (1.0, "1.0"), ("1", '"1"'),
                                          (True, "true")])
