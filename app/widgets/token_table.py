@@ -203,8 +203,10 @@ class TokenTableModel(QAbstractTableModel):
         self._token_bytes = token_bytes
         new_specials = None if specials is None or not len(specials) else np.asarray(specials, np.int8)
         old = self._specials
-        if (old is None) != (new_specials is None) or (old is not None and not np.array_equal(old, new_specials)):
-            first = 0  # a row's special state changed: its Flags cell and tooltip too
+        if (old is None) != (new_specials is None):
+            first = 0  # the special states came or went: every row's Flags cell and tooltip
+        elif old is not None:  # from the first row whose special state changed (rows added or
+            first = min(first, first_difference(old, new_specials))  # removed at the end: theirs)
         self._specials = new_specials
         self._metaspace = any(METASPACE in t for t in tokens[:256])
         self._cells = {row: cells for row, cells in self._cells.items() if row < first}

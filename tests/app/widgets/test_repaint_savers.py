@@ -71,6 +71,29 @@ def test_table_repaints_of_an_unchanged_view_come_from_the_pixmap(qtbot):
     assert cache.hits == hits
 
 
+def test_rows_added_far_below_keep_the_pixmap_with_special_states_too(qtbot):
+    """A modern tokenizer's rows carry special states (one per row): a keystroke at the end
+    of the text changes their count, and that alone repainted every visible row."""
+    table = shown(qtbot, TokenTableView(), 500, 300)
+    cache = table.paint_cache
+
+    def fill(n, specials):
+        text, tokens, ids, spans = _rows(n)
+        table.token_model.set_tokens(table_rows(text, tokens, ids, spans, specials=specials))
+
+    fill(400, [1] + [0] * 399)
+    for _ in range(4):
+        _full_paint(table, qtbot)
+    hits = cache.hits
+    fill(401, [1] + [0] * 400)
+    _full_paint(table, qtbot)
+    assert cache.hits > hits
+    hits = cache.hits
+    fill(401, [0] * 401)  # a visible row's special state changed: painted afresh
+    _full_paint(table, qtbot)
+    assert cache.hits == hits
+
+
 class _Count(QObject):
     def __init__(self):
         super().__init__()
