@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget)
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QSplitter, QToolButton, QVBoxLayout, QWidget)
 
 from app.panes.alignment.state import TOKENIZER_FILE_FILTER
 from app.widgets.span_line_view import SpanLine, SpanLineView
@@ -32,6 +32,8 @@ from core.tokenizers import TokenizerLike, load
 MAX_ROWS = 4  # the current tokenizer and up to three more
 OPEN_FILE = "\x00open-file"  # the Add box's "Open file…" entry (never a path)
 
+ROOM = 125  # pixels of the column the rows get back when a tokenizer is added
+UNBOUNDED = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: no maximum height
 MAX_CHARS = 600  # code points compared (a row is one unwrapped line)
 DIFFER_COLOUR, SHARED_COLOUR = "#dc2626", "#9ca3af"
 _STYLES = tuple(SegmentStyle(background=c) for c in TOKEN_COLOURS)
@@ -124,6 +126,7 @@ class SideBySidePanel(QWidget):
         self._encoder.sig_returned.connect(self._on_computed)
         self._encoder.sig_errored.connect(lambda exc: self._fail(f"Could not compare ({type(exc).__name__}): {exc}"))
         self._pending_name = ""
+        self._room = ROOM  # the rows' height when shown again
         self._timer = QTimer(self, singleShot=True, interval=self.debounce_ms)
         self._timer.timeout.connect(self.recompute)
         self.add.activated.connect(self._on_add_activated)
@@ -216,6 +219,29 @@ class SideBySidePanel(QWidget):
         self.result = None
         self.view.set_lines([], "")
         self.note.setText("Add a tokenizer to compare it with the current one over the same text")
+        self._fold(True)
+
+    def _fold(self, empty: bool) -> None:
+        """With no row to show, only the title line (the column's other views get the room);
+        with rows, the rows' view, given back :data:`ROOM` pixels of the column if it has
+        less (taken from the tallest other view)."""
+        if self.view.isHidden() == empty:
+            return
+        self.view.setVisible(not empty)
+        if empty:
+            self._room = max(self.height(), ROOM)
+            self.setMaximumHeight(self.minimumSizeHint().height())
+            return
+        self.setMaximumHeight(UNBOUNDED)
+        splitter = self.parentWidget()
+        if isinstance(splitter, QSplitter):
+            sizes = splitter.sizes()
+            at = splitter.indexOf(self)
+            tallest = max((k for k in range(len(sizes)) if k != at), key=sizes.__getitem__, default=at)
+            give = min(max(0, self._room - sizes[at]), max(0, sizes[tallest] - 60))
+            sizes[at] += give
+            sizes[tallest] -= give
+            splitter.setSizes(sizes)
 
     def _on_add_activated(self, index: int) -> None:
         path = self.add.itemData(index)
@@ -234,6 +260,7 @@ class SideBySidePanel(QWidget):
 
     def _on_computed(self, result: SideBySide) -> None:
         self.result = result
+        self._fold(not result.rows)
         self.view.set_lines([row_line(r, result.text) for r in result.rows],
                             "Add a tokenizer to compare")
         self.note.setText(f"{len(result.differing):,} boundaries differ"

@@ -205,3 +205,30 @@ def test_side_by_side_does_no_work_without_added_rows_and_debounces_with_them(qt
     assert not panel._timer.isActive() and "(first 600 code points)" in panel.note.text()
     panel.clear_added()
     assert panel.result is None and panel.view.lines() == []
+
+
+def test_an_empty_side_by_side_is_one_title_line_and_gets_room_back_with_rows(qtbot, data_dir):
+    """At 1280×720 the empty panel's 75 px went to nothing; now the text views get them."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel, QSplitter
+
+    column = QSplitter(Qt.Orientation.Vertical)
+    qtbot.addWidget(column)
+    column.addWidget(QLabel("a view above"))
+    panel = SideBySidePanel()
+    column.addWidget(panel)
+    column.resize(600, 500)
+    column.setSizes([300, 200])
+    column.show()
+    qtbot.waitExposed(column)
+    assert panel.view.isHidden() and column.sizes()[1] <= panel.minimumSizeHint().height() + 2
+    assert column.sizes()[0] > 400  # the room went to the other view
+    panel.set_primary("demo", demo_tokenizer())
+    panel.set_text("zoe flew to istanbul")
+    with qtbot.waitSignal(panel.sig_computed):
+        panel.add_tokenizer("GPT-2", load(data_dir / "tokenizers/gpt2/tokenizer.json"))
+    qtbot.wait(20)  # the splitter lays out the new maximum
+    assert panel.view.isVisible() and column.sizes()[1] >= 120 and len(panel.view.lines()) == 2
+    panel.clear_added()
+    qtbot.wait(20)
+    assert panel.view.isHidden() and column.sizes()[1] < 60
