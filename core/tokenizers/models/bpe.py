@@ -56,7 +56,8 @@ __all__ = ["BPE"]
 CACHE_SIZE = 50_000
 """Words remembered per model (the cache is cleared when full); longer words are not cached."""
 CACHE_MAX_WORD = 256
-_CHAR_TABLE = 1024  # single-character tokens below this code point are looked up in numpy
+_CHAR_TABLE = 0x10000  # characters below this code point are looked up in a numpy table
+_NOT_LOOKED_UP = -2  # that table's value for a character not yet looked up
 CUT_FROM = 24
 """Words from which a model with merge-free cuts (:meth:`BPE.merge_free_cutter`) cuts them."""
 FLAT_WORDS = 512
@@ -601,21 +602,29 @@ class BPE:
 
     def _symbol_ids(self, word: str) -> np.ndarray | None:
         """Each character's id (int64, shape (n,)) when every character is a token, ids are
-        unique and no prefix or suffix is put on symbols; else None. O(n) numpy (a table of
-        the single-character tokens below U+0400, built on first use, O(1024))."""
+        unique and no prefix or suffix is put on symbols; else None. O(n) numpy through a
+        table of the Basic Multilingual Plane's characters, each looked up in the
+        vocabulary the first time it is met (O(distinct characters) Python then); a word
+        with a character beyond it is looked up character by character."""
         if (len(self._vocab_r) != len(self._vocab) or self.continuing_subword_prefix
                 or self.end_of_word_suffix):
             return None
+        if not word:
+            return np.zeros(0, np.int64)
         table = self.__dict__.get("_char_table")
         if table is None:
-            table = self._char_table = np.array(
-                [self._vocab.get(chr(c), -1) for c in range(_CHAR_TABLE)], np.int64)
+            table = self._char_table = np.full(_CHAR_TABLE, _NOT_LOOKED_UP, np.int64)
         cps = np.frombuffer(word.encode("utf-32-le", "surrogatepass"), np.uint32)
         if int(cps.max()) >= _CHAR_TABLE:
             if not all(map(self._vocab.__contains__, word)):
                 return None
             return np.fromiter(map(self._vocab.__getitem__, word), np.int64, len(word))
         ids = table[cps]
+        if (ids == _NOT_LOOKED_UP).any():
+            get = self._vocab.get
+            for c in set(word):
+                table[ord(c)] = get(c, -1)  # (two threads may write the same value)
+            ids = table[cps]
         return ids if (ids >= 0).all() else None
 
     def _long_piece(self, word: str, should_stop: Callable[[], bool] | None = None

@@ -24,8 +24,11 @@ Public names: :data:`MARKER`, :func:`merge_free_cutter`, :func:`cut_words`,
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import Iterable
+
+import numpy as np
 
 __all__ = ["MARKER", "cut_words", "join_pieces", "merge_free_cutter"]
 
@@ -86,23 +89,25 @@ def cut_words(words: list[str], cutter: re.Pattern
 
 def join_pieces(pieces: list, per_word: list[int], shifts: list[int]) -> list:
     """The parts' pieces ``(tokens, ids, starts, ends)`` put back together per word, the
-    spans shifted by each part's start (the inverse of :func:`cut_words`). O(tokens)."""
+    spans shifted by each part's start (the inverse of :func:`cut_words`). The tokens, ids
+    and spans of all parts are laid end to end in C-level chains, the shifts added with
+    numpy, and each word's slice taken once: O(tokens) at C speed plus O(1) Python per word
+    (a word of one part keeps its piece)."""
+    if len(pieces) == len(per_word):  # no word was cut
+        return list(pieces)
+    lengths = np.fromiter(map(len, map(itemgetter(0), pieces)), np.int64, len(pieces))
+    total = int(lengths.sum())
+    shift = np.repeat(np.asarray(shifts, np.int64), lengths)
+    tokens = list(chain.from_iterable(map(itemgetter(0), pieces)))
+    ids = list(chain.from_iterable(map(itemgetter(1), pieces)))
+    starts = (np.fromiter(chain.from_iterable(map(itemgetter(2), pieces)), np.int64, total) + shift).tolist()
+    ends = (np.fromiter(chain.from_iterable(map(itemgetter(3), pieces)), np.int64, total) + shift).tolist()
+    first_part = np.concatenate(([0], np.cumsum(per_word)))
+    bounds = np.concatenate(([0], np.cumsum(lengths)))[first_part].tolist()
     out = []
-    at = 0
-    for n in per_word:
+    for n, k, a, b in zip(per_word, first_part.tolist(), bounds, bounds[1:]):
         if n == 1:
-            out.append(pieces[at])
-            at += 1
-            continue
-        toks: list = []
-        ids: list = []
-        lo: list = []
-        hi: list = []
-        for piece, s in zip(pieces[at:at + n], shifts[at:at + n]):
-            toks += piece[0]
-            ids += piece[1]
-            lo += [a + s for a in piece[2]]
-            hi += [b + s for b in piece[3]]
-        out.append((tuple(toks), tuple(ids), tuple(lo), tuple(hi)))
-        at += n
+            out.append(pieces[k])
+        else:
+            out.append((tuple(tokens[a:b]), tuple(ids[a:b]), tuple(starts[a:b]), tuple(ends[a:b])))
     return out

@@ -54,6 +54,28 @@ def test_cut_and_join_are_inverse():
     assert joined[2] == (("a", M + "a", M + M + "a"), (2, 3, 4), (0, 1, 3), (1, 3, 6))
 
 
+def _joined_plainly(pieces, per_word, shifts):
+    """The definition: each word's parts' tokens laid end to end, spans shifted."""
+    out, at = [], 0
+    for n in per_word:
+        parts = list(zip(pieces[at:at + n], shifts[at:at + n]))
+        out.append(tuple(tuple(x for piece, s in parts for x in (piece[k] if k < 2 else
+                                                                  [v + s for v in piece[k]]))
+                         for k in range(4)))
+        at += n
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.sampled_from(["a", "b", M]), max_size=8), max_size=6))
+def test_join_pieces_equals_the_part_by_part_definition(words):
+    cutter = merge_free_cutter(["a", "b", M, "a" + M])
+    parts, per_word, shifts = cut_words(words, cutter)
+    pieces = [(tuple(p), tuple(range(i, i + len(p))), tuple(range(len(p))),
+               tuple(range(1, len(p) + 1))) for i, p in enumerate(parts)]
+    assert join_pieces(pieces, per_word, shifts) == _joined_plainly(pieces, per_word, shifts)
+
+
 @pytest.mark.parametrize("options", [
     {"ignore_merges": True}, {"continuing_subword_prefix": "##"},
     {"end_of_word_suffix": "</w>"}])
