@@ -60,15 +60,16 @@ def superseded(tok, texts: list[str], after: float) -> float:
     app = QCoreApplication.instance() or QCoreApplication([])
     runner = TaskRunner()
     got = {}
-    runner.sig_returned.connect(lambda enc: got.setdefault("at", time.perf_counter()))
+    runner.sig_returned.connect(lambda enc: got.setdefault("at", time.perf_counter()))  # first result after the clear
 
     def encode(text, should_stop=None):
         return tok.encode(text, should_stop=should_stop)
 
-    for text in texts:
-        runner.submit(encode, text)
+    for i, text in enumerate(texts):
+        got.clear()  # only the newest submission's result counts (an earlier one may land first)
         last = time.perf_counter()
-        while time.perf_counter() - last < after:
+        runner.submit(encode, text)
+        while i < len(texts) - 1 and time.perf_counter() - last < after:
             app.processEvents()
             time.sleep(0.005)
     while "at" not in got:

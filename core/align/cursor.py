@@ -12,6 +12,7 @@ Public names: :func:`align`, :func:`detect_scheme`, :class:`AlignmentError`,
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping
 from typing import Callable, Sequence
 
 import numpy as np
@@ -400,7 +401,7 @@ def align(
         At the first token that does not fit, with its index, the cursor and the text there.
     SubwordScopeError
         For an unknown ``scheme``, or when ``original`` is not a string or ``tokens`` is one
-        (the arguments swapped).
+        (the arguments swapped), bytes, a mapping or not iterable (None).
     core.errors.Cancelled
         If ``should_stop()`` returned True.
 
@@ -409,7 +410,8 @@ def align(
     token lists, runs of unknown tokens included (:func:`core.align.unknown.walk`; a
     step budget bounds adversarial lists).
     """
-    if not isinstance(original, str) or isinstance(tokens, str):
+    if (not isinstance(original, str) or isinstance(tokens, (str, bytes, Mapping))
+            or not isinstance(tokens, Iterable)):  # None, a number, a dict: no token list
         raise SubwordScopeError(
             f"align(original, tokens) takes the text (str) and then its token list, not a "
             f"{type(original).__name__} and a {type(tokens).__name__}")

@@ -215,9 +215,12 @@ def rank_correlation(x, y) -> float:
     Raises
     ------
     RetrievalError
-        Not two 1-D arrays of the same length.
+        Not two 1-D arrays of numbers of the same length.
     """
-    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    try:
+        a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError) as exc:  # None, a dict, ragged lists, strings
+        raise RetrievalError(f"rank_correlation needs two 1-D arrays of numbers: {exc}") from None
     if a.ndim != 1 or a.shape != b.shape:
         raise RetrievalError(f"rank_correlation needs two 1-D arrays of one length, got {a.shape} and {b.shape}")
     keep = np.isfinite(a) & np.isfinite(b)

@@ -63,13 +63,13 @@ def faiss_flat_search(E, Q, k: int) -> tuple[np.ndarray, np.ndarray] | None:
 
     Returns
     -------
-    ids : (Q, k) int64 ndarray, scores : (Q, k) float32 ndarray — or None.
+    ids : (Q, min(k, N)) int64 ndarray, scores : (Q, min(k, N)) float32 ndarray — or None.
     """
     faiss = faiss_module()
     if faiss is None:
         return None
     E, Qm = _float32(E, Q)
-    k = whole_number("k", k)
+    k = min(whole_number("k", k), E.shape[0])  # as exact search: never more than the corpus holds
     if Qm.shape[0] == 0:
         return np.empty((0, k), np.int64), np.empty((0, k), np.float32)
     index = faiss.IndexFlatIP(E.shape[1])

@@ -183,7 +183,9 @@ def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> 
     view = compute(request, should_stop)
     nt = view.normalized
     breaks = long_run_breaks(view.text)
-    utf16 = qt_positions(view.tables.utf16, breaks) if len(breaks) else view.tables.utf16
+    ran = len(view.tables.utf16) == len(view.text) + 1  # else an oversized text, shown untokenized
+    table = view.tables.utf16 if ran else utf16_table(view.text)
+    utf16 = qt_positions(table, breaks) if len(breaks) else table
     counts = TextCounts.of(view)
     specials = special_sources(view.text, view.tokens, view.rows.ids, view.spans, view.rows.special,
                                special_ids(request.tokenizer))

@@ -78,7 +78,8 @@ def test_unknown_scheme():
         align("a", ["a"], scheme="morse")
 
 
-@pytest.mark.parametrize("args", [(["a", "b"], "a b"), (None, ["a"]), ("a b", "a b"), (b"ab", ["ab"])])
+@pytest.mark.parametrize("args", [(["a", "b"], "a b"), (None, ["a"]), ("a b", "a b"), (b"ab", ["ab"]),
+                                  ("a b", None), ("a b", {"a": 1}), ("a b", 5), ("a b", b"ab")])
 def test_swapped_or_wrong_arguments_raise_a_typed_error(args):
     with pytest.raises(SubwordScopeError, match="takes the text"):
         align(*args)

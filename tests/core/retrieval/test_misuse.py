@@ -17,7 +17,7 @@ from core.retrieval import (
     FlatIndex, IVFIndex, RetrievalError, TranslationRecall, align_parallel, aligned_recall,
     article_structure, cache_key, crosslingual_table, dequantize_int8, embed_corpus,
     exact_query_cost, faiss_flat_search, faiss_ivf_index, faiss_ivf_sweep, ivf_sweep, kmeans,
-    matched_spans, memory_table, quantize_float16, quantize_int8, read_number, recall_at_k,
+    matched_spans, memory_table, quantize_float16, quantize_int8, rank_correlation, read_number, recall_at_k,
     rerank, scored_search, search, synthetic_corpus, top_k, translation_ranks,
     translation_recall, vector_bytes,
 )
@@ -227,6 +227,10 @@ CALLS = [
     ("faiss_flat_search E", lambda v: faiss_flat_search(v, Q, 3), MATRIX),
     ("faiss_flat_search Q", lambda v: faiss_flat_search(E, v, 3), QUERY),
     ("faiss_flat_search k", lambda v: faiss_flat_search(E, Q, v), WHOLE),
+    ("rank_correlation x", lambda v: rank_correlation(v, [1.0, 2.0, 3.0]),
+     {"None": None, "a dict": {"a": 1}, "ragged": [[1.0], [1.0, 2.0]], "objects": [object()] * 3,
+      "strings": ["a", "b", "c"], "2-D": [[1.0, 2.0, 3.0]]}),
+    ("rank_correlation y", lambda v: rank_correlation([1.0, 2.0, 3.0], v), {"a dict": {"a": 1}, "a set": {1.0}}),
     ("faiss_ivf_index E", lambda v: faiss_ivf_index(v, 2), MATRIX),
     ("faiss_ivf_index nlist", lambda v: faiss_ivf_index(E, v), {**WHOLE, "more than n": 21}),
     ("faiss_ivf_index seed", lambda v: faiss_ivf_index(E, 2, seed=v), POSITIVE_OR_ZERO),
@@ -255,6 +259,12 @@ def test_the_typed_errors_are_value_errors_of_retrieval():
     assert issubclass(RetrievalError, ValueError) and issubclass(RetrievalError, SubwordScopeError)
     with pytest.raises(RetrievalError, match="ragged|same length"):
         search([[1.0, 2.0], [3.0]], [1.0, 2.0], 1)
+
+
+def test_a_huge_k_is_cut_to_the_corpus_not_allocated():
+    found = faiss_flat_search(E, Q, 2**40)  # was MemoryError: a (Q, 2**40) result allocated
+    if found is not None:
+        assert found[0].shape == (len(Q), len(E)) and (found[0] >= 0).all()
 
 
 def test_an_empty_batch_of_queries_gives_empty_results():

@@ -50,6 +50,22 @@ def test_a_text_too_long_to_tokenize_is_not_said_to_be_dropped(new_pane, qtbot, 
     assert "at most 5,000" in pane.w.banner.text()
 
 
+def test_a_line_too_long_to_tokenize_gives_the_notice_not_an_error(new_pane, qtbot, monkeypatch):
+    """One unbroken line over the cap (a 1,000,001-character hex line, scaled down): the
+    span views' long-run breaks are not laid over the empty tables of a text nothing ran on
+    (it raised IndexError in the worker: "Could not tokenize this text")."""
+    import core.align.view
+
+    monkeypatch.setattr(core.align.view, "MAX_CHARS", 5000)
+    pane = new_pane(AlignmentPane)
+    pane.set_tokenizer(load(builtin_tokenizer()), "BERT")
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=10_000):
+        pane.set_text("0123456789abcdef" * 700)
+    assert pane.result.tokens == [] and pane.result.text == "0123456789abcdef" * 700
+    assert "at most 5,000" in pane.w.banner.text(), pane.w.banner.text()
+    assert "not tokenized: The text has 11,200 characters" in pane.w.status.text()
+
+
 def test_a_tokenizer_that_fails_is_not_said_to_drop_everything(new_pane, qtbot):
     from core.errors import SubwordScopeError
 
