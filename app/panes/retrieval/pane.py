@@ -92,6 +92,7 @@ class RetrievalPane(Pane):
         self._synthetic = None  # the SyntheticRun on the material's synthetic corpus, once computed
         self._available: list[str] = []
         self._started = False  # the first embedding starts when the pane is first shown
+        self._load_error: str | None = None  # why the model asked for did not load (shown until one is asked for again)
         self._stale: set[int] = set()  # tabs whose plots are older than the index
         self._corpus_runner, self._query_runner, self._sweep_runner = (TaskRunner(self) for _ in range(3))
         self._corpus_runner.sig_yielded.connect(self._on_corpus_ready)
@@ -231,8 +232,13 @@ class RetrievalPane(Pane):
         folder = model_folder(self.state, self._found_model())
         reuse = self._encoder if self._encoder is not None and self._encoder_dir == folder else None
         self._show_model_label(loading=reuse is None and folder is not None)
+        if self.state.use_model:
+            self._load_error = None  # a model asked for again: a new attempt
         notice = standin_notice(self.state, self._found_model())
-        self.panel.show_message(notice, error=False)
+        if self._load_error:  # kept through re-embeds (the encoder scan's end embeds again)
+            self.panel.show_message(self._load_error)
+        else:
+            self.panel.show_message(notice, error=False)
         self.panel.status.setText(f"Embedding {plural(len(languages), 'language')}…")
         self.cross_view.set_placeholder("Embedding the corpus…")
         if self.index is None:
@@ -401,8 +407,8 @@ class RetrievalPane(Pane):
         text = str(exc) if isinstance(exc, SubwordScopeError) else f"{type(exc).__name__}: {exc}"
         if isinstance(exc, EncoderLoadError) and self.state.use_model:
             self.state.use_model = False  # keep working: the stand-in, with the reason shown
+            self._load_error = f"Could not load the model: {text} Using the stand-in encoder."
             self.embed_now()
-            self.panel.show_message(f"Could not load the model: {text} Using the stand-in encoder.")
         else:
             self.panel.show_message(text)
             self._show_model_label()  # never left on "loading…"

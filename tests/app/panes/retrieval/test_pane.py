@@ -339,6 +339,9 @@ def test_a_bad_model_config_is_named_and_the_label_cleared(make_pane, qtbot, tmp
     qtbot.waitUntil(lambda: is_ready(pane), timeout=TIMEOUT)  # the stand-in took over
     assert pane.panel.model_label.text().startswith("Stand-in")
     assert "loading" not in pane.panel.model_label.text()
+    pane.embed_now()  # embedding again (as the end of the encoder scan does) keeps the reason
+    assert pane.panel.message.text() == message and pane.panel.message.isVisibleTo(pane)
+    qtbot.waitUntil(lambda: is_ready(pane), timeout=TIMEOUT)
 
 
 def test_a_failure_that_is_not_a_load_error_clears_the_loading_label(make_pane, qtbot, tmp_path,
