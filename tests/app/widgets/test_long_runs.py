@@ -53,6 +53,16 @@ def test_has_long_run():
     assert not has_long_run("a\u2029" * 100, 3)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(["a", " ", "\t", "\n", "\x0b", "\r", "\x85", "\xa0", "\u2028", "\u2029",
+                                "\u3000", "\u3001", "\u2000", "\x1c", "\U0001F600", "\ud800"]), max_size=40),
+       st.integers(1, 6))
+def test_has_long_run_is_the_longest_run_without_the_editors_whitespace(text, least):
+    breaks = "\t\n\x0b\x0c\r \x85\xa0\u2028\u2029\u3000"
+    longest = max((len(run) for run in regex.split(f"[{breaks}]", text)), default=0)
+    assert has_long_run(text, least) == (len(text) >= least and longest >= least)
+
+
 def test_the_editor_wraps_anywhere_only_while_it_holds_a_long_run(qtbot):
     editor = shown(qtbot, QPlainTextEdit(), 500, 300)
     WrapGuard(editor, least=100)
