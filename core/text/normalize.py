@@ -691,17 +691,14 @@ def _word_image(word: str, steps: tuple, images: dict[str, str]
     first emitted one end (-1: none; they extend the previous character's span), and the
     last character emitted. O(len(word))."""
     form = steps[0]
-    if not any(map(str.isspace, word)):
-        if form in _DECOMPOSING:  # one unit per code point unless marks are reordered
-            if form is None or unicodedata.is_normalized(form, word) or (
-                    unicodedata.normalize(form, word)
-                    == "".join(map(unicodedata.normalize, repeat(form), word))):
-                return _char_images(word, steps, images)
-        else:
-            units = _units(word, form)
-            if len(units) == len(word):
-                return _char_images(word, steps, images)
+    plain = not any(map(str.isspace, word))
+    if plain and form in _DECOMPOSING and (  # one unit per code point unless marks reorder
+            form is None or unicodedata.is_normalized(form, word)
+            or unicodedata.normalize(form, word) == "".join(map(unicodedata.normalize, repeat(form), word))):
+        return _char_images(word, steps, images)
     units = _units(word, form)
+    if plain and len(units) == len(word):
+        return _char_images(word, steps, images)
     out, starts, ends = [""], [-1], [-1]  # a stand-in for the character before the word
     tail = _emit_units(word, 0, units, steps, images, out, starts, ends, "")
     return "".join(out), starts[1:], ends[1:], ends[0], tail

@@ -156,7 +156,7 @@ class AlignmentPane(AlignmentRendering, Pane):
     def set_text(self, text: str) -> None:
         """Replace the original text (e.g. from ``--text-file``) and re-tokenize."""
         self.state.text, self.start_notice = text, None
-        self._fill_text = None
+        self._stop_waiting()
         with QSignalBlocker(self.w.editor):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
         self.recompute()
@@ -265,7 +265,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         if len(s.text) >= FILL_AFTER_PAINT_CHARS and not w.editor.isVisible():
             self._fill_after_paint(s.text)
         else:
-            self._fill_text = None
+            self._stop_waiting()
             with QSignalBlocker(w.editor):
                 set_plain_text(w.editor, s.text)
         for widget, value in ((w.tokens_input, s.tokens_text), (w.labels_input, s.labels_text)):
@@ -309,13 +309,21 @@ class AlignmentPane(AlignmentRendering, Pane):
     def fill_editor(self) -> None:
         """Put a restored text that waited for the first paint into the editor now
         (nothing when none is waiting)."""
-        text, self._fill_text = self._fill_text, None
+        text = self._fill_text
         if text is None:
             return
+        self._stop_waiting()
+        with QSignalBlocker(self.w.editor):
+            set_plain_text(self.w.editor, text)
+
+    def _stop_waiting(self) -> None:
+        """Give the editor back its usual state if it waits for a restored text (nothing
+        otherwise): the text is put in by the caller."""
+        if self._fill_text is None:
+            return
+        self._fill_text = None
         editor = self.w.editor
         editor.viewport().removeEventFilter(self)
-        with QSignalBlocker(editor):
-            set_plain_text(editor, text)
         editor.setReadOnly(False)
         editor.setPlaceholderText(ui.EDITOR_PLACEHOLDER)
 

@@ -481,10 +481,10 @@ class BPE:
     def pair_ranks(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The merge rank and merged token id of each pair of token ids (int64 arrays of
         shape (k,) each): for a merge list the pair's position in it (a pair listed twice:
-        its last), for token ranks the rank of the merged token; ``NO_RANK`` (from
-        :mod:`core.tokenizers.models.bpe_batch`) and an id of ``0xFFFFFFFF`` where the pair
-        does not merge. The model's own pair table (:meth:`_pair_table`, built once):
-        O(k log m) numpy for m merges."""
+        its last), for token ranks the rank of the merged token; the rank is ``NO_RANK``
+        (from :mod:`core.tokenizers.models.bpe_batch`) where the pair does not merge, and
+        the merged id is then meaningless. The model's own pair table (:meth:`_pair_table`,
+        built once): O(k log m) numpy for m merges."""
         return self._pair_table().ranks(np.asarray(left, np.int64), np.asarray(right, np.int64))
 
     def _pair_table(self) -> PairTable:

@@ -101,5 +101,22 @@ def test_a_waiting_text_is_filled_before_a_program_edits_it(qtbot, pane, monkeyp
     assert again.w.editor.toPlainText() == LINE
 
 
+def test_a_text_set_while_one_waits_ends_the_wait(qtbot, pane, monkeypatch):
+    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(LINE)
+    pane.save_state()
+    again = AlignmentPane(open_settings())
+    qtbot.addWidget(again)
+    assert again.w.editor.isReadOnly()
+    again.set_text("short words")  # e.g. --text-file or a lesson, before the first paint
+    assert again.w.editor.toPlainText() == "short words" and not again.w.editor.isReadOnly()
+    assert "Restoring" not in again.w.editor.placeholderText()
+    again.resize(800, 600)
+    again.show()
+    qtbot.wait(50)  # a paint: the long text does not come back
+    assert again.w.editor.toPlainText() == "short words"
+
+
 def test_the_guard_threshold_is_above_a_paragraph():
     assert LONG_RUN > MAX_PARAGRAPH  # the views break long runs before the editor changes mode
