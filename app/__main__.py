@@ -14,7 +14,6 @@ does not load leaves the window running with the banner.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from app.cli import SUBCOMMANDS, HelpWritingParser, is_subcommand, write_failed
 from app.cli import main as cli_main
 from app.cli.common import BAD_INPUT, bad_input, resolve_tokenizer
+from core.collector import freeze
 from core.data import builtin_tokenizers
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
@@ -146,7 +146,7 @@ def _gui(argv: list[str]) -> int:
     # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
     # cyclic garbage collector from re-scanning them, so a full collection triggered in a
     # worker (which holds the interpreter lock) stays short instead of stalling the GUI.
-    gc.freeze()
+    freeze()
     if text is not None:
         window.set_text(text)
     failed = None

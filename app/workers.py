@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal
 
+from core.collector import freeze as freeze_objects
 from core.errors import Cancelled  # the one cancellation exception; a task may raise it
 
 _live: set["Worker"] = set()  # started workers whose thread has not ended
@@ -55,7 +56,7 @@ _gc_state = {"depth": 0, "was_enabled": True}
 @contextmanager
 def gc_paused(freeze: bool = True) -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a worker builds a result, then (with
-    ``freeze``: for a large result) freeze what exists (``gc.freeze``) and resume it.
+    ``freeze``: for a large result) freeze what exists (:func:`core.collector.freeze`) and resume it.
 
     A collection holds the interpreter lock: while a worker allocates millions of objects
     (1,000,000 characters give ~5 M), full collections of 0.1 s each would freeze the GUI
@@ -74,7 +75,7 @@ def gc_paused(freeze: bool = True) -> Iterator[None]:
             _gc_state["freeze"] = _gc_state.get("freeze", False) or freeze
             if _gc_state["depth"] == 0:
                 if _gc_state.pop("freeze"):
-                    gc.freeze()  # frozen objects are never collected: only for huge results
+                    freeze_objects()  # frozen objects are never collected: only for huge results
                 if _gc_state["was_enabled"]:
                     gc.enable()
 

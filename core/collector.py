@@ -1,7 +1,7 @@
 """Pausing Python's cyclic garbage collector around allocation-heavy work, and giving freed
 memory back to the system after it.
 
-Public names: :func:`collector_paused`, :func:`release_freed_memory`.
+Public names: :func:`collector_paused`, :func:`freeze`, :func:`release_freed_memory`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,17 @@ import gc
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-__all__ = ["collector_paused", "release_freed_memory"]
+__all__ = ["collector_paused", "freeze", "release_freed_memory"]
+
+_frozen = False  # objects were frozen in this process (:func:`freeze`)
+
+
+def freeze() -> None:
+    """``gc.freeze()``, remembered: :func:`collector_paused` then never thaws what it froze.
+    Code of this project freezes through here; O(1)."""
+    global _frozen
+    gc.freeze()
+    _frozen = True
 
 
 @contextmanager
@@ -52,12 +62,14 @@ def _to_oldest_generation() -> None:
     generation 0, so the pair costs O(1) and traverses nothing. The objects stay
     collectable: full collections still examine the oldest generation.
 
-    Skipped when objects are already frozen (``gc.get_freeze_count() > 0``, e.g. the app
-    freezes its start-up objects): ``unfreeze`` would thaw those too. A freeze by another
-    thread between the check and ``unfreeze`` only thaws its objects into the oldest
-    generation (they are then scanned by full collections again; nothing is lost).
+    Skipped once objects were frozen through :func:`freeze` (the app freezes its start-up
+    objects and huge results): ``unfreeze`` would thaw those too. Asked with a flag, in
+    O(1): ``gc.get_freeze_count()`` walks the frozen objects (32 ms for 5,000,000), and this
+    runs after every encode and alignment. A freeze by another thread between the check
+    and ``unfreeze`` only thaws its objects into the oldest generation (they are then
+    scanned by full collections again; nothing is lost).
     """
-    if gc.get_freeze_count() == 0:
+    if not _frozen:
         gc.freeze()
         gc.unfreeze()
 
