@@ -21,7 +21,7 @@ from typing import Any
 from app.cli import SUBCOMMANDS, HelpWritingParser, is_subcommand, write_failed
 from app.cli import main as cli_main
 from app.cli.common import BAD_INPUT, bad_input, resolve_tokenizer
-from core.collector import freeze
+from core.collector import collector_paused, freeze
 from core.data import builtin_tokenizers
 from core.errors import SubwordScopeError
 from core.text.files import read_text_file
@@ -142,7 +142,10 @@ def _gui(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")
-    window = _window(MainWindow, bool(args.screenshot))
+    # No cyclic collection inside Qt's calls while the window is built: one that frees a
+    # QObject from inside QObject::disconnect can wait forever on the mutex Qt holds there.
+    with collector_paused():
+        window = _window(MainWindow, bool(args.screenshot))
     # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
     # cyclic garbage collector from re-scanning them, so a full collection triggered in a
     # worker (which holds the interpreter lock) stays short instead of stalling the GUI.
