@@ -65,17 +65,24 @@ def test_a_text_too_long_to_save_keeps_a_prefix_and_the_start_says_so(qtbot, pan
     assert again.start_notice is None and not again.w.banner.isVisible()
 
 
-def test_a_long_restored_text_fills_the_editor_after_the_first_paint(qtbot, pane, monkeypatch):
-    """Qt's document and layout of a restored 2,000,000-character line took ~1 s before the
-    window could be shown; the editor now waits (read-only, saying why) for its first paint."""
+def _waiting(qtbot, pane, monkeypatch) -> AlignmentPane:
+    """A fresh pane restoring ``LINE`` (saved by ``pane``), never shown: its editor waits for
+    the first paint (the threshold lowered to 10,000 code points)."""
     monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
-    set_mode(qtbot, pane, "tokenize")
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
         pane.set_text(LINE)
-    assert pane.w.editor.toPlainText() == LINE  # set by a program: at once, as before
     pane.save_state()
     again = AlignmentPane(open_settings())
     qtbot.addWidget(again)
+    return again
+
+
+def test_a_long_restored_text_fills_the_editor_after_the_first_paint(qtbot, pane, monkeypatch):
+    """Qt's document and layout of a restored 2,000,000-character line took ~1 s before the
+    window could be shown; the editor now waits (read-only, saying why) for its first paint."""
+    set_mode(qtbot, pane, "tokenize")
+    again = _waiting(qtbot, pane, monkeypatch)
+    assert pane.w.editor.toPlainText() == LINE  # set by a program: at once, as before
     assert again.state.text == LINE  # computed and saved from the state meanwhile
     assert again.w.editor.toPlainText() == "" and again.w.editor.isReadOnly()
     assert "16,000 characters" in again.w.editor.placeholderText()
@@ -89,12 +96,7 @@ def test_a_long_restored_text_fills_the_editor_after_the_first_paint(qtbot, pane
 
 
 def test_a_waiting_text_is_filled_before_a_program_edits_it(qtbot, pane, monkeypatch):
-    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
-    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
-        pane.set_text(LINE)
-    pane.save_state()
-    again = AlignmentPane(open_settings())
-    qtbot.addWidget(again)
+    again = _waiting(qtbot, pane, monkeypatch)
     again.replace_text("short")  # never shown: the text goes in first, so Ctrl+Z brings it back
     assert again.w.editor.toPlainText() == "short" and not again.w.editor.isReadOnly()
     again.w.editor.undo()
@@ -102,12 +104,7 @@ def test_a_waiting_text_is_filled_before_a_program_edits_it(qtbot, pane, monkeyp
 
 
 def test_a_text_set_while_one_waits_ends_the_wait(qtbot, pane, monkeypatch):
-    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 10_000)
-    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
-        pane.set_text(LINE)
-    pane.save_state()
-    again = AlignmentPane(open_settings())
-    qtbot.addWidget(again)
+    again = _waiting(qtbot, pane, monkeypatch)
     assert again.w.editor.isReadOnly()
     again.set_text("short words")  # e.g. --text-file or a lesson, before the first paint
     assert again.w.editor.toPlainText() == "short words" and not again.w.editor.isReadOnly()
