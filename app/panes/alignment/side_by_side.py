@@ -218,7 +218,7 @@ class SideBySidePanel(QWidget):
     def _show_empty(self) -> None:
         self.result = None
         self.view.set_lines([], "")
-        self.note.setText("Add a tokenizer to compare it with the current one over the same text")
+        self.note.setText("Add a tokenizer to compare with this one")  # one line: the folded panel is one line high
         self._fold(True)
 
     def _fold(self, empty: bool) -> None:
