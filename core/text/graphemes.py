@@ -3,7 +3,10 @@
 A grapheme cluster is what a reader sees as one character: ``"e\\u0301"``, a Devanagari
 consonant with its vowel sign, a flag (two regional indicators), an emoji ZWJ family. A token
 boundary inside one is what the app flags as "cuts a grapheme". Segmentation is the ``regex``
-module's ``\\X`` with DOTALL (so ``"\\r\\n"`` is one cluster).
+module's ``\\X`` with DOTALL (so ``"\\r\\n"`` is one cluster), matched with
+``concurrent=False``: on a ``str`` the module otherwise gives the interpreter lock up and
+takes it back around every match, which doubles the cost of short matches and leaves a
+worker thread waiting to take it back while the GUI thread runs.
 
 Public names: :func:`grapheme_bounds`, :func:`grapheme_clusters`, :func:`grapheme_interior`,
 :func:`count_graphemes`,
@@ -30,20 +33,20 @@ def grapheme_bounds(text: str) -> list[int]:
 
     One pass over the text: O(n) in code points. ``""`` gives ``[0]``.
     """
-    bounds = [m.start() for m in _CLUSTER.finditer(text)]
+    bounds = [m.start() for m in _CLUSTER.finditer(text, concurrent=False)]
     bounds.append(len(text))
     return bounds
 
 
 def grapheme_clusters(text: str) -> Iterator[tuple[int, str]]:
     """``(start, cluster)`` for every extended grapheme cluster of ``text``, in order (O(n))."""
-    return ((m.start(), m.group()) for m in _CLUSTER.finditer(text))
+    return ((m.start(), m.group()) for m in _CLUSTER.finditer(text, concurrent=False))
 
 
 def grapheme_interior(text: str) -> np.ndarray:
     """``inside : (len(text) + 1,) bool ndarray`` — position i lies strictly inside a cluster."""
     inside = np.ones(len(text) + 1, dtype=bool)
-    lengths = np.fromiter(map(len, _CLUSTER.findall(text)), dtype=np.int64)
+    lengths = np.fromiter(map(len, _CLUSTER.findall(text, concurrent=False)), dtype=np.int64)
     inside[0] = False
     inside[np.cumsum(lengths)] = False
     return inside
@@ -53,7 +56,7 @@ def count_graphemes(text: str, *, spaces: bool = True) -> int:
     """Number of extended grapheme clusters of ``text``; ``spaces=False`` leaves out the
     clusters that start with a whitespace character (the word unit of scripts written
     without spaces)."""
-    return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text))
+    return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text, concurrent=False))
 
 
 def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> np.ndarray:
@@ -65,7 +68,7 @@ def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) 
     int object kept per cluster), which the result shares."""
     n, shift = len(text), len(text) - old_n
     if not suffix:  # nothing to reuse: every cluster's length at C level, then their sums
-        lengths = np.fromiter(map(len, _CLUSTER.findall(text, start)), np.int64)
+        lengths = np.fromiter(map(len, _CLUSTER.findall(text, start, concurrent=False)), np.int64)
         out_fast = np.empty(len(lengths) + 1, np.int64)
         out_fast[0] = start
         np.cumsum(lengths, out=out_fast[1:])
@@ -74,7 +77,7 @@ def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) 
     out = array("q")
     add = out.append
     tail = None
-    for m in _CLUSTER.finditer(text, start):
+    for m in _CLUSTER.finditer(text, start, concurrent=False):
         b = m.start()
         if b >= n - suffix and b > start:
             i = int(np.searchsorted(old, b - shift))

@@ -77,7 +77,7 @@ def zero_width_chars(text: str, cover=None) -> list[Invisible]:
     if cover is not None and len(cover) < len(text):
         raise OffsetError(f"cover has {len(cover)} entries for {len(text)} code points; pass the cover of this text")
     out = []
-    for m in _CANDIDATES.finditer(text):  # in C; the few candidates are named here
+    for m in _CANDIDATES.finditer(text, concurrent=False):  # in C; the few candidates are named here
         i, ch = m.start(), m.group()
         name = zero_width_name(ch)
         if name is not None and (cover is None or not cover[i]):

@@ -88,7 +88,7 @@ class Replace(Normalizer):
             return nt.same_map(text.replace(self.pattern, self.content))
         pieces, src, pos = [], array("q"), 0  # src: each output char's source
         matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
-                   if self.is_regex else self._re.finditer(text))
+                   if self.is_regex else self._re.finditer(text, concurrent=False))
         k = len(self.content)
         for m in matches:
             a, b = m.span()

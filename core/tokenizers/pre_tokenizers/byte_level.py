@@ -89,7 +89,7 @@ class ByteLevel(PreTokenizer):
             return [text]
         pat = pattern_for_text(text, self.pattern)
         if pat.groups == 0:
-            found = pat.findall(text)
+            found = pat.findall(text, concurrent=False)
             if sum(map(len, found)) == len(text):  # the usual case: matches tile the text
                 return found
         return [p for p, _, _ in pre_split(text, self.pattern)]

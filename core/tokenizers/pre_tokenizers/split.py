@@ -48,7 +48,7 @@ def find_pieces(pattern: "regex.Pattern[str]", text: str, budgeted: bool = False
     out: list[Piece] = []
     prev = 0
     matches = (finditer_budgeted(pattern, text, pattern.pattern, "Split pre-tokenizer")
-               if budgeted else pattern.finditer(text))
+               if budgeted else pattern.finditer(text, concurrent=False))
     for m in matches:
         a, b = m.span()
         if a != prev:
@@ -164,7 +164,7 @@ class Split(PreTokenizer):
         if not self.is_regex or self._re.groups or not text:
             return None
         found = (findall_budgeted(self._re, text, self.pattern, "Split pre-tokenizer")
-                 if self._budgeted else self._re.findall(text))
+                 if self._budgeted else self._re.findall(text, concurrent=False))
         lengths = list(map(len, found))
         if sum(lengths) != len(text) or 0 in lengths:
             return None

@@ -138,7 +138,7 @@ def pre_split(text: str, pattern: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     last = 0
     compiled = pattern_for_text(text, pattern)
-    matches = (compiled.finditer(text) if pattern in _TRUSTED
+    matches = (compiled.finditer(text, concurrent=False) if pattern in _TRUSTED
                else finditer_budgeted(compiled, text, pattern, "split pattern"))
     for m in matches:
         s, e = m.span()
