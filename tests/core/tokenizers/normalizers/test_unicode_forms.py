@@ -93,6 +93,27 @@ def test_segments_are_those_of_the_one_regex_scan(text):
         assert [(a, b) for a, b, _ in changed_segments(text, form)] == defined
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(PIECES + ["\n", "\n", "\u0301\u0323"]), max_size=30).map("".join))
+def test_a_text_cut_at_line_feeds_gives_the_segments_of_the_whole(text):
+    """With ranges of two code points, the text is cut at nearly every line feed and only
+    the pieces that are not normalized are scanned: the segments and the text are those of
+    the whole (a piece left out, or a cut that split a segment, would differ)."""
+    import re
+    from unittest import mock
+
+    from core.text import unicode_forms
+    from core.text.unicode_forms import _segment, _tables
+
+    with mock.patch.object(unicode_forms, "_RANGE", 2):
+        for form in FORMS:
+            body, also = _tables().classes[form]
+            defined = [(m.start(), m.end()) for m in re.finditer(f"(?s:.)?[{body}]+|[{also}]", text)
+                       if _segment(m.group(), form) is not None]
+            assert [(a, b) for a, b, _ in changed_segments(text, form)] == defined
+            assert normalize_form(text, form) == unicodedata.normalize(form, text)
+
+
 @pytest.mark.parametrize("text, form, want", [
     ("\u09c7\u09be", "NFC", "\u09cb"),  # Bengali o: the second part has class 0
     ("\u0bc6\u0bbe", "NFC", "\u0bca"), ("\u0d46\u0d57", "NFC", "\u0d4c"),
