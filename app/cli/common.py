@@ -12,7 +12,6 @@ import json
 import math
 import os
 import sys
-from itertools import chain, repeat
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
@@ -209,12 +208,10 @@ class RowStream:
         if self.fmt == "csv":  # a list cell (flags) is written as in the table: comma-separated
             self.csv.writerows(zip(*(_csv_column(c) for c in cols)))
         elif self.fmt in ("json", "jsonl"):
-            keys = [json.dumps(h, ensure_ascii=False) + ": " for h in self.header]
-            glue = [repeat(("{" if k == 0 else ", ") + key) for k, key in enumerate(keys)]
-            cells = [_json_column(c) for c in cols]
-            rows = map("".join, zip(*chain.from_iterable(zip(glue, cells))))
-            joint = "}\n" if self.fmt == "jsonl" else "},\n"
-            text = joint.join(rows) + "}"
+            cells = [_json_column(c) for c in cols]  # one %-format a row (ints as digits)
+            line = "{" + ", ".join(json.dumps(h, ensure_ascii=False).replace("%", "%%") + ": "
+                                   + ("%d" if _is_ints(c) else "%s") for h, c in zip(self.header, cells)) + "}"
+            text = ("\n" if self.fmt == "jsonl" else ",\n").join(map(line.__mod__, zip(*cells)))
             if self.fmt == "jsonl":
                 self.out.write(text + "\n")
             else:
@@ -233,7 +230,7 @@ class RowStream:
 
     def _widen(self, cols: list[list[str]]) -> None:
         """Grow the column widths to ``cols``' widest cells; the header goes out with the first."""
-        widths = [max([len(h)] + list(map(len, c))) for h, c in zip(self.header, cols or [[]] * len(self.header))]
+        widths = [max(len(h), _widest(c)) for h, c in zip(self.header, cols or [[]] * len(self.header))]
         if self.widths is None:
             self.widths = widths
             self.out.write("  ".join(h.ljust(w) for h, w in zip(self.header, widths)).rstrip() + "\n")
@@ -242,8 +239,8 @@ class RowStream:
 
     def _table(self, cols: list[list[str]]) -> None:
         widths = self.widths or []
-        if cols:  # one %-format a row pads every cell (code points, as str.ljust)
-            line = "  ".join([f"%-{w}s" for w in widths[:-1]] + ["%s"])
+        if cols:  # one %-format a row pads every cell (code points, as str.ljust; ints as digits)
+            line = "  ".join([f"%-{w}{'d' if _is_ints(c) else 's'}" for w, c in zip(widths[:-1], cols)] + ["%s"])
             self.out.write("\n".join(map(str.rstrip, map(line.__mod__, zip(*cols)))) + "\n")
 
 
@@ -252,10 +249,11 @@ def _kinds(col: Sequence[Any]) -> set:
 
 
 def _json_column(col: Sequence[Any]) -> list[str]:
-    """Each value as JSON text (strict: ``nan``/``inf`` as ``null``)."""
+    """Each value as JSON text (strict: ``nan``/``inf`` as ``null``); a column of ints kept
+    as ints (the row format writes their digits)."""
     kinds = _kinds(col)
     if kinds <= {int}:
-        return list(map(str, col))
+        return col if isinstance(col, list) else list(col)
     if kinds <= {str}:
         return list(map(encode_basestring, col))
     if kinds <= {int, str, type(None)}:
@@ -267,12 +265,13 @@ def _json_column(col: Sequence[Any]) -> list[str]:
     return [json.dumps(jsonable(v), ensure_ascii=False) for v in col]
 
 
-def _table_column(col: Sequence[Any]) -> list[str]:
+def _table_column(col: Sequence[Any]) -> list[Any]:
     """Each value as the aligned table shows it (:func:`cell_text`, controls escaped); a
-    column of printable strings as it is, lists (flags) converted once per distinct object."""
+    column of printable strings as it is, lists (flags) converted once per distinct object,
+    a column of ints kept as ints (the row format writes their digits: no string per cell)."""
     kinds = _kinds(col)
     if kinds <= {int}:
-        return list(map(str, col))
+        return col if isinstance(col, list) else list(col)
     if kinds <= {str}:
         return list(col) if "".join(col).isprintable() else list(map(_visible, col))
     if not kinds & {int, float, str, type(None)}:
@@ -280,6 +279,22 @@ def _table_column(col: Sequence[Any]) -> list[str]:
         texts = {i: _visible(cell_text(v)) for i, v in objects.items()}
         return list(map(texts.__getitem__, map(id, col)))
     return [_visible(cell_text(v)) for v in col]
+
+
+def _is_ints(col: Sequence[Any]) -> bool:
+    """A column :func:`_table_column` or :func:`_json_column` kept as ints (they convert
+    every other kind to str)."""
+    return bool(len(col)) and type(col[0]) is int
+
+
+def _widest(col: Sequence[Any]) -> int:
+    """The widest cell of a :func:`_table_column` column, in code points: of ints, the
+    longer of the smallest and the largest. O(cells) at C level."""
+    if not len(col):
+        return 0
+    if _is_ints(col):
+        return max(len(str(min(col))), len(str(max(col))))
+    return max(map(len, col))
 
 
 def _csv_column(col: Sequence[Any]) -> Sequence[Any]:

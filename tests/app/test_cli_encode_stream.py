@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.cli import common, text_stream
 from app.cli.audit import MAX_EXAMPLES
@@ -233,3 +235,40 @@ def test_byte_level_tokens_are_readable_in_the_table_and_on_request(capsys, monk
     assert "\u2423café" in cells and "◌े" in cells  # as the app's Readable column: ␣, ◌ before a mark
     plain = run_here(capsys, monkeypatch, "encode", "--tokenizer", "gpt2", "--no-readable", "café").stdout
     assert "Ã©" in plain
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(-10**6, 10**12), st.one_of(st.none(), st.integers(-99, 99)),
+                               st.text(max_size=5), st.integers(0, 9)), max_size=12))
+def test_the_table_pads_every_cell_as_ljust_of_its_text(rows):
+    """A column of ints is written by the row format, not cell by cell: the table equals
+    each cell's text (``-`` for None, controls escaped) left-justified to its column's widest."""
+    import io
+
+    header = ["index", "id", "text", "last"]
+    out = io.StringIO()
+    stream = common.RowStream(header, "table", out)
+    stream.write_columns([list(c) for c in zip(*rows)] if rows else [])
+    stream.close()
+    cells = [[common._visible(common.cell_text(v)) for v in r] for r in rows]
+    widths = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(header)]
+    want = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + cells]
+    assert out.getvalue().splitlines() == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(-10**6, 10**12), st.one_of(st.none(), st.integers(-99, 99)),
+                               st.text(max_size=5), st.lists(st.text(max_size=3), max_size=2)), max_size=12),
+       fmt=st.sampled_from(["json", "jsonl"]))
+def test_json_rows_parse_back_to_the_values(rows, fmt):
+    """Ints written by the row format, strings escaped, None as null: every row parses back."""
+    import io
+
+    header = ["index", "id", "te%xt", "flags"]  # a % in a key is not a format directive
+    out = io.StringIO()
+    stream = common.RowStream(header, fmt, out)
+    stream.write_columns([list(c) for c in zip(*rows)] if rows else [])
+    stream.close()
+    got = ([json.loads(line) for line in out.getvalue().split("\n") if line] if fmt == "jsonl"
+           else json.loads(out.getvalue())["rows"])
+    assert got == [dict(zip(header, (a, b, c, list(d)))) for a, b, c, d in rows]
