@@ -119,15 +119,20 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-_CONTAINERS = (list, dict)
+_CONTAINERS = frozenset({list, dict})
 
 
 def too_deep(doc: Any, limit: int) -> bool:
     """Whether parsed JSON nests arrays and objects more than ``limit`` deep.
 
-    Level by level, without recursion: each level's children are gathered in C-level
-    chains and their types looked at in one ``set(map(type, ...))`` pass; only a level
-    holding containers is filtered for the next. O(values in the document).
+    Level by level, without recursion. A level of up to :data:`_FEW` containers is looked
+    at a container at a time: one ``set(map(type, ...))`` pass over each one's values, and
+    the values go on whole when they are all containers or none is (a vocabulary's ints,
+    a merge list's pairs), so a big section is never filtered value by value; a big
+    section of containers that hold only scalars (merge pairs) is done with at the next
+    level, unless that level is past ``limit``. A larger
+    level's children are gathered in C-level chains and filtered only when they mix
+    containers and scalars. O(values in the document).
     """
     level = [doc] if type(doc) in _CONTAINERS else []
     depth = 0
@@ -135,14 +140,43 @@ def too_deep(doc: Any, limit: int) -> bool:
         depth += 1
         if depth > limit:
             return True
+        if len(level) <= _FEW:
+            parts = [_containers_in(c if type(c) is list else c.values()) for c in level]
+            if depth < limit:  # a section of flat containers (merge pairs) ends the next level
+                parts = [() if len(p) > _FEW and _flat(p) else p for p in parts]
+            level = list(chain.from_iterable(parts))
+            continue
         lists = [c for c in level if type(c) is list]
         children = list(chain(chain.from_iterable(lists), chain.from_iterable(
             map(dict.values, [c for c in level if type(c) is dict] if len(lists) < len(level)
                 else ()))))
-        if set(map(type, children)).isdisjoint(_CONTAINERS):
-            return False
-        level = [c for c in children if type(c) in _CONTAINERS]
+        level = _containers_in(children)
     return False
+
+
+_FEW = 100_000  # containers in a level looked at one by one (each a C-level pass)
+
+
+def _flat(containers: Any) -> bool:
+    """Whether every one of ``containers`` (all lists or all objects) holds only scalars."""
+    kinds = set(map(type, containers))
+    if kinds == {list}:
+        inside = chain.from_iterable(containers)
+    elif kinds == {dict}:
+        inside = chain.from_iterable(map(dict.values, containers))
+    else:
+        return False
+    return set(map(type, inside)).isdisjoint(_CONTAINERS)
+
+
+def _containers_in(values: Any) -> Any:
+    """The arrays and objects among ``values``: all of them, none, or those filtered out."""
+    kinds = set(map(type, values))
+    if kinds.isdisjoint(_CONTAINERS):
+        return ()
+    if kinds <= _CONTAINERS:
+        return values
+    return [v for v in values if type(v) in _CONTAINERS]
 
 
 def _deep_path(text: str, limit: int) -> tuple[str, int]:

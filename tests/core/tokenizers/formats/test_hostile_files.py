@@ -10,6 +10,8 @@ import os
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import SubwordScopeError, TokenizerFieldError, TokenizerLoadError
 from core.tokenizers import load
@@ -216,3 +218,32 @@ def test_the_depth_of_a_parsed_document_is_its_raw_nesting(depth, shape):
     assert nesting_depth(text) == depth
     assert too_deep(json.loads(text), MAX_JSON_DEPTH) == (depth > MAX_JSON_DEPTH)
     assert not too_deep(json.loads(text), depth) and too_deep(json.loads(text), depth - 1)
+
+
+_json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=2)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=2), inner, max_size=4)),
+    max_leaves=40)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc=_json_values, few=st.sampled_from([0, 1, 2, 100_000]))
+def test_too_deep_is_the_recursive_depth_past_the_limit(doc, few):
+    """Whatever path a level takes (a container at a time, or gathered; a section of flat
+    containers done with early), too_deep answers as the recursive depth does."""
+    from unittest import mock
+
+    from core.tokenizers.formats import _json
+
+    depth = _depth(doc)
+    with mock.patch.object(_json, "_FEW", few):
+        for limit in range(max(0, depth - 2), depth + 2):
+            assert too_deep(doc, limit) == (depth > limit), limit
