@@ -13,6 +13,9 @@ from operator import ne
 from typing import Sequence
 
 
+_BLOCK = 256  # list items compared as one slice by common_prefix
+
+
 def common_affixes(a: str, b: str) -> tuple[int, int]:
     """Lengths ``(p, q)`` of the longest common prefix and suffix, with ``p + q`` at most
     the shorter length (binary search on slice equality: fast for long strings)."""
@@ -30,10 +33,19 @@ def common_affixes(a: str, b: str) -> tuple[int, int]:
 
 def common_prefix(a: Sequence, b: Sequence, limit: int | None = None) -> int:
     """Length of the longest common prefix of two sequences, at most ``limit``. Strings:
-    binary search on slices (memcmp); other sequences: one pass that stops at the first
-    difference, without copying."""
+    binary search on slices (memcmp); two lists (or two tuples): blocks of
+    :data:`_BLOCK` items compared as slices at C level (items are equal as the sequences
+    compare them: the same object, or ``==``), then the differing block item by item;
+    other sequences: one pass that stops at the first difference, without copying."""
     n = min(len(a), len(b), len(a) if limit is None else limit)
     if not isinstance(a, str):
+        if type(a) is type(b) and type(a) in (list, tuple):
+            i = 0
+            while i < n and a[i:min(i + _BLOCK, n)] == b[i:min(i + _BLOCK, n)]:
+                i += _BLOCK
+            if i >= n:
+                return n
+            return next((k for k in range(i, min(i + _BLOCK, n)) if not (a[k] is b[k] or a[k] == b[k])), n)
         return next(compress(count(), map(ne, islice(a, n), b)), n)
     lo, hi = 0, n
     while lo < hi:
