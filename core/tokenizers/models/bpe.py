@@ -255,8 +255,9 @@ class BPE:
         :meth:`tokenize_word` calls that follow look them up: a batch of many first-seen
         words goes through the numpy rounds of :meth:`_merge_many` (when they hold
         :data:`BATCH_WORDS` symbols or more) instead of one Python merge loop per word.
-        Words with merge-free cuts (:meth:`merge_free_cutter`) are cut, and their parts
-        merged and cached (the words are put together when asked for). Nothing else is
+        Words with merge-free cuts (:meth:`merge_free_cutter`) go through
+        :meth:`tokenize_words`: cut, their parts merged together and cached, and the words
+        put together at once (:func:`join_pieces`) and cached whole. Nothing else is
         merged here (words the rounds leave out, or too long to cache, are merged when
         asked for, as before). O(W) for W words plus O(N log N) numpy for their N
         symbols; ``should_stop`` is asked before every round (raises
@@ -267,8 +268,9 @@ class BPE:
         missing = [w for w in dict.fromkeys(words) if w not in pieces]
         cutter = (self.merge_free_cutter() if missing and max(map(len, missing)) >= CUT_FROM
                   else None)
-        if cutter is not None:  # the parts are what gets merged (and cached)
-            missing = cut_words(missing, cutter)[0]
+        if cutter is not None:  # the parts are merged together, the words put together at once
+            self.tokenize_words(missing, should_stop)
+            return
         self._cache_merged_together(missing, should_stop)
 
     def _cache_merged_together(self, words: list[str],

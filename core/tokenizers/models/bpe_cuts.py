@@ -52,12 +52,14 @@ def merge_free_cutter(tokens: Iterable[str]) -> re.Pattern | None:
         is not a token (then the file does not mark words this way). O(total characters of
         the tokens), one regular-expression pass in C.
     """
-    tokens = list(tokens)
-    if MARKER not in tokens:
+    if not isinstance(tokens, (dict, set, frozenset)):
+        tokens = list(tokens)
+    if MARKER not in tokens:  # a vocabulary (dict) answers without a scan
         return None
+    tokens = list(tokens)
     joined = "\n".join(tokens)
     joiners = set(re.findall(f"([^{MARKER}\n]){MARKER}", joined))
-    if any("\n" in t for t in tokens):  # a token holding the separator: look at it alone
+    if joined.count("\n") != len(tokens) - 1:  # a token holding the separator: look at it alone
         joiners |= {t[i - 1] for t in tokens if "\n" in t
                     for i in range(1, len(t)) if t[i] == MARKER and t[i - 1] != MARKER}
     held = "".join(map(re.escape, sorted(joiners | {MARKER})))
