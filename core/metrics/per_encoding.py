@@ -247,7 +247,7 @@ def is_byte_fallback(token: str) -> bool:
 
 def count_byte_fallback(tokens: list[str]) -> int:
     """Number of byte-fallback pieces in ``tokens`` (one regex pass over the NUL-joined list)."""
-    return len(_BYTE_PIECE_IN_LIST.findall("\x00".join(tokens)))
+    return len(_BYTE_PIECE_IN_LIST.findall("\x00".join(tokens), concurrent=False))
 
 
 def count_shared(tokens: list[str], offsets: np.ndarray, n: int) -> int:
@@ -273,7 +273,7 @@ def marker_only(tokens: list[str]) -> np.ndarray:
     (:func:`is_space_marker`), found by one regex pass over the NUL-joined list: O(total
     length of the tokens), a Python step only per candidate."""
     joined = "\x00".join(tokens)
-    found = [m.start() for m in _MARKER_ONLY.finditer(joined)] if tokens else []
+    found = [m.start() for m in _MARKER_ONLY.finditer(joined, concurrent=False)] if tokens else []
     if not found:
         return np.zeros(0, dtype=np.int64)
     lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
