@@ -248,7 +248,7 @@ def _kinds(col: Sequence[Any]) -> set:
     return set(map(type, col))
 
 
-def _json_column(col: Sequence[Any]) -> list[str]:
+def _json_column(col: Sequence[Any]) -> list[Any]:
     """Each value as JSON text (strict: ``nan``/``inf`` as ``null``); a column of ints kept
     as ints (the row format writes their digits)."""
     kinds = _kinds(col)
