@@ -54,6 +54,7 @@ from core.metrics.text_stats import TextStats, count_words, text_stats
 from core.metrics.unknown_cost import (
     adjusted_tokens, coverage, covered_characters_and_bytes, dropped_characters_and_bytes,
     unknown_flags)
+from core.text.regex_lock import concurrency
 
 BYTE_FALLBACK_RE = regex.compile(r"^<0x[0-9A-Fa-f]{2}>$")
 _BYTE_PIECE_IN_LIST = regex.compile(r"(?<![^\x00])<0x[0-9A-Fa-f]{2}>(?![^\x00])")
@@ -247,7 +248,8 @@ def is_byte_fallback(token: str) -> bool:
 
 def count_byte_fallback(tokens: list[str]) -> int:
     """Number of byte-fallback pieces in ``tokens`` (one regex pass over the NUL-joined list)."""
-    return len(_BYTE_PIECE_IN_LIST.findall("\x00".join(tokens), concurrent=False))
+    joined = "\x00".join(tokens)
+    return len(_BYTE_PIECE_IN_LIST.findall(joined, concurrent=concurrency(joined)))
 
 
 def count_shared(tokens: list[str], offsets: np.ndarray, n: int) -> int:

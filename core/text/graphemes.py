@@ -3,10 +3,8 @@
 A grapheme cluster is what a reader sees as one character: ``"e\\u0301"``, a Devanagari
 consonant with its vowel sign, a flag (two regional indicators), an emoji ZWJ family. A token
 boundary inside one is what the app flags as "cuts a grapheme". Segmentation is the ``regex``
-module's ``\\X`` with DOTALL (so ``"\\r\\n"`` is one cluster), matched with
-``concurrent=False``: on a ``str`` the module otherwise gives the interpreter lock up and
-takes it back around every match, which doubles the cost of short matches and leaves a
-worker thread waiting to take it back while the GUI thread runs.
+module's ``\\X`` with DOTALL (so ``"\\r\\n"`` is one cluster), keeping the interpreter
+lock while it matches as :mod:`core.text.regex_lock` says.
 
 Public names: :func:`grapheme_bounds`, :func:`grapheme_clusters`, :func:`grapheme_interior`,
 :func:`count_graphemes`,
@@ -23,6 +21,7 @@ import numpy as np
 import regex
 
 from core.text.edits import common_affixes
+from core.text.regex_lock import concurrency
 
 _CLUSTER = regex.compile(r"\X", regex.DOTALL)
 _NONSPACE_CLUSTER = regex.compile(r"(?!\s)\X", regex.DOTALL)
@@ -46,7 +45,7 @@ def grapheme_clusters(text: str) -> Iterator[tuple[int, str]]:
 def grapheme_interior(text: str) -> np.ndarray:
     """``inside : (len(text) + 1,) bool ndarray`` — position i lies strictly inside a cluster."""
     inside = np.ones(len(text) + 1, dtype=bool)
-    lengths = np.fromiter(map(len, _CLUSTER.findall(text, concurrent=False)), dtype=np.int64)
+    lengths = np.fromiter(map(len, _CLUSTER.findall(text, concurrent=concurrency(text))), dtype=np.int64)
     inside[0] = False
     inside[np.cumsum(lengths)] = False
     return inside
@@ -56,7 +55,7 @@ def count_graphemes(text: str, *, spaces: bool = True) -> int:
     """Number of extended grapheme clusters of ``text``; ``spaces=False`` leaves out the
     clusters that start with a whitespace character (the word unit of scripts written
     without spaces)."""
-    return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text, concurrent=False))
+    return len((_CLUSTER if spaces else _NONSPACE_CLUSTER).findall(text, concurrent=concurrency(text)))
 
 
 def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) -> np.ndarray:
@@ -68,7 +67,7 @@ def _resegment(text: str, start: int, old: np.ndarray, old_n: int, suffix: int) 
     int object kept per cluster), which the result shares."""
     n, shift = len(text), len(text) - old_n
     if not suffix:  # nothing to reuse: every cluster's length at C level, then their sums
-        lengths = np.fromiter(map(len, _CLUSTER.findall(text, start, concurrent=False)), np.int64)
+        lengths = np.fromiter(map(len, _CLUSTER.findall(text, start, concurrent=concurrency(text))), np.int64)
         out_fast = np.empty(len(lengths) + 1, np.int64)
         out_fast[0] = start
         np.cumsum(lengths, out=out_fast[1:])

@@ -2,17 +2,15 @@
 ``tokenizer.json`` object, read a component's boolean settings, and run a regex that came
 from a file under a time budget (:func:`finditer_budgeted`).
 
-Patterns on the encode path are matched with ``concurrent=False`` (here and in the
-pre-tokenizers and normalizers): on a ``str`` the ``regex`` module otherwise gives the
-interpreter lock up and takes it back around every match, which costs more than a short
-match (GPT-2's pattern: 1.25× slower) and leaves a worker waiting to take it back while the
-GUI thread runs."""
+Patterns on the encode path keep the interpreter lock while they match as
+:mod:`core.text.regex_lock` says (here and in the pre-tokenizers and normalizers)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
 from core.errors import PatternTimeoutError, TokenizerLoadError
+from core.text.regex_lock import concurrency
 
 
 def build_component(kind: str, cfg: Any, registry: dict[str, Callable[[dict], Any]]) -> Any:
@@ -96,7 +94,7 @@ def findall_budgeted(compiled: Any, text: str, pattern: str, where: str) -> list
     :func:`finditer_budgeted`."""
     budget = regex_budget(text)
     try:
-        return compiled.findall(text, timeout=budget, concurrent=False)
+        return compiled.findall(text, timeout=budget, concurrent=concurrency(text))
     except TimeoutError:
         raise _timed_out(pattern, where, budget, text) from None
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from core.text.byte_alphabet import byte_char_index, bytes_to_byte_level
+from core.text.regex_lock import concurrency
 from core.tokenizers._components import config_flag
 from core.tokenizers.pre_tokenizers.base import PreTokenizer
 from core.tokenizers.pre_tokenizers.split_patterns import (
@@ -89,7 +90,7 @@ class ByteLevel(PreTokenizer):
             return [text]
         pat = pattern_for_text(text, self.pattern)
         if pat.groups == 0:
-            found = pat.findall(text, concurrent=False)
+            found = pat.findall(text, concurrent=concurrency(text))
             if sum(map(len, found)) == len(text):  # the usual case: matches tile the text
                 return found
         return [p for p, _, _ in pre_split(text, self.pattern)]

@@ -24,6 +24,7 @@ from typing import Any
 import regex
 
 from core.errors import TokenizerLoadError
+from core.text.regex_lock import concurrency
 from core.tokenizers._components import findall_budgeted, finditer_budgeted
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
 from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS
@@ -164,7 +165,7 @@ class Split(PreTokenizer):
         if not self.is_regex or self._re.groups or not text:
             return None
         found = (findall_budgeted(self._re, text, self.pattern, "Split pre-tokenizer")
-                 if self._budgeted else self._re.findall(text, concurrent=False))
+                 if self._budgeted else self._re.findall(text, concurrent=concurrency(text)))
         lengths = list(map(len, found))
         if sum(lengths) != len(text) or 0 in lengths:
             return None
