@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
 
-from core.text.offsets import code_points
+from core.text.char_classes import capped_lookup
 
 LONG_RUN = 5000  # code points with no whitespace from which the editor wraps anywhere
 _WHITESPACE = np.array([9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x2028, 0x2029, 0x3000])
@@ -36,8 +36,7 @@ def has_long_run(text: str, least: int = LONG_RUN) -> bool:
     look-up per code point: a 1,000,000-character paste asks this up to three times)."""
     if len(text) < least:
         return False
-    cps = code_points(text)
-    spaces = np.flatnonzero(_IS_WHITESPACE[np.minimum(cps, len(_IS_WHITESPACE) - 1)])
+    spaces = np.flatnonzero(capped_lookup(_IS_WHITESPACE, text))
     gaps = np.diff(np.concatenate(([-1], spaces, [len(text)])))
     return bool((gaps > least).any())
 

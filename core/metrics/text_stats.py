@@ -33,13 +33,7 @@ def count_words(text: str) -> tuple[int, bool]:
     """
     if writes_without_spaces(text):
         return count_graphemes(text, spaces=False), True
-    return len(_word_starts(text)), False
-
-
-def _word_starts(text: str) -> np.ndarray:
-    """``(words,) int64``: where each run of non-separators starts. O(n), by table."""
-    word = (_SEPARATOR.flags(text) == 0).view(np.int8)
-    return np.flatnonzero(np.diff(word, prepend=0) == 1)
+    return len(word_spans(text)), False
 
 
 @dataclass(frozen=True)

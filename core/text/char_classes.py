@@ -8,7 +8,7 @@ Multilingual Plane (on first use, ~30 ms) and then reads a text's code points fr
 table with numpy; the few code points above U+FFFF are matched by the classes
 themselves. The answer is the classes' own, code point by code point.
 
-Public names: :class:`CharClasses`.
+Public names: :class:`CharClasses`, :func:`capped_lookup`.
 """
 
 from __future__ import annotations
@@ -70,3 +70,10 @@ class CharClasses:
             hits = [m.start() for m in cls.finditer(high, concurrent=False)]
             out[at[hits]] |= 1 << k
         return out
+
+
+def capped_lookup(table: np.ndarray, text: str) -> np.ndarray:
+    """``table[c]`` for every code point ``c`` of ``text`` (``(len(text),)``, the table's
+    dtype); a code point past the table reads its last entry, which stands for all of them
+    (a whitespace table that ends after U+3000). O(n) at C level."""
+    return table[np.minimum(code_points(text), len(table) - 1)]

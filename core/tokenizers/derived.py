@@ -48,6 +48,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from core.text.byte_alphabet import from_byte_level
+from core.text.char_classes import capped_lookup
 from core.text.columns import IntArray, SpanArray, int_array
 from core.tokenizers import chars
 from core.tokenizers.derived_contents import Atom, token_contents
@@ -70,8 +71,7 @@ _SPACE_CODES = np.array([chr(c).isspace() for c in range(0x3002)], bool)  # none
 def _is_space(text: str) -> np.ndarray:
     """``(len(text),) bool``: ``str.isspace`` of every character, by table lookup (numpy,
     a few short C calls instead of one call per character). O(n)."""
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    return _SPACE_CODES[np.minimum(codes, len(_SPACE_CODES) - 1)]
+    return capped_lookup(_SPACE_CODES, text)
 
 
 def _int32_table(n: int) -> array:

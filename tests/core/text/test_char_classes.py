@@ -59,3 +59,13 @@ def test_at_most_eight_classes():
         CharClasses(*[r"\p{L}"] * 9)
     with pytest.raises(ValueError):
         CharClasses()
+
+
+def test_capped_lookup_reads_the_last_entry_past_the_table():
+    import numpy as np
+
+    from core.text.char_classes import capped_lookup
+
+    table = np.array([0, 1, 2, 9], np.int64)
+    assert capped_lookup(table, "\x00\x02\x03\x04\U0001F600\ud800").tolist() == [0, 2, 9, 9, 9, 9]
+    assert capped_lookup(table, "").tolist() == []
