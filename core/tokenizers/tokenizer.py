@@ -90,7 +90,7 @@ class Tokenizer:
         self._vocab = dict(model.vocab)
         for t in self.added.tokens:
             self._vocab.setdefault(t.content, t.id)
-        self._inverse = {i: t for t, i in model.vocab.items()}
+        self._inverse = dict(zip(model.vocab.values(), model.vocab))  # (C-level)
         self.is_byte_level = bool(byte_level) if byte_level is not None else (
             bool(pre_tokenizer is not None and pre_tokenizer.byte_level)
             or bool(normalizer is not None and normalizer.byte_level))

@@ -130,7 +130,8 @@ def too_deep(doc: Any, limit: int) -> bool:
     the values go on whole when they are all containers or none is (a vocabulary's ints,
     a merge list's pairs), so a big section is never filtered value by value; a big
     section of containers that hold only scalars (merge pairs) is done with at the next
-    level, unless that level is past ``limit``. A larger
+    level, unless that level is past ``limit``; a level of many containers that all hold
+    only scalars (a Unigram vocabulary's pairs) is the last, found in one pass. A larger
     level's children are gathered in C-level chains and filtered only when they mix
     containers and scalars. O(values in the document).
     """
@@ -141,6 +142,8 @@ def too_deep(doc: Any, limit: int) -> bool:
         if depth > limit:
             return True
         if len(level) <= _FEW:
+            if len(level) >= _FLAT_FROM and _flat(level):  # (a Unigram vocabulary's pairs)
+                return False  # only scalars below: the deepest level
             parts = [_containers_in(c if type(c) is list else c.values()) for c in level]
             if depth < limit:  # a section of flat containers (merge pairs) ends the next level
                 parts = [() if len(p) > _FEW and _flat(p) else p for p in parts]
@@ -155,6 +158,7 @@ def too_deep(doc: Any, limit: int) -> bool:
 
 
 _FEW = 100_000  # containers in a level looked at one by one (each a C-level pass)
+_FLAT_FROM = 1024  # containers in a level from which one pass first asks if all are flat
 
 
 def _flat(containers: Any) -> bool:

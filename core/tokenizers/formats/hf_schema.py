@@ -130,7 +130,7 @@ def _vocab_map(value: Any, path: str, todo: list) -> None:
     if not isinstance(value, dict):
         _fail(path, "an object mapping tokens to ids", value)
     ids = value.values()
-    if all(type(i) is int for i in ids) and (not ids or 0 <= min(ids) and max(ids) <= MAX_ID):
+    if not set(map(type, ids)) - {int} and (not ids or 0 <= min(ids) and max(ids) <= MAX_ID):
         return
     for token, i in value.items():
         check_id(i, key_path(path, token))

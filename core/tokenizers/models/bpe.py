@@ -122,7 +122,7 @@ class BPE:
                  fuse_unk: bool = False, ignore_merges: bool = False,
                  dropout: float | None = None, *, source: str | None = None):
         self._vocab = check_vocab(vocab, source)
-        self._vocab_r = {i: t for t, i in self._vocab.items()}
+        self._vocab_r = dict(zip(self._vocab.values(), self._vocab))
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
         self.end_of_word_suffix = end_of_word_suffix
@@ -255,9 +255,9 @@ class BPE:
         :meth:`tokenize_word` calls that follow look them up: a batch of many first-seen
         words goes through the numpy rounds of :meth:`_merge_many` (when they hold
         :data:`BATCH_WORDS` symbols or more) instead of one Python merge loop per word.
-        Words with merge-free cuts (:meth:`merge_free_cutter`) go through
-        :meth:`tokenize_words`: cut, their parts merged together and cached, and the words
-        put together at once (:func:`join_pieces`) and cached whole. Nothing else is
+        Words with merge-free cuts (:meth:`merge_free_cutter`) are cut, their parts merged
+        together and cached, and the words short enough to be cached whole put together
+        (:meth:`tokenize_words`: cut again, looked up, :func:`join_pieces`). Nothing else is
         merged here (words the rounds leave out, or too long to cache, are merged when
         asked for, as before). O(W) for W words plus O(N log N) numpy for their N
         symbols; ``should_stop`` is asked before every round (raises
@@ -268,8 +268,11 @@ class BPE:
         missing = [w for w in dict.fromkeys(words) if w not in pieces]
         cutter = (self.merge_free_cutter() if missing and max(map(len, missing)) >= CUT_FROM
                   else None)
-        if cutter is not None:  # the parts are merged together, the words put together at once
-            self.tokenize_words(missing, should_stop)
+        if cutter is not None:  # the parts are merged together and cached
+            self._cache_merged_together(cut_words(missing, cutter)[0], should_stop)
+            short = [w for w in missing if len(w) < CACHE_MAX_WORD]
+            if short:  # put together and cached whole (longer words are joined when asked)
+                self.tokenize_words(short, should_stop)
             return
         self._cache_merged_together(missing, should_stop)
 
@@ -512,12 +515,12 @@ class BPE:
                 ids[:, 0], ids[:, 1], np.arange(len(ids), dtype=np.int64), ids[:, 2])
             return pairs
         else:
-            rank_of, new_of = self._pair_rank.get, self._pair_new.get
+            rank_of, new_of = self._pair_rank.get, self._pair_new.__getitem__
 
             def many(left: list[int], right: list[int]) -> np.ndarray:
                 keys = list(zip(map(back, left), map(back, right)))
                 rank = np.fromiter(map(rank_of, keys, repeat(NO_RANK)), np.int64, len(keys))
-                new = map(get, map(new_of, keys, repeat("")), repeat(0))
+                new = map(get, map(new_of, keys), repeat(0))
                 return rank << 32 | np.fromiter(new, np.int64, len(keys))
         pairs = self._pairs = PairTable.from_many(many)
         return pairs

@@ -24,8 +24,8 @@ Public names: :data:`MARKER`, :func:`merge_free_cutter`, :func:`cut_words`,
 from __future__ import annotations
 
 import re
-from itertools import accumulate, chain
-from operator import itemgetter
+from itertools import accumulate, chain, islice, repeat
+from operator import add, itemgetter
 from typing import Iterable
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = ["MARKER", "cut_words", "join_pieces", "merge_free_cutter"]
 
 MARKER = "\u2581"
 """SentencePiece's word-boundary mark (``▁``), where the cuts are made."""
+_SEPARATOR = "\uffff"  # between tokens laid end to end (a noncharacter: in no real token)
 
 
 def merge_free_cutter(tokens: Iterable[str]) -> re.Pattern | None:
@@ -50,18 +51,23 @@ def merge_free_cutter(tokens: Iterable[str]) -> re.Pattern | None:
         Zero-width matches before each ``▁`` whose preceding character ``c`` is neither
         ``▁`` nor the first half of a ``c▁`` pair found inside some token; None when ``▁``
         is not a token (then the file does not mark words this way). O(total characters of
-        the tokens), one regular-expression pass in C.
+        the tokens) in numpy, over their UTF-32 code units.
     """
     if not isinstance(tokens, (dict, set, frozenset)):
         tokens = list(tokens)
     if MARKER not in tokens:  # a vocabulary (dict) answers without a scan
         return None
-    tokens = list(tokens)
-    joined = "\n".join(tokens)
-    joiners = set(re.findall(f"([^{MARKER}\n]){MARKER}", joined))
-    if joined.count("\n") != len(tokens) - 1:  # a token holding the separator: look at it alone
-        joiners |= {t[i - 1] for t in tokens if "\n" in t
-                    for i in range(1, len(t)) if t[i] == MARKER and t[i - 1] != MARKER}
+    # every token laid end to end, a noncharacter (U+FFFF) between two: one numpy pass
+    # over the code units finds the character before every ▁ (a lone surrogate passes as
+    # its own unit)
+    units = np.frombuffer(_SEPARATOR.join(tokens).encode("utf-32-le", "surrogatepass"),
+                          np.uint32)
+    before = units[:-1][units[1:] == ord(MARKER)]
+    before = before[(before != ord(MARKER)) & (before != ord(_SEPARATOR))]
+    joiners = set(map(chr, np.unique(before).tolist()))
+    if np.count_nonzero(units == ord(_SEPARATOR)) != len(tokens) - 1 and any(
+            _SEPARATOR + MARKER in t for t in tokens):  # a token holding it: look at each
+        joiners.add(_SEPARATOR)
     held = "".join(map(re.escape, sorted(joiners | {MARKER})))
     return re.compile(f"(?<=[^{held}])(?={MARKER})")
 
@@ -91,25 +97,25 @@ def cut_words(words: list[str], cutter: re.Pattern
 
 def join_pieces(pieces: list, per_word: list[int], shifts: list[int]) -> list:
     """The parts' pieces ``(tokens, ids, starts, ends)`` put back together per word, the
-    spans shifted by each part's start (the inverse of :func:`cut_words`). The tokens, ids
-    and spans of all parts are laid end to end in C-level chains, the shifts added with
-    numpy, and each word's slice taken once: O(tokens) at C speed plus O(1) Python per word
-    (a word of one part keeps its piece)."""
+    spans shifted by each part's start (the inverse of :func:`cut_words`). Each word's
+    tokens, ids and shifted spans are laid end to end by C-level chains over its parts:
+    O(tokens) at C speed plus O(1) Python per word (a word of one part keeps its piece)."""
     if len(pieces) == len(per_word):  # no word was cut
         return list(pieces)
-    lengths = np.fromiter(map(len, map(itemgetter(0), pieces)), np.int64, len(pieces))
-    total = int(lengths.sum())
-    shift = np.repeat(np.asarray(shifts, np.int64), lengths)
-    tokens = list(chain.from_iterable(map(itemgetter(0), pieces)))
-    ids = list(chain.from_iterable(map(itemgetter(1), pieces)))
-    starts = (np.fromiter(chain.from_iterable(map(itemgetter(2), pieces)), np.int64, total) + shift).tolist()
-    ends = (np.fromiter(chain.from_iterable(map(itemgetter(3), pieces)), np.int64, total) + shift).tolist()
-    first_part = np.concatenate(([0], np.cumsum(per_word)))
-    bounds = np.concatenate(([0], np.cumsum(lengths)))[first_part].tolist()
+    tokens = map(itemgetter(0), pieces)
+    ids = map(itemgetter(1), pieces)
+    starts = map(map, repeat(add), map(itemgetter(2), pieces), map(repeat, shifts))
+    ends = map(map, repeat(add), map(itemgetter(3), pieces), map(repeat, shifts))
     out = []
-    for n, k, a, b in zip(per_word, first_part.tolist(), bounds, bounds[1:]):
+    k = 0
+    for n in per_word:
         if n == 1:
             out.append(pieces[k])
+            next(tokens), next(ids), next(starts), next(ends)
         else:
-            out.append((tuple(tokens[a:b]), tuple(ids[a:b]), tuple(starts[a:b]), tuple(ends[a:b])))
+            out.append((tuple(chain.from_iterable(islice(tokens, n))),
+                        tuple(chain.from_iterable(islice(ids, n))),
+                        tuple(chain.from_iterable(islice(starts, n))),
+                        tuple(chain.from_iterable(islice(ends, n)))))
+        k += n
     return out

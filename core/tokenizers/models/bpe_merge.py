@@ -46,7 +46,7 @@ STOP_CHECK_PAIRS = 1 << 16
 between)."""
 
 
-def reference_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
+def reference_merge(parts: list[str], ranks: dict, pair_new=None,
                     widths: list[int] | None = None, limit: int = _NO_RANK) -> list[str]:
     """The BPE merge rule written plainly: the definition the faster loops must equal.
 
@@ -61,8 +61,8 @@ def reference_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
     ranks : dict
         With ``pair_new``: ``(a, b) → rank`` of a merge list; without: ``token → rank``,
         and ``a`` and ``b`` merge into ``a + b`` when that is a token (tiktoken's rule).
-    pair_new : dict, optional
-        ``(a, b) → merged symbol``.
+    pair_new : dict or MergedTokens, optional
+        ``pair_new[(a, b)]`` → merged symbol (asked only of pairs that merge).
     widths : list of int, optional
         Each symbol's width; replaced in place by the merged symbols' summed widths.
     limit : int
@@ -93,7 +93,7 @@ def reference_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
     return parts
 
 
-def merge_by_pairs(parts: list[str], pair_rank: dict, pair_new: dict) -> list[str]:
+def merge_by_pairs(parts: list[str], pair_rank: dict, pair_new) -> list[str]:
     """Merge symbols in place by merge-list rank; returns ``parts``.
 
     O(n²) list scan below :data:`LONG_WORD` symbols, else O(n log n) (:func:`heap_merge`).
@@ -157,7 +157,7 @@ def merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
     return parts
 
 
-def heap_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
+def heap_merge(parts: list[str], ranks: dict, pair_new=None,
                widths: list[int] | None = None, limit: int = _NO_RANK,
                should_stop: Callable[[], bool] | None = None) -> list[str]:
     """Merge the lowest-ranked adjacent pair (leftmost on ties) until none merges.
@@ -175,8 +175,8 @@ def heap_merge(parts: list[str], ranks: dict, pair_new: dict | None = None,
     ranks : dict
         With ``pair_new``: ``(a, b) → rank`` of the merge list; without: ``token → rank``,
         and ``a`` and ``b`` merge when ``a + b`` is a token of rank ``< limit`` (tiktoken).
-    pair_new : dict, optional
-        ``(a, b) → merged symbol``.
+    pair_new : dict or MergedTokens, optional
+        ``pair_new[(a, b)]`` → merged symbol (asked only of pairs that merge).
     widths : list of int, optional
         Each symbol's width; merged in place (the widths of merged symbols are added up).
     limit : int

@@ -43,13 +43,15 @@ def test_a_token_holding_c_marker_keeps_c_and_marker_together():
     assert merge_free_cutter(["a", "b"]) is None  # no ▁: the file does not mark words
 
 
-def test_a_token_holding_a_line_feed_before_the_marker_keeps_them_together():
-    """A line feed is the joining separator, so a token holding one is looked at alone;
-    a vocabulary given as a dict (its ids ignored) gives the same cutter as its tokens."""
-    tokens = ["a", M, "\n" + M]
+@pytest.mark.parametrize("joiner", ["\n", "\uffff", "\ud800"])
+def test_a_token_holding_the_separator_before_the_marker_keeps_them_together(joiner):
+    """U+FFFF separates the tokens laid end to end, so a token holding one is looked at
+    alone; a line feed and a lone surrogate are characters like any other; a vocabulary
+    given as a dict (its ids ignored) gives the same cutter as its tokens."""
+    tokens = ["a", M, joiner + M]
     for given in (tokens, dict.fromkeys(tokens, 0)):
         cutter = merge_free_cutter(given)
-        assert cutter.split("a\n" + M + "a" + M + "a") == ["a\n" + M + "a", M + "a"]
+        assert cutter.split(f"a{joiner}{M}a{M}a") == [f"a{joiner}{M}a", M + "a"]
     assert merge_free_cutter({"a": 0}) is None
 
 
