@@ -189,14 +189,16 @@ class BatchEncoder:
 
     def normalize(self, piece: str) -> tuple[NormalizedText, bool]:
         """The piece's NormalizedText and whether its map is the identity (a normalizer
-        that changes nothing returns the NormalizedText it was given)."""
+        that changes nothing returns the NormalizedText it was given; a one-to-one rewrite
+        shares its columns)."""
         n = len(piece)
         if self._translate is None:
             nt = NormalizedText.identity(piece)
             if self.tok.normalizer is None:
                 return nt, True
             out = self.tok.normalizer.normalize(nt)
-            return out, out is nt
+            # (a one-to-one rewrite, as Gemma's " " -> "▁", keeps the identity's columns)
+            return out, out is nt or (out.starts is nt.starts and out.ends is nt.ends)
         new, source = self._translate(piece)
         if source is None:
             return NormalizedText(piece, new, list(range(n)), list(range(1, n + 1))), True
@@ -337,6 +339,10 @@ class _Rewrites(dict):
         if not self.shifted and self.model.merges_together:
             short = [k for k, w in enumerate(new) if len(w) < MAX_CACHED_WORD]
             self._keep_many([new[k] for k in short], [model_words[k] for k in short])
+
+    def pieces(self, words: list[str]) -> list[tuple]:
+        """The kept pieces of ``words`` (computed where missing). O(W) look-ups."""
+        return list(map(self.__getitem__, words))
 
     def _keep_many(self, words: list[str], model_words: list[str]) -> None:
         """Keep the rewritten pieces of many unshifted words at once (as
@@ -505,12 +511,33 @@ def _plain_stages(stages, text: str) -> Split:
     return words, starts
 
 
-def _bulk_cache(enc: BatchEncoder) -> _Rewrites | None:
-    """The rewritten-word cache of the words of texts encoded together
-    (:func:`~core.tokenizers.batch_bulk.encode_chunk`): the shifted one when the plan
-    prepends to every word, else the unshifted one; None when the plan's words are not
-    rewritten words (texts then go one at a time)."""
+class _ModelWords:
+    """The words of a plain plan (handed to the model as they are) seen as a bulk cache:
+    the model's own word cache, asked for many words at once."""
+
+    def __init__(self, model: Any):
+        self.model = model
+
+    def prefetch(self, words: list[str],
+                 should_stop: Callable[[], bool] | None = None) -> None:
+        """The model's ``prefetch_words`` (BPE merges many new words together)."""
+        self.model.prefetch_words(words, should_stop)
+
+    def pieces(self, words: list[str]) -> list[tuple]:
+        """The model's ``tokenize_words``: ``(tokens, ids, starts, ends)`` per word,
+        spans relative to the word."""
+        return self.model.tokenize_words(words)
+
+
+def _bulk_cache(enc: BatchEncoder) -> "_Rewrites | _ModelWords | None":
+    """The cache of the words of texts encoded together
+    (:func:`~core.tokenizers.batch_bulk.encode_chunk`): for a rewriting plan the shifted
+    rewritten-word cache when the plan prepends to every word, else the unshifted one; for
+    the plain plan the model's own (:class:`_ModelWords`); None for the other plans
+    (texts then go one at a time)."""
     plan = enc.plan
+    if plan is _plain:
+        return _ModelWords(enc.model)
     if plan is _then_meta and enc.tok.pre_tokenizer.pre_tokenizers[-1].prepend_scheme == "always":
         return enc.rewrites[1]
     if plan in (_byte_level, _metaspace, _then_meta, _then_bytes):

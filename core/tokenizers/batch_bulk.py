@@ -1,18 +1,21 @@
-"""Texts of rewriting pipelines encoded together: one pass over all the words of a chunk.
+"""Texts encoded together: one pass over all the words of a chunk.
 
 :class:`~core.tokenizers.batch.BatchEncoder` encodes a text at a time; for pipelines whose
 pre-tokenizer rewrites its words (ByteLevel: GPT-2, tiktoken files; Metaspace, alone or
-after plain splitters: Pegasus and other SentencePiece conversions) most of that time is
-per-token list work repeated for every text. :func:`encode_chunk` instead splits every
-text of a chunk into its source words (the encoder's plan), looks all of them up in the
-rewritten-word cache at once (words never seen are computed there, each once; a first word
-with a prepended character in the shifted cache) and builds the tokens, ids, word ids and
-offsets of the whole chunk in flat lists and numpy arrays, then cuts them per text. Every
-Encoding equals, field for field, what ``Tokenizer.encode`` returns.
+after plain splitters: Pegasus and other SentencePiece conversions) or hands them to the
+model as they are (the plain plan: BERT, Gemma 3) most of that time is per-token list
+work repeated for every text. :func:`encode_chunk` instead splits every text of a chunk
+into its source words (the encoder's plan), looks all of them up at once in the encoder's
+bulk cache — the rewritten-word cache (words never seen are computed there, each once; a
+first word with a prepended character in the shifted cache), or the model's own words for
+the plain plan — and builds the tokens, ids, word ids and offsets of the whole chunk in
+flat lists and numpy arrays, then cuts them per text. Every Encoding equals, field for
+field, what ``Tokenizer.encode`` returns.
 
 It covers texts that go through the pipeline as one piece with the identity offset map:
-no normalizer, or one that changes nothing in the text (a per-character one whose images
-are all one character long, or one that returns the NormalizedText it was given), no
+no normalizer, or one that keeps every character's span (a per-character one whose images
+are all one character long, a one-to-one rewrite such as Gemma 3's ``" "`` → ``"▁"``, or
+one that returns the NormalizedText it was given), no
 added token matched in the text, fewer than :data:`~core.tokenizers.batch.SMALL_TEXT`
 code points. Any other text is handed to :meth:`BatchEncoder.encode
 <core.tokenizers.batch.BatchEncoder.encode>` (its normalized text reused when it is one
@@ -48,8 +51,8 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     Parameters
     ----------
     enc : core.tokenizers.batch.BatchEncoder
-        Of a tokenizer whose plan splits into rewritten words (its ``bulk_cache`` is
-        not None: the cache every word is looked up in).
+        Of a tokenizer whose ``bulk_cache`` is not None (the cache every word is looked
+        up in: ``prefetch(words)``, ``pieces(words)``).
     texts : list of str
     add_special_tokens : bool
         As in ``Tokenizer.encode``.
@@ -115,7 +118,7 @@ def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
     """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
     bounds of each text (``len(n_words) + 1`` of them); the words at ``firsts`` are
     looked up as shifted (a character prepended). O(tokens)."""
-    pieces = list(map(enc.bulk_cache.__getitem__, keys))
+    pieces = enc.bulk_cache.pieces(keys)
     shifted = enc.rewrites[1]
     for i in firsts:
         pieces[i] = shifted[keys[i]]

@@ -26,9 +26,10 @@ from tests.core.strategies import any_text, tricky_text, without_refused_surroga
 
 SHARED = {"bert": "bert-base-uncased/tokenizer.json", "gpt2": "gpt2/tokenizer.json",
           "pegasus": "pegasus-unigram/tokenizer.json",
-          "cl100k": "cl100k_base/cl100k_base.tiktoken"}
+          "cl100k": "cl100k_base/cl100k_base.tiktoken",
+          "gemma-3": "gemma-3/tokenizer.json"}  # the plain plan with a rewriting normalizer
 #: lines per UDHR text for the slower tokenizers (all lines for the others)
-SAMPLE = {"pegasus": 25, "cl100k": 40}
+SAMPLE = {"pegasus": 25, "cl100k": 40, "gemma-3": 25}
 EDGE = ["", " ", "  a  b ", "\ud800x\udfff", "a\x00b\x01", "[CLS] hi [SEP]", "<|endoftext|>x",
         "</s> a <unk>", "▁a ▁b", "e\u0301 ñ 中文字 👩\u200d👩\u200d👧 👍🏽", "\x01abc", "¯\x1f",
         "a\u3000b\u00a0c", " leading", "trailing  ", "\n\n", "it's 1234567 I'll"]
@@ -255,7 +256,7 @@ def test_model_tokens_with_empty_spans(data_dir, udhr_texts):
     assert_same(tok, _lines(udhr_texts, SAMPLE["pegasus"]) + EDGE, False)
 
 
-@pytest.mark.parametrize("name", ["gpt-4o", "gemma-3"])  # texts together / a text at a time
+@pytest.mark.parametrize("name", ["gpt-4o", "gemma-3"])  # ByteLevel words / the plain plan
 def test_a_cold_batch_merges_its_new_words_together(data_dir, udhr_texts, monkeypatch, name):
     """A fresh BPE tokenizer's batch hands its first-seen words to the model all at once
     (numpy rounds, then looked up) — Gemma 3's cut into their merge-free parts — and the
