@@ -489,14 +489,14 @@ class BPE:
         its last), for token ranks the rank of the merged token; the rank is ``NO_RANK``
         (from :mod:`core.tokenizers.models.bpe_batch`) where the pair does not merge, and
         the merged id is then meaningless. The model's own pair table (:meth:`_pair_table`,
-        built once): O(k log m) numpy for m merges."""
+        built once): O(k) numpy, expected, for k pairs."""
         return self._pair_table().ranks(np.asarray(left, np.int64), np.asarray(right, np.int64))
 
     def _pair_table(self) -> PairTable:
         """The model's :class:`PairTable` (kept across calls, built on first use). A merge
         list read in bulk (its ids kept by :func:`merge_tables`) with unique ids gives it
-        whole (:meth:`PairTable.from_arrays`: one O(m log m) sort for m merges, then numpy
-        binary searches); otherwise the pairs asked about are
+        whole (:meth:`PairTable.from_arrays`: a numpy hash table of the m merges, O(m) to
+        build, then O(1) probes per pair); otherwise the pairs asked about are
         looked up in C-level ``map`` chains over the merge list's tables or, for token
         ranks, over the vocabulary (two parts merge when their concatenation is a token)."""
         pairs = self.__dict__.get("_pairs")

@@ -99,12 +99,12 @@ def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):
 @settings(max_examples=200, deadline=None)
 @given(merge_lists(), st.data())
 def test_whole_merge_list_table_answers_as_the_asking_one(table, data):
-    """The table given every merge at once (binary search) answers each pair, merging or
+    """The table given every merge at once (a hash table) answers each pair, merging or
     not, as the one asking the model pair by pair."""
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
     whole = model._pair_table()
-    assert whole._keys is not None  # the merge list came whole
+    assert whole._slots is not None  # the merge list came whole
     ids = st.integers(0, len(symbols) - 1)
     asked = data.draw(st.lists(st.tuples(ids, ids), max_size=60))
     asked += [(model._vocab[a], model._vocab[b]) for a, b in merges]  # every merge asked
@@ -122,3 +122,25 @@ def test_whole_table_keeps_the_last_rank_of_a_pair_listed_twice():
                 [("a", "b"), ("ab", "c"), ("a", "b")])
     rank, new = model._pair_table().ranks(np.array([0, 2, 1]), np.array([1, 3, 0]))
     assert rank.tolist() == [2, 1, bpe_batch.NO_RANK] and new[:2].tolist() == [2, 4]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(0, 50),
+                          st.integers(0, 9)), max_size=120),
+       st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=80))
+def test_whole_table_answers_as_a_dict_with_pairs_given_many_times(entries, asked):
+    """The hash table of :meth:`PairTable.from_arrays` (crowded: few distinct pairs, each
+    given up to dozens of times, so probes run long and twins race for one slot) answers
+    as a dict keeping each pair's highest ``(rank, merged)``."""
+    want: dict[tuple[int, int], tuple[int, int]] = {}
+    for a, b, r, g in entries:
+        want[a, b] = max(want.get((a, b), (r, g)), (r, g))
+    cols = [np.asarray(c, np.int64) for c in zip(*entries)] if entries else [
+        np.zeros(0, np.int64)] * 4
+    table = PairTable.from_arrays(*cols)
+    asked += list(want)
+    left = np.asarray([a for a, _ in asked], np.int64)
+    right = np.asarray([b for _, b in asked], np.int64)
+    rank, new = table.ranks(left, right)
+    for (a, b), r, g in zip(asked, rank.tolist(), new.tolist()):
+        assert (r, g) == want[a, b] if (a, b) in want else r == bpe_batch.NO_RANK
