@@ -1,5 +1,6 @@
-"""Byte-level split patterns (GPT-2, r50k/p50k, cl100k, o200k) and the Unicode-version shim
-that keeps ``\\p{L}``/``\\p{N}`` as old as the reference libraries' tables.
+"""Byte-level split patterns (GPT-2, r50k/p50k, cl100k, o200k, Llama 3, Qwen2/3) and the
+Unicode-version shim that keeps ``\\p{L}``/``\\p{N}`` as old as the reference libraries'
+tables.
 
 The patterns split text (code points) before the byte rewrite of the ByteLevel
 pre-tokenizer (:mod:`core.tokenizers.pre_tokenizers.byte_level`); the byte alphabet itself is
@@ -50,12 +51,24 @@ O200K_PATTERN = "|".join([
 ])
 """o200k_base's pattern as published with tiktoken."""
 
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+"""Llama 3's ``Split`` pattern as its ``tokenizer.json`` writes it (cl100k_base's, without
+the possessive quantifiers)."""
+
+QWEN2_PATTERN = LLAMA3_PATTERN.replace(r"\p{N}{1,3}", r"\p{N}")
+"""Qwen2's and Qwen3's ``Split`` pattern (Llama 3's with one digit per piece)."""
+
 PATTERNS: dict[str, str] = {
     "gpt2": GPT2_PATTERN,
     "r50k_base": R50K_PATTERN,
     "p50k_base": R50K_PATTERN,
     "cl100k_base": CL100K_PATTERN,
     "o200k_base": O200K_PATTERN,
+    "llama3": LLAMA3_PATTERN,
+    "qwen2": QWEN2_PATTERN,
 }
 
 
