@@ -517,16 +517,23 @@ class _ModelWords:
 
     def __init__(self, model: Any):
         self.model = model
+        self._uncached: dict = {}  # pieces the last prefetch computed but could not cache
 
     def prefetch(self, words: list[str],
                  should_stop: Callable[[], bool] | None = None) -> None:
-        """The model's ``prefetch_words`` (BPE merges many new words together)."""
-        self.model.prefetch_words(words, should_stop)
+        """The model's ``prefetch_words`` (BPE merges many new words together); the pieces
+        it returns (words too long for its cache) are kept for :meth:`pieces`."""
+        self._uncached = self.model.prefetch_words(words, should_stop) or {}
 
     def pieces(self, words: list[str]) -> list[tuple]:
-        """The model's ``tokenize_words``: ``(tokens, ids, starts, ends)`` per word,
-        spans relative to the word."""
-        return self.model.tokenize_words(words)
+        """``(tokens, ids, starts, ends)`` per word, spans relative to the word: the last
+        prefetch's uncached pieces (then forgotten), the model's ``tokenize_words`` for
+        the rest. O(W) look-ups besides the model's work."""
+        kept, self._uncached = self._uncached, {}
+        if not kept:
+            return self.model.tokenize_words(words)
+        rest = iter(self.model.tokenize_words([w for w in words if w not in kept]))
+        return [kept[w] if w in kept else next(rest) for w in words]
 
 
 def _bulk_cache(enc: BatchEncoder) -> "_Rewrites | _ModelWords | None":

@@ -63,8 +63,8 @@ class CachedModel:
 
     def prefetch_words(self, words: list[str],
                        should_stop: Callable[[], bool] | None = None) -> None:
-        """Nothing: these models gain nothing from seeing many new words at once (BPE
-        merges them together; see :meth:`core.tokenizers.models.bpe.BPE.prefetch_words`)."""
+        """Nothing (None): these models gain nothing from seeing many new words at once
+        (BPE merges them together; see :meth:`core.tokenizers.models.bpe.BPE.prefetch_words`)."""
 
     def tokenize_flat(self, words: list[str],
                       should_stop: Callable[[], bool] | None = None) -> tuple | None:

@@ -235,46 +235,53 @@ class BPE:
         missing = [w for w in dict.fromkeys(words) if w not in pieces]
         if not missing:
             return list(map(pieces.__getitem__, words))
-        parts, per_word, shifts = cut_words(missing, cutter)
-        fresh = dict(zip(missing, join_pieces(self._tokenize_uncut_words(parts, should_stop),
-                                              per_word, shifts)))
+        get = self._tokenize_cut(missing, cutter, should_stop).get
+        return [get(w) or pieces[w] for w in words]
+
+    def _tokenize_cut(self, words: list[str], cutter: "re.Pattern",
+                      should_stop: Callable[[], bool] | None = None) -> dict:
+        """The pieces of ``words`` (distinct, not cached): cut where ``cutter`` matches,
+        their parts tokenized together (:meth:`_tokenize_uncut_words`), put back together
+        (:func:`join_pieces`); the words under :data:`CACHE_MAX_WORD` cached whole.
+        Returns every word's piece. O(total characters) for the cuts, O(tokens) to join."""
+        pieces = self._pieces
+        parts, per_word, shifts = cut_words(words, cutter)
+        fresh = dict(zip(words, join_pieces(self._tokenize_uncut_words(parts, should_stop),
+                                            per_word, shifts)))
         for w, piece in fresh.items():
             if len(w) < CACHE_MAX_WORD:
                 if len(pieces) >= CACHE_SIZE:
                     pieces.clear()
                 pieces[w] = piece
-        get = fresh.get
-        return [get(w) or pieces[w] for w in words]
+        return fresh
 
     merges_together = True
     """:meth:`prefetch_words` merges many first-seen words together (numpy rounds)."""
 
     def prefetch_words(self, words: list[str],
-                       should_stop: Callable[[], bool] | None = None) -> None:
+                       should_stop: Callable[[], bool] | None = None) -> dict | None:
         """Merge the ``words`` not yet cached together and cache them, so that the
         :meth:`tokenize_word` calls that follow look them up: a batch of many first-seen
         words goes through the numpy rounds of :meth:`_merge_many` (when they hold
         :data:`BATCH_WORDS` symbols or more) instead of one Python merge loop per word.
         Words with merge-free cuts (:meth:`merge_free_cutter`) are cut, their parts merged
-        together and cached, and the words short enough to be cached whole put together
-        (:meth:`tokenize_words`: cut again, looked up, :func:`join_pieces`). Nothing else is
-        merged here (words the rounds leave out, or too long to cache, are merged when
-        asked for, as before). O(W) for W words plus O(N log N) numpy for their N
-        symbols; ``should_stop`` is asked before every round (raises
-        :class:`core.errors.Cancelled`)."""
+        together and cached, and the words put together at once (:meth:`_tokenize_cut`):
+        those too long to cache are returned, ``{word: piece}``, for the caller that asked
+        for them to use (else None). Nothing else is merged here (words the rounds leave
+        out, or too long to cache, are merged when asked for). O(W) for W words plus
+        O(N log N) numpy for their N symbols; ``should_stop`` is asked before every round
+        (raises :class:`core.errors.Cancelled`)."""
         if len(words) < 64:
-            return
+            return None
         pieces = self._pieces
         missing = [w for w in dict.fromkeys(words) if w not in pieces]
         cutter = (self.merge_free_cutter() if missing and max(map(len, missing)) >= CUT_FROM
                   else None)
-        if cutter is not None:  # the parts are merged together and cached
-            self._cache_merged_together(cut_words(missing, cutter)[0], should_stop)
-            short = [w for w in missing if len(w) < CACHE_MAX_WORD]
-            if short:  # put together and cached whole (longer words are joined when asked)
-                self.tokenize_words(short, should_stop)
-            return
+        if cutter is not None:  # the parts merged together, the words put together at once
+            fresh = self._tokenize_cut(missing, cutter, should_stop)
+            return {w: p for w, p in fresh.items() if len(w) >= CACHE_MAX_WORD}
         self._cache_merged_together(missing, should_stop)
+        return None
 
     def _cache_merged_together(self, words: list[str],
                                should_stop: Callable[[], bool] | None = None) -> dict:

@@ -82,30 +82,19 @@ class PairTable:
         whole array at a time — each round places or looks up every key still pending at
         its next slot — so no Python runs per pair. Building is O(m) expected (a sort of
         the keys would be O(m log m) and, on Gemma 3's 514,906 merges, slower), a look-up
-        O(1) expected per pair."""
+        O(1) expected per pair. Keys that crowd the table (a run of more than
+        :data:`MAX_PROBE` filled slots: only a file crafted against the hash does that) are
+        sorted instead, and looked up by binary search: O(m log m), O(log m) per pair."""
         self = cls()
         keys = np.asarray(left, np.int64) << 32 | np.asarray(right, np.int64)
         packed = np.asarray(rank, np.int64) << 32 | np.asarray(merged, np.int64)
-        m = len(keys)
-        bits = max(4, (4 * m).bit_length())
-        slots = np.full(1 << bits, -1, np.int32)
-        slot = _slot_of(keys, bits)
-        pending = np.arange(m, dtype=np.int32)
-        while len(pending):  # a round: every pending key tries its slot
-            at = slot[pending]
-            free = slots[at] == -1
-            slots[at[free]] = pending[free]  # (one of the keys aiming at a slot wins it)
-            lost = pending[slots[at] != pending]
-            held = slots[slot[lost]]
-            same = keys[held] == keys[lost]  # a pair given twice: its highest entry stays
-            stay = lost[:0]
-            if same.any():
-                a, b = held[same], lost[same]
-                slots[slot[b]] = np.where(packed[b] > packed[a], b, a)
-                stay = b[packed[b] > packed[slots[slot[b]]]]  # lost to a lower twin: again
-                lost = lost[~same]
-            slot[lost] = (slot[lost] + 1) & ((1 << bits) - 1)
-            pending = np.concatenate((lost, stay))
+        slots = _hash_table(keys, packed)
+        if slots is None:  # crowded keys (a crafted file): sorted, for binary searches
+            order = np.argsort(keys)
+            keys, packed = keys[order], packed[order]
+            if len(keys) > 1 and not (keys[1:] != keys[:-1]).all():  # a pair given twice
+                first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+                keys, packed = keys[first], np.maximum.reduceat(packed, first)
         self._keys, self._packed, self._slots = keys, packed, slots
         return self
 
@@ -139,7 +128,8 @@ class PairTable:
     def ranks(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Ranks (``NO_RANK``: no merge) and merged ids of the pairs, shape (k,) each.
 
-        Built :meth:`from_arrays`: O(k) numpy, expected (hash probes). Otherwise O(k log k)
+        Built :meth:`from_arrays`: O(k) numpy, expected (hash probes; O(k log m) binary
+        searches for a crafted merge list's crowded keys). Otherwise O(k log k)
         numpy (a sort), one dict look-up per distinct pair and one ``many`` entry per pair
         never seen before.
         """
@@ -148,6 +138,14 @@ class PairTable:
         keys = left << 32 | right
         if self._slots is not None:  # every merging pair known: the hash table
             table = self._probe(keys)
+            return table >> 32, table & 0xFFFFFFFF
+        if self._keys is not None:  # every merging pair known, sorted: a binary search
+            known = self._keys
+            if not len(known):
+                return np.full(len(keys), _NO_RANK), np.full(len(keys), 0xFFFFFFFF)
+            at = np.searchsorted(known, keys)
+            at[at == len(known)] = 0
+            table = np.where(known[at] == keys, self._packed[at], NO_PAIR)
             return table >> 32, table & 0xFFFFFFFF
         uniq = _sorted_unique(keys)
         seen = self._seen
@@ -166,6 +164,52 @@ class PairTable:
         else:
             table = np.broadcast_to(table, keys.shape)
         return table >> 32, table & 0xFFFFFFFF
+
+
+def _hash_table(keys: np.ndarray, packed: np.ndarray) -> np.ndarray | None:
+    """The slots of :meth:`PairTable.from_arrays`' hash table (int32 of shape (2**bits,),
+    at most a quarter full: each slot the index of its key, or -1), a pair given twice
+    keeping its highest entry; None when the keys crowd it (a round of placing runs past
+    :data:`MAX_PROBE`, or so does a run of filled slots). O(m) expected: a round places
+    or moves on every key still pending, a whole array at a time."""
+    m = len(keys)
+    bits = max(4, (4 * m).bit_length())
+    slots = np.full(1 << bits, -1, np.int32)
+    slot = _slot_of(keys, bits)
+    pending = np.arange(m, dtype=np.int32)
+    rounds = 0
+    while len(pending):  # a round: every pending key tries its slot
+        rounds += 1
+        if rounds > MAX_PROBE:
+            return None
+        at = slot[pending]
+        free = slots[at] == -1
+        slots[at[free]] = pending[free]  # (one of the keys aiming at a slot wins it)
+        lost = pending[slots[at] != pending]
+        held = slots[slot[lost]]
+        same = keys[held] == keys[lost]  # a pair given twice: its highest entry stays
+        stay = lost[:0]
+        if same.any():
+            a, b = held[same], lost[same]
+            slots[slot[b]] = np.where(packed[b] > packed[a], b, a)
+            stay = b[packed[b] > packed[slots[slot[b]]]]  # lost to a lower twin: again
+            lost = lost[~same]
+        slot[lost] = (slot[lost] + 1) & ((1 << bits) - 1)
+        pending = np.concatenate((lost, stay))
+    # a look-up probes to the end of its run of filled slots (runs wrap around the end)
+    edges = np.diff(np.concatenate(([0], (slots >= 0).view(np.int8), [0])))
+    opens, closes = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    runs = closes - opens
+    longest = int(runs.max()) if len(runs) else 0
+    if len(runs) > 1 and opens[0] == 0 and closes[-1] == len(slots):
+        longest = max(longest, int(runs[0] + runs[-1]))
+    return slots if longest <= MAX_PROBE else None
+
+
+MAX_PROBE = 64
+"""Rounds a key may take to find its slot, and filled slots in a row, before a
+:class:`PairTable` gives its hash table up for a sorted array (the shared merge lists need
+under 16)."""
 
 
 def _slot_of(keys: np.ndarray, bits: int) -> np.ndarray:

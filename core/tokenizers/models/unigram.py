@@ -216,7 +216,7 @@ class Unigram(CachedModel):
         back = [0] * (n + 1)
         edge: list[str | None] = [""] * (n + 1)
         for i, c in enumerate(word):
-            if not i % STOP_EVERY and should_stop is not None and should_stop():
+            if should_stop is not None and not i % STOP_EVERY and should_stop():
                 raise Cancelled("cancelled")
             here = best[i]
             hit = first(c)
@@ -238,10 +238,7 @@ class Unigram(CachedModel):
                     edge[i + 1] = c
             if reach > 1:
                 stop = i + reach
-                if stop > n:
-                    stop = n
-                j = i + 2
-                while j <= stop:
+                for j in range(i + 2, (stop if stop < n else n) + 1):
                     piece = word[i:j]
                     piece_score = get(piece)
                     if piece_score is None:
@@ -251,7 +248,6 @@ class Unigram(CachedModel):
                         best[j] = score
                         back[j] = i
                         edge[j] = piece
-                    j += 1
         ends: list[int] = []
         tokens: list[str | None] = []
         end = n

@@ -5,6 +5,7 @@ repetitive words; it hands the word back whenever a round could differ."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.tokenizers.models import bpe as bpe_module
@@ -131,16 +132,37 @@ def test_whole_table_keeps_the_last_rank_of_a_pair_listed_twice():
 def test_whole_table_answers_as_a_dict_with_pairs_given_many_times(entries, asked):
     """The hash table of :meth:`PairTable.from_arrays` (crowded: few distinct pairs, each
     given up to dozens of times, so probes run long and twins race for one slot) answers
-    as a dict keeping each pair's highest ``(rank, merged)``."""
+    as a dict keeping each pair's highest ``(rank, merged)``; so does the sorted table it
+    falls back to when keys crowd it (a probe limit of 1: any collision)."""
     want: dict[tuple[int, int], tuple[int, int]] = {}
     for a, b, r, g in entries:
         want[a, b] = max(want.get((a, b), (r, g)), (r, g))
     cols = [np.asarray(c, np.int64) for c in zip(*entries)] if entries else [
         np.zeros(0, np.int64)] * 4
-    table = PairTable.from_arrays(*cols)
     asked += list(want)
     left = np.asarray([a for a, _ in asked], np.int64)
     right = np.asarray([b for _, b in asked], np.int64)
-    rank, new = table.ranks(left, right)
-    for (a, b), r, g in zip(asked, rank.tolist(), new.tolist()):
-        assert (r, g) == want[a, b] if (a, b) in want else r == bpe_batch.NO_RANK
+    for limit in (bpe_batch.MAX_PROBE, 1):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(bpe_batch, "MAX_PROBE", limit)
+            table = PairTable.from_arrays(*cols)
+        rank, new = table.ranks(left, right)
+        for (a, b), r, g in zip(asked, rank.tolist(), new.tolist()):
+            assert (r, g) == want[a, b] if (a, b) in want else r == bpe_batch.NO_RANK
+
+
+def test_keys_crafted_to_crowd_the_hash_table_fall_back_to_a_sorted_one():
+    """Keys whose home slots are one run of consecutive slots (what a hostile file could
+    pick) would make every look-up probe the whole run: the table is sorted instead."""
+    bits = (4 * 1000).bit_length()
+    # the key landing in slot s: s * 2**(64 - bits) times the inverse of the multiplier
+    inverse = pow(0x9E3779B97F4A7C15, -1, 1 << 64)
+    keys = np.array([((s << (64 - bits)) * inverse) % (1 << 64) for s in range(1000)],
+                    np.uint64).view(np.int64)
+    assert (bpe_batch._slot_of(keys, bits) == np.arange(1000)).all()
+    left, right = keys >> 32, keys & 0xFFFFFFFF
+    ok = (left >= 0) & (left < 2**31)
+    table = PairTable.from_arrays(left[ok], right[ok], np.arange(ok.sum()), np.zeros(ok.sum()))
+    assert table._slots is None
+    rank, _ = table.ranks(left[ok], right[ok])
+    assert rank.tolist() == list(range(ok.sum()))
