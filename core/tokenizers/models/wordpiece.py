@@ -63,29 +63,47 @@ class WordPiece(CachedModel):
                 f"max_input_chars_per_word must be a non-negative whole number of characters, "
                 f"not {limit!r}")
         self.max_input_chars_per_word = limit
-        self._max_len = max(len(t) for t in vocab)
 
     def settings(self) -> dict[str, Any]:
         return {"unk_token": self.unk_token, "continuing_subword_prefix": self.prefix,
                 "max_input_chars_per_word": self.max_input_chars_per_word,
                 "vocab_size": len(self.vocab)}
 
+    def _reaches(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Per first character, the longest entry starting with it, and the longest
+        continuation (after the prefix) starting with it: no longer slice from there can
+        be an entry, so the greedy match tries none. Built on first use, O(vocabulary)."""
+        reaches = self.__dict__.get("_reach")
+        if reaches is None:
+            first: dict[str, int] = {}
+            cont: dict[str, int] = {}
+            prefix, k = self.prefix, len(self.prefix)
+            for t in self.vocab:
+                if t and len(t) > first.get(t[0], 0):
+                    first[t[0]] = len(t)
+                if k and len(t) > k and t.startswith(prefix) and len(t) - k > cont.get(t[k], 0):
+                    cont[t[k]] = len(t) - k
+            reaches = self._reach = (first, cont if k else first)
+        return reaches
+
     def _tokenize(self, word: str) -> Piece:
-        """Greedy longest match: O(n·L) lookups for n code points, L the longest entry."""
+        """Greedy longest match: O(n·L) lookups for n code points, L the longest entry
+        that starts with the character at hand (:meth:`_reaches`)."""
         n = len(word)
         if n == 0:
             return (), (), (), ()
         unk = ((self.unk_token,), (self.unk_id,), (0,), (n,))
         if n > self.max_input_chars_per_word:
             return unk
-        vocab, prefix, longest = self.vocab, self.prefix, self._max_len
+        vocab, prefix = self.vocab, self.prefix
+        first, cont = self._reaches()
         tokens: list[str] = []
         ids: list[int] = []
         starts: list[int] = []
         start = 0
         while start < n:
             lead = prefix if start else ""
-            end = min(n, start + longest - len(lead))
+            end = min(n, start + (cont if start else first).get(word[start], 0))
             while end > start:
                 piece = lead + word[start:end]
                 tid = vocab.get(piece)
