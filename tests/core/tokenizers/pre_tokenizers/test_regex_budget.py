@@ -104,3 +104,21 @@ def test_the_modern_files_split_patterns_are_the_published_ones(data_dir, name):
     split = load(path).pre_tokenizer.pre_tokenizers[0]
     assert split.pattern in PATTERNS.values() and not split._budgeted
     assert Split(split.pattern + "|x", True, "Isolated")._budgeted
+
+
+def test_the_converters_space_runs_replace_runs_without_the_budget(monkeypatch):
+    """SentencePiece conversions' ``Replace(" {2,}", " ")`` (Pegasus) is trusted; the same
+    pattern with anything added is budgeted, and still answers the same."""
+    from core.tokenizers import _components
+    budgeted = []
+    real = _components.regex_budget
+    monkeypatch.setattr("core.tokenizers.normalizers.replace.regex_budget",
+                        lambda text: budgeted.append(1) or real(text))
+    monkeypatch.setattr("core.tokenizers._components.regex_budget",
+                        lambda text: budgeted.append(1) or real(text))
+    text = "a  b   c d"
+    trusted = Replace(" {2,}", " ", True).normalize(NormalizedText.identity(text))
+    assert trusted.text == "a b c d" and not budgeted
+    other = Replace(" {2,}|\x00", " ", True).normalize(NormalizedText.identity(text))
+    assert other.text == "a b c d" and budgeted
+    assert (other.starts, other.ends) == (trusted.starts, trusted.ends)
