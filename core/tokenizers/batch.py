@@ -513,7 +513,9 @@ def _plain_stages(stages, text: str) -> Split:
 
 class _ModelWords:
     """The words of a plain plan (handed to the model as they are) seen as a bulk cache:
-    the model's own word cache, asked for many words at once."""
+    the model's own word cache, asked for many words at once. (Two threads batching on one
+    tokenizer may take each other's uncached pieces: a word's piece is the same whoever
+    computed it.)"""
 
     def __init__(self, model: Any):
         self.model = model
