@@ -65,6 +65,26 @@ def test_a_text_too_long_to_save_keeps_a_prefix_and_the_start_says_so(qtbot, pan
     assert again.start_notice is None and not again.w.banner.isVisible()
 
 
+def test_a_restored_prefix_too_long_to_tokenize_still_says_it_was_cut(qtbot, pane, monkeypatch):
+    """A 3M text saved as its first 2M characters is still over the 1M that are tokenized:
+    the start names both (the limit's notice used to hide the cut), also when the editor
+    waits for its first paint (limits lowered: saved 5,000, tokenized 3,000, waiting
+    from 4,000)."""
+    import core.align.view as view_module
+    monkeypatch.setattr(pane_module, "MAX_SAVED_CHARS", 5000)
+    monkeypatch.setattr(pane_module, "FILL_AFTER_PAINT_CHARS", 4000)
+    monkeypatch.setattr(view_module, "MAX_CHARS", 3000)
+    set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text("word " * 2000)  # 10,000 code points
+    pane.save_state()
+    again = _restarted(qtbot)
+    qtbot.waitUntil(lambda: again.w.editor.toPlainText() == ("word " * 2000)[:5000], timeout=20000)
+    banner = again.w.banner.text()
+    assert again.w.banner.isVisible() and "10,000 characters" in banner and "first 5,000" in banner
+    assert "at most 3,000 are tokenized" in banner and again.start_notice is not None
+
+
 def _waiting(qtbot, pane, monkeypatch) -> AlignmentPane:
     """A fresh pane restoring ``LINE`` (saved by ``pane``), never shown: its editor waits for
     the first paint (the threshold lowered to 10,000 code points)."""
