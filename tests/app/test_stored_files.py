@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QApplication
 
 from app.main_window import TEACHING, MainWindow
 from app.settings import (
-    MAX_STATE_BYTES, SETTINGS_FILE, STATE_FILE, config_dir, file_problem, open_settings, read_state,
-    settings_problem, state_file, write_state)
+    MAX_SETTINGS_BYTES, MAX_STATE_BYTES, SETTINGS_FILE, STATE_FILE, config_dir, file_problem,
+    open_settings, read_state, settings_problem, state_file, write_state)
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and symlinks (POSIX)")
 
-KINDS = ("fifo", "symlink to a file outside", "folder", "symlink to /dev/null")
+KINDS = ("fifo", "symlink to a file outside", "folder", "symlink to /dev/null", "file over its cap")
 OUTSIDE_STATE = {"alignment/state": {"text": "text kept outside the folder", "mode": "tokenize"}}
 OUTSIDE_SETTINGS = "[tokenizer]\ncurrent=:teaching-example:\n[window]\ntab=3\n"
 
@@ -34,6 +34,9 @@ def _plant(path: Path, kind: str, outside: Path) -> None:
         path.mkdir()
     elif kind == "symlink to /dev/null":
         path.symlink_to("/dev/null")
+    elif kind == "file over its cap":  # sparse: no disk space used
+        with open(path, "wb") as f:
+            f.truncate((MAX_SETTINGS_BYTES if path.name == SETTINGS_FILE else MAX_STATE_BYTES) + 1)
     else:
         outside.write_text(OUTSIDE_SETTINGS if path.name == SETTINGS_FILE else json.dumps(OUTSIDE_STATE),
                            encoding="utf-8")
@@ -85,6 +88,9 @@ def test_a_non_file_in_a_stored_file_s_place_is_named_and_left_alone(qtbot, tmp_
         assert json.loads(path.read_text(encoding="utf-8"))["alignment/state"]["text"] == "typed in this session"
     else:
         assert _look(path) == before
+    if kind == "file over its cap":  # not rewritten: the session's text stayed in memory
+        assert os.lstat(path).st_size == (MAX_SETTINGS_BYTES if name == SETTINGS_FILE
+                                          else MAX_STATE_BYTES) + 1
     if kind == "symlink to a file outside":
         expected = OUTSIDE_SETTINGS if name == SETTINGS_FILE else json.dumps(OUTSIDE_STATE)
         assert outside.read_text(encoding="utf-8") == expected
