@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator
 
 from core.errors import PatternTimeoutError, TokenizerLoadError
 from core.text.regex_lock import concurrency
+from core.tokenizers._patterns import TRUSTED
 
 
 def build_component(kind: str, cfg: Any, registry: dict[str, Callable[[dict], Any]]) -> Any:
@@ -57,6 +58,12 @@ REGEX_BUDGET_PER_CHAR_S = 5e-6
 """Further time per code point of the text, in seconds (the published split patterns need
 about 1e-6 s per code point with the budget's bookkeeping, so honest patterns keep a wide
 margin; 1,000,000 code points get 5.25 s)."""
+
+
+def needs_budget(pattern: str) -> bool:
+    """Whether a regex from a file runs under the time budget: every pattern but the
+    published, linear ones (:data:`core.tokenizers._patterns.TRUSTED`)."""
+    return pattern not in TRUSTED
 
 
 def regex_budget(text: str) -> float:

@@ -30,6 +30,8 @@ from typing import Iterable
 
 import numpy as np
 
+from core.text.offsets import code_points
+
 __all__ = ["MARKER", "cut_words", "join_pieces", "merge_free_cutter"]
 
 MARKER = "\u2581"
@@ -60,8 +62,7 @@ def merge_free_cutter(tokens: Iterable[str]) -> re.Pattern | None:
     # every token laid end to end, a noncharacter (U+FFFF) between two: one numpy pass
     # over the code units finds the character before every ▁ (a lone surrogate passes as
     # its own unit)
-    units = np.frombuffer(_SEPARATOR.join(tokens).encode("utf-32-le", "surrogatepass"),
-                          np.uint32)
+    units = code_points(_SEPARATOR.join(tokens))
     before = units[:-1][units[1:] == ord(MARKER)]
     before = before[(before != ord(MARKER)) & (before != ord(_SEPARATOR))]
     joiners = set(map(chr, np.unique(before).tolist()))

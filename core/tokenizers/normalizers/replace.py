@@ -16,7 +16,7 @@ from core.errors import TokenizerLoadError
 from core.text.normalize import NormalizedText
 from core.text.regex_lock import concurrency
 from core.tokenizers import chars
-from core.tokenizers._components import finditer_budgeted, regex_budget
+from core.tokenizers._components import finditer_budgeted, needs_budget, regex_budget
 from core.tokenizers.normalizers.base import Normalizer
 
 
@@ -43,18 +43,12 @@ class Strip(Normalizer):
         return nt if (a, b) == (0, len(t)) else nt.slice(a, max(a, b))
 
 
-TRUSTED_PATTERNS = frozenset({" {2,}"})
-"""Regex patterns run without the time budget: linear, and written by the reference's own
-converters (SentencePiece models: runs of spaces to one). The budget's bookkeeping costs
-about 3.5x the matching itself."""
-
-
 class Replace(Normalizer):
     """Replaces every match of a string or regex; new characters take the span of the
     last matched character, as the reference's ``replace`` does.
 
     A regex runs under a time budget (:func:`core.tokenizers._components.finditer_budgeted`),
-    unless it is one of :data:`TRUSTED_PATTERNS`.
+    unless :func:`~core.tokenizers._components.needs_budget` says it need not.
 
     Raises
     ------
@@ -70,7 +64,7 @@ class Replace(Normalizer):
         if not isinstance(pattern, str) or not isinstance(content, str):
             raise TokenizerLoadError("Replace needs a string pattern and a string content")
         self.pattern, self.content, self.is_regex = pattern, content, is_regex
-        self._budgeted = is_regex and pattern not in TRUSTED_PATTERNS
+        self._budgeted = is_regex and needs_budget(pattern)
         # the ``regex`` module's \\s, like the reference's Oniguruma, is Unicode White_Space
         try:
             self._re = regex.compile(pattern if is_regex else regex.escape(pattern))

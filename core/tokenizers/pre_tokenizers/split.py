@@ -25,14 +25,11 @@ import regex
 
 from core.errors import TokenizerLoadError
 from core.text.regex_lock import concurrency
-from core.tokenizers._components import findall_budgeted, finditer_budgeted
+from core.tokenizers._components import findall_budgeted, finditer_budgeted, needs_budget
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
-from core.tokenizers.pre_tokenizers.split_patterns import PATTERNS
 
 Piece = tuple[int, int, bool]
 
-
-_TRUSTED = frozenset(PATTERNS.values())
 
 
 def find_pieces(pattern: "regex.Pattern[str]", text: str, budgeted: bool = False) -> list[Piece]:
@@ -121,7 +118,7 @@ class Split(PreTokenizer):
             self._re = regex.compile(pattern if is_regex else regex.escape(pattern))
         except regex.error as exc:
             raise TokenizerLoadError(f"Split has an invalid regex {pattern!r}: {exc}") from None
-        self._budgeted = self.is_regex and pattern not in _TRUSTED
+        self._budgeted = self.is_regex and needs_budget(pattern)
 
     @classmethod
     def from_config(cls, cfg: dict) -> "Split":

@@ -19,60 +19,13 @@ from functools import lru_cache
 import regex
 
 from core.text.byte_alphabet import ByteLevelError
-from core.tokenizers._components import finditer_budgeted
+from core.tokenizers._components import finditer_budgeted, needs_budget
+from core.tokenizers._patterns import (  # noqa: F401 - re-exported: the published split patterns
+    CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, PATTERNS, QWEN2_PATTERN,
+    R50K_PATTERN)
 from core.tokenizers._unicode_compat import NEWER_THAN_REFERENCE, regex_ranges
 
 
-# Split patterns ---------------------------------------------------------------------------
-
-GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-"""GPT-2's pattern as the ``tokenizers`` ByteLevel pre-tokenizer uses it (``use_regex``)."""
-
-R50K_PATTERN = (
-    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""")
-"""tiktoken's faster, equivalent form of the GPT-2 pattern (r50k_base, p50k_base)."""
-
-CL100K_PATTERN = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-)
-"""cl100k_base's pattern as published with tiktoken."""
-
-O200K_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
-"""o200k_base's pattern as published with tiktoken."""
-
-LLAMA3_PATTERN = (
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
-)
-"""Llama 3's ``Split`` pattern as its ``tokenizer.json`` writes it (cl100k_base's, without
-the possessive quantifiers)."""
-
-QWEN2_PATTERN = LLAMA3_PATTERN.replace(r"\p{N}{1,3}", r"\p{N}")
-"""Qwen2's and Qwen3's ``Split`` pattern (Llama 3's with one digit per piece)."""
-
-PATTERNS: dict[str, str] = {
-    "gpt2": GPT2_PATTERN,
-    "r50k_base": R50K_PATTERN,
-    "p50k_base": R50K_PATTERN,
-    "cl100k_base": CL100K_PATTERN,
-    "o200k_base": O200K_PATTERN,
-    "llama3": LLAMA3_PATTERN,
-    "qwen2": QWEN2_PATTERN,
-}
-
-
-_TRUSTED = frozenset(PATTERNS.values())
 _NEWER_SET = regex_ranges(NEWER_THAN_REFERENCE)
 _NEWER_CHARS = frozenset(chr(c) for a, b in NEWER_THAN_REFERENCE for c in range(a, b + 1))
 _LETTER_OR_NUMBER = regex.compile(r"\\p\{(?:L[ultmo]?|N[dlo]?)\}")
@@ -151,8 +104,8 @@ def pre_split(text: str, pattern: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     last = 0
     compiled = pattern_for_text(text, pattern)
-    matches = (compiled.finditer(text, concurrent=False) if pattern in _TRUSTED
-               else finditer_budgeted(compiled, text, pattern, "split pattern"))
+    matches = (finditer_budgeted(compiled, text, pattern, "split pattern") if needs_budget(pattern)
+               else compiled.finditer(text, concurrent=False))
     for m in matches:
         s, e = m.span()
         if s == e:
