@@ -46,7 +46,8 @@ import numpy as np
 from core.tokenizers.models.bpe_batch import (
     BATCH_WORD, BATCH_WORDS, NO_RANK, PairTable, merge_segments, merge_word)
 from core.tokenizers.models.bpe_cuts import cut_words, join_pieces, merge_free_cutter
-from core.tokenizers.models.bpe_build import bpe_options_from_json, check_vocab, merge_tables
+from core.tokenizers.models.bpe_build import (MergeList, bpe_options_from_json, check_vocab,
+                                              merge_tables)
 from core.tokenizers.models.bpe_merge import (
     LONG_WORD, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs, merge_by_rank,
     merges_from_ranks, reference_spans)
@@ -132,12 +133,23 @@ class BPE:
         self.dropout = dropout
         self._by_rank = False
         self._merges: list[tuple[str, str]] | None = (
-            [tuple(m) if isinstance(m, list) else m for m in merges]
+            merges if isinstance(merges, MergeList)  # checked tuples: kept as they are
+            else [tuple(m) if isinstance(m, list) else m for m in merges]
             if list in set(map(type, merges)) else list(merges))
-        self._pair_rank, self._pair_new, self._merge_ids = merge_tables(
+        self._pair_rank, self._pair_new, merge_ids = merge_tables(
             self._vocab, self._merges, continuing_subword_prefix or "", source)
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
         self._pieces = _PieceCache(self._piece)
+        # Built with the model, as the reference builds its merge map: the first long text
+        # or batch needs them (Gemma 3: ~0.03 s and ~0.015 s). A merge list read in bulk
+        # with unique ids gives the pair table whole; others are asked pair by pair.
+        self._pairs: PairTable | None = None  # (the asking table, made on first use)
+        self._merge_pairs: PairTable | None = None
+        if merge_ids is not None and len(self._vocab_r) == len(self._vocab):
+            self._merge_pairs = PairTable.from_arrays(
+                merge_ids[:, 0], merge_ids[:, 1], np.arange(len(merge_ids), dtype=np.int64),
+                merge_ids[:, 2])
+        self._cutter = self._merge_free_cutter()
         if unk_token is not None and unk_token not in self._vocab:
             raise TokenizerLoadError(f"unk_token {unk_token!r} is not in the vocabulary", source)
 
@@ -500,13 +512,15 @@ class BPE:
         return self._pair_table().ranks(np.asarray(left, np.int64), np.asarray(right, np.int64))
 
     def _pair_table(self) -> PairTable:
-        """The model's :class:`PairTable` (kept across calls, built on first use). A merge
-        list read in bulk (its ids kept by :func:`merge_tables`) with unique ids gives it
-        whole (:meth:`PairTable.from_arrays`: a numpy hash table of the m merges, O(m) to
-        build, then O(1) probes per pair); otherwise the pairs asked about are
-        looked up in C-level ``map`` chains over the merge list's tables or, for token
-        ranks, over the vocabulary (two parts merge when their concatenation is a token)."""
-        pairs = self.__dict__.get("_pairs")
+        """The model's :class:`PairTable` (kept across calls). A merge list read in bulk
+        with unique ids gave it whole at construction (:meth:`PairTable.from_arrays`: a
+        numpy hash table of the m merges, O(m) to build, then O(1) probes per pair);
+        otherwise it is made on first use, and the pairs asked about are looked up in
+        C-level ``map`` chains over the merge list's tables or, for token ranks, over the
+        vocabulary (two parts merge when their concatenation is a token)."""
+        if self._merge_pairs is not None and not self._by_rank:
+            return self._merge_pairs
+        pairs = self._pairs
         if pairs is not None:
             return pairs
         back, get = self._vocab_r.__getitem__, self._vocab.get
@@ -516,11 +530,6 @@ class BPE:
                             repeat(NO_RANK))
                 rank = np.fromiter(found, np.int64, len(left))
                 return rank << 32 | rank
-        elif self._merge_ids is not None and len(self._vocab_r) == len(self._vocab):
-            ids = self._merge_ids  # the whole merge list, ids unique: rank = list position
-            pairs = self._pairs = PairTable.from_arrays(
-                ids[:, 0], ids[:, 1], np.arange(len(ids), dtype=np.int64), ids[:, 2])
-            return pairs
         else:
             rank_of, new_of = self._pair_rank.get, self._pair_new.__getitem__
 
@@ -534,22 +543,23 @@ class BPE:
 
     def merge_free_cutter(self) -> "re.Pattern | None":
         """Where this model's words can be cut without changing their tokens
-        (:func:`core.tokenizers.models.bpe_cuts.merge_free_cutter`), built on first use
-        (O(vocabulary characters), one C-level pass); None when the cut would not be exact:
-        token ranks, a prefix or suffix, ``ignore_merges``, or characters that can be dropped
-        (no unknown token and incomplete byte fallback)."""
-        cutter = self.__dict__.get("_cutter", False)
-        if cutter is False:
-            exact = (not self._by_rank and not self.continuing_subword_prefix
-                     and not self.end_of_word_suffix and not self.ignore_merges
-                     and (self.unk_token is not None or (self.byte_fallback and all(
-                         f"<0x{b:02X}>" in self._vocab for b in range(256)))))
-            cutter = self._cutter = merge_free_cutter(self._vocab) if exact else None
-        return cutter
+        (:func:`core.tokenizers.models.bpe_cuts.merge_free_cutter`, built with the model);
+        None when the cut would not be exact."""
+        return self._cutter
+
+    def _merge_free_cutter(self) -> "re.Pattern | None":
+        """:meth:`merge_free_cutter` built (O(vocabulary characters), one C-level pass);
+        None for token ranks, a prefix or suffix, ``ignore_merges``, or characters that
+        can be dropped (no unknown token and incomplete byte fallback)."""
+        exact = (not self._by_rank and not self.continuing_subword_prefix
+                 and not self.end_of_word_suffix and not self.ignore_merges
+                 and (self.unk_token is not None or (self.byte_fallback and all(
+                     f"<0x{b:02X}>" in self._vocab for b in range(256)))))
+        return merge_free_cutter(self._vocab) if exact else None
 
     def _piece(self, word: str, should_stop: Callable[[], bool] | None = None
                ) -> tuple[tuple, tuple, tuple, tuple]:
-        if len(word) >= CUT_FROM and self.merge_free_cutter() is not None:
+        if len(word) >= CUT_FROM and self._cutter is not None:
             parts, per_word, shifts = cut_words([word], self._cutter)
             if len(parts) > 1:
                 return join_pieces(self._tokenize_uncut_words(parts, should_stop),

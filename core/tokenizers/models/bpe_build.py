@@ -2,8 +2,9 @@
 ``tokenizer.json`` BPE ``"model"`` object (used by :class:`core.tokenizers.models.bpe.BPE`
 and the GPT-2 file reader).
 
-Public names: :class:`MergeError`, :class:`MergedTokens`, :func:`check_vocab`,
-:func:`merge_tables`, :func:`parse_merge_entry`, :func:`bpe_options_from_json`.
+Public names: :class:`MergeError`, :class:`MergedTokens`, :class:`MergeList`,
+:func:`check_vocab`, :func:`merge_tables`, :func:`parse_merge_entry`,
+:func:`bpe_options_from_json`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,18 @@ class MergedTokens:
         return pair[0] + pair[1][self.cut:]
 
 
+class MergeList(list):
+    """A merge list already checked to be ``(str, str)`` tuples, with its two columns
+    (``firsts``, ``seconds``: lists of the left and right tokens, in list order), so that
+    :func:`merge_tables` and :class:`~core.tokenizers.models.bpe.BPE` need not check or
+    split it again (each a pass over every merge: Gemma 3's 514,906 take ~0.03 s a pass).
+    Built by :func:`bpe_options_from_json`; any other list is checked as given."""
+
+    def __init__(self, firsts: list[str], seconds: list[str]):
+        super().__init__(zip(firsts, seconds))
+        self.firsts, self.seconds = firsts, seconds
+
+
 def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: str,
                  source: str | None) -> tuple[dict, MergedTokens, "np.ndarray | None"]:
     """Pair → rank, pair → merged token (:class:`MergedTokens`: it drops ``b``'s prefix),
@@ -100,11 +113,14 @@ def _fast_tables(vocab: dict[str, int], merges: list, cut: int
     """:func:`merge_tables` in C-level ``map`` chains when every merge is right; None when
     one is not (the loop then names it). O(merges): one vocabulary look-up per token named
     (the ids are kept: they are the check that every token is in the vocabulary)."""
-    if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
-        return None
-    firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
-    if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
-        return None
+    if isinstance(merges, MergeList):
+        firsts, seconds = merges.firsts, merges.seconds
+    else:
+        if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
+            return None
+        firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
+        if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
+            return None
     new = list(map(str.__add__, firsts, seconds if not cut else [b[cut:] for b in seconds]))
     m, get = len(merges), vocab.get
     ids = np.empty((m, 3), np.int64)
@@ -182,7 +198,7 @@ def bpe_options_from_json(model: Any, source: str | None = None
     return model["vocab"], merges, options
 
 
-def _fast_merges(entries: list) -> list[tuple[str, str]] | None:
+def _fast_merges(entries: list) -> MergeList | None:
     """:func:`parse_merge_entry` of every entry in C-level ``map`` chains when all are
     right and of one form (``"a b"`` strings or ``["a", "b"]`` lists); None otherwise (the
     loop then names the bad one). O(merges)."""
@@ -191,11 +207,12 @@ def _fast_merges(entries: list) -> list[tuple[str, str]] | None:
         if set(map(str.count, entries, repeat(" "))) - {1}:
             return None
         flat = " ".join(entries).split(" ")  # one split in C: a0 b0 a1 b1 ...
-        return list(zip(flat[::2], flat[1::2]))
     elif kinds == {list}:
-        pairs = list(map(tuple, entries))
+        if set(map(len, entries)) - {2}:
+            return None
+        flat = list(chain.from_iterable(entries))
+        if set(map(type, flat)) - {str}:
+            return None
     else:
         return None
-    if set(map(len, pairs)) - {2} or set(map(type, chain.from_iterable(pairs))) - {str}:
-        return None
-    return pairs
+    return MergeList(flat[::2], flat[1::2])

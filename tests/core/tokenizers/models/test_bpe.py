@@ -281,3 +281,25 @@ def test_merge_tables_read_in_bulk_equal_the_merge_by_merge_loop(prefix, monkeyp
         a + b[cut:] for a, b in merges]
     assert fast[2].tolist() == [[vocab[a], vocab[b], vocab[a + b[cut:]]] for a, b in merges]
     assert slow[2] is None
+
+
+@pytest.mark.parametrize("form", ["strings", "lists"])
+def test_merges_read_from_json_are_checked_once_and_kept_as_columns(form):
+    """The tokenizer.json reader hands BPE a MergeList (its columns kept, no second check);
+    the model equals one built from plain tuples, and a bad entry is still named."""
+    from core.tokenizers.models import bpe_build
+    pairs = [("a", "b"), ("l", "a"), ("la", "b")]
+    entries = [" ".join(p) if form == "strings" else list(p) for p in pairs]
+    model = {"type": "BPE", "vocab": {t: i for i, t in enumerate(["a", "b", "l", "ab", "la", "lab"])},
+             "merges": entries}
+    vocab, merges, options = bpe_build.bpe_options_from_json(model)
+    assert isinstance(merges, bpe_build.MergeList) and merges == pairs
+    assert (merges.firsts, merges.seconds) == (["a", "l", "la"], ["b", "a", "b"])
+    read, plain = BPE(vocab, merges, **options), BPE(vocab, list(pairs), **options)
+    assert read.merges == plain.merges == pairs
+    assert [read.tokenize(w) for w in ("lab", "labab", "ba")] == [
+        plain.tokenize(w) for w in ("lab", "labab", "ba")]
+    bad = entries[:1] + ([["l", 3]] if form == "lists" else ["l  a"]) + entries[2:]
+    with pytest.raises(bpe_build.MergeError) as err:
+        BPE.from_tokenizer_json_model({**model, "merges": bad})
+    assert err.value.index == 1
