@@ -256,12 +256,65 @@ def _tokenize_small_splits(model: Any, splits: list[TextSplit],
     dealt back to each split as one :class:`TokenRun`. O(words + tokens) besides the
     model's work."""
     words = list(chain.from_iterable(s.words for s in splits))
+    if all(s.char_maps is None for s in splits) and _flat_small_splits(
+            model, splits, words, should_stop):
+        return
     pieces = _tokenize_words(model, words, should_stop)
     at = 0
     for s in splits:
         n = len(s.words)
         s.runs = [_token_run(s.words, s.word_starts, s.char_maps, pieces[at:at + n])]
         at += n
+
+
+def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
+                       should_stop: Callable[[], bool] | None) -> bool:
+    """:func:`_tokenize_small_splits` through the model's ``tokenize_flat`` (many new words
+    merged together, no per-word pieces to build and lay out again: a long text cut into
+    lines by added tokens, as Gemma 3's newlines cut it), :data:`FLAT_CHUNK` words at a
+    time with ``should_stop`` asked between; each split then gets its slice of the flat
+    columns as one :class:`TokenRun`. For splits whose words are slices of their text
+    (no ``char_maps``). False, with nothing done, when the model answers None for the
+    first chunk; a later chunk it declines goes word by word. O(words + tokens) besides
+    the model's work."""
+    tokens: list[str] = []
+    ids: list[int] = []
+    counts, rel_a, rel_b = [], [], []
+    for i in range(0, len(words), FLAT_CHUNK):
+        check_stop(should_stop)
+        chunk = words[i:i + FLAT_CHUNK]
+        got = model.tokenize_flat(chunk, should_stop)
+        if got is None:
+            if not i:
+                return False
+            pieces = _tokenize_words(model, chunk, should_stop)
+            got = (list(chain.from_iterable(map(_TOKENS, pieces))),
+                   list(chain.from_iterable(map(_IDS, pieces))),
+                   np.fromiter(map(len, map(_IDS, pieces)), np.int64, len(pieces)),
+                   np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64),
+                   np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64))
+        tokens += got[0]
+        ids += got[1]
+        counts.append(got[2])
+        rel_a.append(got[3])
+        rel_b.append(got[4])
+    per_word = np.concatenate(counts)
+    base = np.repeat(np.fromiter(chain.from_iterable(s.word_starts for s in splits), np.int64,
+                                 len(words)), per_word)
+    lo_all, hi_all = base + np.concatenate(rel_a), base + np.concatenate(rel_b)
+    lo_list, hi_list, count_list = lo_all.tolist(), hi_all.tolist(), per_word.tolist()
+    word_at = token_at = 0
+    for s in splits:
+        n = len(s.words)
+        m = sum(count_list[word_at:word_at + n])
+        cut = slice(token_at, token_at + m)
+        small = m < SMALL_RUN
+        s.runs = [TokenRun(tokens[cut], ids[cut], count_list[word_at:word_at + n],
+                           lo_list[cut] if small else lo_all[cut],
+                           hi_list[cut] if small else hi_all[cut])]
+        word_at += n
+        token_at += m
+    return True
 
 
 def _token_run(words: list[str], starts: list[int], maps: Any, pieces: list) -> TokenRun:

@@ -34,7 +34,7 @@ the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, chain
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable
@@ -386,19 +386,31 @@ class BPE:
         new = [w for w in distinct if w not in cached]
         if 2 * len(new) < len(distinct) or sum(map(len, new)) < BATCH_WORDS:
             return None
-        lens = np.fromiter(map(len, distinct), np.int64, len(distinct))
-        chars = self._symbol_ids("".join(distinct))
+        joined = "".join(distinct)
+        chars = self._symbol_ids(joined)
+        odd: list[str] = []  # words holding a character that is not a token: merged alone
         if chars is None:
-            return None
-        seg = np.repeat(np.arange(len(distinct), dtype=np.int64), lens)
+            vocab = self._vocab
+            missing = {c for c in set(joined) if c not in vocab}
+            odd = [w for w in distinct if not missing.isdisjoint(w)]
+            if 2 * len(odd) > len(distinct):
+                return None
+            distinct = [w for w in distinct if missing.isdisjoint(w)] + odd  # odd ones last
+            pos = {w: i for i, w in enumerate(distinct)}
+            chars = self._symbol_ids("".join(distinct[:len(distinct) - len(odd)]))
+            if chars is None:
+                return None
+        lens = np.fromiter(map(len, distinct), np.int64, len(distinct))
+        merged = distinct[:len(distinct) - len(odd)]
+        seg = np.repeat(np.arange(len(merged), dtype=np.int64), lens[:len(merged)])
         if self.ignore_merges:  # a word that is a token stays whole: one symbol, its id
-            whole = np.fromiter(map(self._vocab.__contains__, distinct), bool, len(distinct))
+            whole = np.fromiter(map(self._vocab.__contains__, merged), bool, len(merged))
             if whole.any():
-                first = np.concatenate(([0], np.cumsum(lens)[:-1]))
+                first = np.concatenate(([0], np.cumsum(lens[:len(merged)])[:-1]))
                 keep = ~whole[seg]
                 keep[first[whole]] = True
                 chars[first[whole]] = list(map(self._vocab.__getitem__,
-                                               np.asarray(distinct, object)[whole]))
+                                               np.asarray(merged, object)[whole]))
                 chars, seg = chars[keep], seg[keep]
         sym, seg, unfinished = merge_segments(chars, seg, self._pair_table(),
                                               should_stop=should_stop)
@@ -408,9 +420,19 @@ class BPE:
         id_list = sym.tolist()
         tok_list = list(map(back, id_list))
         widths = np.fromiter(map(len, tok_list), np.int64, len(tok_list))
-        counts_d = np.bincount(seg, minlength=len(distinct))
+        counts_d = np.bincount(seg, minlength=len(merged))
         ends_d = np.cumsum(widths) - (np.cumsum(lens) - lens)[seg]
         starts_d = ends_d - widths
+        if odd:  # their pieces (byte fallback, unknown tokens) laid after the merged words'
+            extra = self._tokenize_uncut_words(odd, should_stop)
+            tok_list += chain.from_iterable(map(itemgetter(0), extra))
+            id_list += chain.from_iterable(map(itemgetter(1), extra))
+            starts_d = np.concatenate((starts_d, np.fromiter(
+                chain.from_iterable(map(itemgetter(2), extra)), np.int64)))
+            ends_d = np.concatenate((ends_d, np.fromiter(
+                chain.from_iterable(map(itemgetter(3), extra)), np.int64)))
+            counts_d = np.concatenate((counts_d, np.fromiter(
+                map(len, map(itemgetter(1), extra)), np.int64, len(extra))))
         inv = np.fromiter(map(pos.__getitem__, words), np.int64, len(words))
         counts = counts_d[inv]
         total = int(counts.sum())

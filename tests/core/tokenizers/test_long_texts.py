@@ -147,3 +147,37 @@ def test_the_flat_path_stops_caching_at_its_limit(data_dir, monkeypatch):
     tok.encode(long_texts()["spaced"])
     assert 0 < len(tok.model._pieces) <= 100 + 64  # the few words of the per-word path
     tok.model._pieces.clear()
+
+
+GEMMA3 = "gemma-3/tokenizer.json"
+
+
+def gemma_lines() -> str:
+    """Lines that Gemma 3's newline tokens cut into splits of one word each, some holding
+    characters that are no token (byte fallback: U+0378 is unassigned, 𝔘 is not in the
+    vocabulary) and repeated lines (cached words)."""
+    rng = random.Random(11)
+    letters = "abcdeéfg hij\u0915\u093f\u0e01\u0e34 "
+    lines = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 60))) for _ in range(900)]
+    lines[::37] = ["x\u0378y \U0001D518 tail"] * len(lines[::37])
+    return "\n".join(lines + lines[:50])
+
+
+def test_lines_cut_by_added_tokens_go_flat_and_equal_word_by_word(data_dir, monkeypatch):
+    """Many one-word splits (Gemma 3's lines between its newline tokens) are merged together
+    by ``tokenize_flat`` — words with a character that is no token tokenized alone and laid
+    after the others — and give what the word-by-word path gives, and the reference."""
+    tok = shared_tokenizer(data_dir, GEMMA3)
+    text = gemma_lines()
+    want = fields(word_by_word(tok, text, monkeypatch))
+    answered = []
+    real = type(tok.model).tokenize_flat
+    monkeypatch.setattr(tok.model, "tokenize_flat", lambda words, should_stop=None: (
+        answered.append(got := real(tok.model, words, should_stop)) or got))
+    assert fields(tok.encode(text)) == want
+    assert answered and answered[0] is not None  # the flat path ran
+    assert fields(tok.encode(text)) == want  # again, with whatever got cached
+    tokenizers = pytest.importorskip("tokenizers")
+    ref = tokenizers.Tokenizer.from_file(str(data_dir / "tokenizers" / GEMMA3))
+    got, exp = tok.encode(text), ref.encode(text, add_special_tokens=False)
+    assert (got.ids, got.offsets) == (exp.ids, exp.offsets)

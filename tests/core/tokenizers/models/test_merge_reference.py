@@ -114,6 +114,34 @@ def test_many_words_merged_together_equal_the_reference(table, words, min_share)
             at += counts[k]
 
 
+@settings(max_examples=40, deadline=None)
+@given(merge_lists(), st.lists(st.text("abcz\u00e9", min_size=1, max_size=12), min_size=1,
+                               max_size=12))
+def test_many_words_with_characters_that_are_no_token_equal_word_by_word(table, words):
+    """Words holding a character that is no token (byte fallback: ``z``, ``é``) are
+    tokenized alone by the flat path and laid after the merged ones: every word's tokens,
+    ids and spans as :meth:`BPE.tokenize_word` gives them."""
+    symbols, merges = table
+    vocab = {s: i for i, s in enumerate(symbols)}
+    vocab.update({f"<0x{b:02X}>": len(vocab) + b for b in range(256)})
+    model, alone = BPE(vocab, merges, byte_fallback=True), BPE(vocab, merges, byte_fallback=True)
+    plain = [w.replace("z", "a").replace("\u00e9", "b") + "c" * (k % 40) + "b" * (k // 40)
+             for k in range(600) for w in words]
+    odd = ["z" + w + "c" * k for k in range(20) for w in words[:2]]
+    many = plain + odd + plain[:50] + odd[:5]
+    expected = [alone.tokenize_word(w) for w in many]
+    flat = model.tokenize_flat(many)
+    assert flat is not None  # mostly new words, odd ones a minority: the flat path
+    tokens, ids, counts, starts, ends = flat
+    at = 0
+    for k, (w_tokens, w_ids, w_starts, w_ends) in enumerate(expected):
+        n = int(counts[k])
+        assert (tuple(tokens[at:at + n]), tuple(ids[at:at + n]), tuple(starts[at:at + n].tolist()),
+                tuple(ends[at:at + n].tolist())) == (w_tokens, w_ids, w_starts, w_ends)
+        at += n
+    assert at == len(tokens)
+
+
 # -- the 29 UDHR texts ----------------------------------------------------------------------
 
 def _udhr_words(tok, udhr_texts) -> dict[str, list[str]]:
