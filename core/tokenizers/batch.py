@@ -344,6 +344,10 @@ class _Rewrites(dict):
         """The kept pieces of ``words`` (computed where missing). O(W) look-ups."""
         return list(map(self.__getitem__, words))
 
+    def flat(self, words: list[str], should_stop: Callable[[], bool] | None = None) -> None:
+        """None: rewritten words are looked up as pieces (:meth:`prefetch`, :meth:`pieces`)."""
+        return None
+
     def _keep_many(self, words: list[str], model_words: list[str]) -> None:
         """Keep the rewritten pieces of many unshifted words at once (as
         :meth:`__missing__` computes them one by one): their byte spans mapped to
@@ -526,6 +530,14 @@ class _ModelWords:
         """The model's ``prefetch_words`` (BPE merges many new words together); the pieces
         it returns (words too long for its cache) are kept for :meth:`pieces`."""
         self._uncached = self.model.prefetch_words(words, should_stop) or {}
+
+    def flat(self, words: list[str], should_stop: Callable[[], bool] | None = None
+             ) -> tuple | None:
+        """The model's ``tokenize_flat`` of ``words`` — ``(tokens, ids, counts, starts,
+        ends)`` laid end to end, when most of them are new (a cold batch: no per-word
+        pieces built and laid out again) — or None (then :meth:`prefetch` and
+        :meth:`pieces`)."""
+        return self.model.tokenize_flat(words, should_stop)
 
     def pieces(self, words: list[str]) -> list[tuple]:
         """``(tokens, ids, starts, ends)`` per word, spans relative to the word: the last

@@ -105,8 +105,10 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         todo.append((k, text, nt))
     if not todo:
         return out
-    enc.bulk_cache.prefetch(keys, should_stop)
-    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts)
+    flat = None if firsts else enc.bulk_cache.flat(keys, should_stop)
+    if flat is None:
+        enc.bulk_cache.prefetch(keys, should_stop)
+    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts, flat)
     for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
         out[k] = build_encoding(tok, text, nt, tokens[a:b], ids[a:b], offsets[a:b],
                                 word_ids[a:b], add_special_tokens)
@@ -114,24 +116,31 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
 
 
 def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
-          firsts: list[int]):
+          firsts: list[int], flat: tuple | None = None):
     """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
     bounds of each text (``len(n_words) + 1`` of them); the words at ``firsts`` are
-    looked up as shifted (a character prepended). O(tokens)."""
-    pieces = enc.bulk_cache.pieces(keys)
-    shifted = enc.rewrites[1]
-    for i in firsts:
-        pieces[i] = shifted[keys[i]]
-    if not pieces:
-        return [], [], [], [], [0] * (len(n_words) + 1)
-    toks, tids, rel_lo, rel_hi = zip(*pieces)
-    tokens = list(chain.from_iterable(toks))
-    ids = list(chain.from_iterable(tids))
-    n = len(ids)
-    counts = np.fromiter(map(len, tids), np.int64, len(tids))
-    base = np.repeat(np.asarray(starts, np.int64), counts)
-    lo = np.fromiter(chain.from_iterable(rel_lo), np.int64, n) + base
-    hi = np.fromiter(chain.from_iterable(rel_hi), np.int64, n) + base
+    looked up as shifted (a character prepended). ``flat``: the bulk cache's answer for
+    all the words at once (``(tokens, ids, counts, starts, ends)``), else the words'
+    pieces are looked up. O(tokens)."""
+    if flat is not None:
+        tokens, ids, counts, rel_lo, rel_hi = flat
+        base = np.repeat(np.asarray(starts, np.int64), counts)
+        lo, hi = rel_lo + base, rel_hi + base
+    else:
+        pieces = enc.bulk_cache.pieces(keys)
+        shifted = enc.rewrites[1]
+        for i in firsts:
+            pieces[i] = shifted[keys[i]]
+        if not pieces:
+            return [], [], [], [], [0] * (len(n_words) + 1)
+        toks, tids, rel_lo, rel_hi = zip(*pieces)
+        tokens = list(chain.from_iterable(toks))
+        ids = list(chain.from_iterable(tids))
+        n = len(ids)
+        counts = np.fromiter(map(len, tids), np.int64, len(tids))
+        base = np.repeat(np.asarray(starts, np.int64), counts)
+        lo = np.fromiter(chain.from_iterable(rel_lo), np.int64, n) + base
+        hi = np.fromiter(chain.from_iterable(rel_hi), np.int64, n) + base
     offsets = list(zip(lo.tolist(), hi.tolist()))
     per_text = np.asarray(n_words, np.int64)
     word_bounds = np.zeros(len(per_text) + 1, np.int64)

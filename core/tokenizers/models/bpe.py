@@ -368,6 +368,9 @@ class BPE:
         cutter = self.merge_free_cutter() if max(map(len, words)) >= CUT_FROM else None
         if cutter is None:
             return self._tokenize_uncut_flat(words, should_stop)
+        short = [w for w in dict.fromkeys(words) if len(w) < CACHE_MAX_WORD]
+        if 2 * sum(map(self._pieces.__contains__, short)) > len(short):
+            return None  # mostly cached whole (a warm cache): looked up, not cut
         parts, per_word, shifts = cut_words(words, cutter)
         got = self._tokenize_uncut_flat(parts, should_stop)
         if got is None:
@@ -375,7 +378,11 @@ class BPE:
         tokens, ids, counts, starts, ends = got
         shift = np.repeat(np.asarray(shifts, np.int64), counts)
         firsts = np.cumsum(per_word) - np.asarray(per_word)
-        return tokens, ids, np.add.reduceat(counts, firsts), starts + shift, ends + shift
+        counts, starts, ends = np.add.reduceat(counts, firsts), starts + shift, ends + shift
+        # the whole words cached too (their parts are), as tokenize_words caches them
+        self._keep_flat(words, np.fromiter(map(len, words), np.int64, len(words)),
+                        tokens, ids, counts, starts, ends)
+        return tokens, ids, counts, starts, ends
 
     def _tokenize_uncut_flat(self, words: list[str],
                              should_stop: Callable[[], bool] | None = None) -> tuple | None:
@@ -447,7 +454,7 @@ class BPE:
     def _keep_flat(self, distinct: list[str], lens: np.ndarray, tok_list: list, id_list: list,
                    counts_d: np.ndarray, starts_d: np.ndarray, ends_d: np.ndarray) -> None:
         """Put the pieces :meth:`tokenize_flat` merged for the ``distinct`` words (``lens``
-        their lengths) not yet cached into the word cache (words under
+        their lengths; a word given twice is kept once) not yet cached into the word cache (words under
         :data:`CACHE_MAX_WORD`), so that encoding the same text again (the next keystroke)
         looks them up instead of merging them all again; nothing once the cache holds
         :data:`FLAT_CACHED` words (a huge text does not fill memory with pieces it may never

@@ -284,6 +284,33 @@ def test_a_cold_batch_merges_its_new_words_together(data_dir, udhr_texts, monkey
         assert (enc.ids, enc.offsets) == (want.ids, want.offsets), text[:40]
 
 
+def test_a_cold_batch_of_many_lines_goes_flat_and_a_warm_one_looks_up(data_dir, udhr_texts,
+                                                                      monkeypatch):
+    """Gemma 3 (the plain plan): a cold batch of many texts is tokenized by the model's
+    ``tokenize_flat`` (no per-word pieces), a second batch looks its words up (the flat
+    path declines: the words are cached whole); both equal a text-at-a-time encode."""
+    path = data_dir / "tokenizers" / "gemma-3" / "tokenizer.json"
+    if not path.exists():
+        pytest.skip(f"{path} is not in the shared data")
+    texts = [ln for text in udhr_texts.values() for ln in text.splitlines()][:1500]
+    tok = load(path)
+    answers = []
+    real = type(tok.model).tokenize_flat
+    monkeypatch.setattr(type(tok.model), "tokenize_flat", lambda self, words, *a: (
+        answers.append(got := real(self, words, *a)) or got))
+    cold = tok.encode_batch(texts)
+    assert answers and answers[0] is not None
+    answers.clear()
+    warm = tok.encode_batch(texts)
+    assert answers and all(a is None for a in answers)
+    monkeypatch.undo()
+    fresh = load(path)
+    for text, a, b in zip(texts, cold, warm):
+        want = fresh.encode(text)
+        assert (a.ids, a.offsets, a.word_ids) == (b.ids, b.offsets, b.word_ids) == (
+            want.ids, want.offsets, want.word_ids), text[:40]
+
+
 def test_should_stop_reaches_the_rounds_of_a_cold_batch(data_dir, udhr_texts):
     path = data_dir / "tokenizers" / "gpt2" / "tokenizer.json"
     asked = []
