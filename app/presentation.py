@@ -9,6 +9,7 @@ and 300 %; the size is remembered in the settings (``view/text_scale``, percent)
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import pyqtgraph as pg
@@ -44,6 +45,7 @@ class Presentation(QObject):
         self._pens: dict[int, tuple[Any, Any]] = {}  # curve id -> (curve, pen before)
         self._folded: list[QWidget] = []
         self._explicit: dict[int, tuple[QWidget, QFont]] = {}  # widgets with their own font
+        self._styled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # axis -> factor
         self._apply()
 
     def _stored_scale(self) -> int:
@@ -99,12 +101,24 @@ class Presentation(QObject):
         self._style_plots()
         self._fold(self.presenting)
 
-    def _scale_explicit_fonts(self) -> None:
-        """Widgets that set their own font (fixed-width readouts) scale with the rest."""
+    def style_new_widgets(self) -> None:
+        """Scale the fonts and style the plots of widgets built since the last change of
+        size or mode (panes build some once the window shows): only those — the
+        application's font is not set again (that relays every widget out: ~0.1 s, a stall
+        in the first moments after the window shows)."""
+        self._scale_explicit_fonts(only_new=True)
+        self._style_plots()
+
+    def _scale_explicit_fonts(self, only_new: bool = False) -> None:
+        """Widgets that set their own font (fixed-width readouts) scale with the rest
+        (``only_new``: those not seen before)."""
+        new = []
         for w in self.window.findChildren(QWidget):
             if id(w) not in self._explicit and w.testAttribute(Qt.WidgetAttribute.WA_SetFont):
                 self._explicit[id(w)] = (w, QFont(w.font()))
-        for w, base in list(self._explicit.values()):
+                new.append(id(w))
+        for w, base in ([self._explicit[k] for k in new] if only_new
+                        else list(self._explicit.values())):
             try:
                 f = QFont(base)
                 if base.pointSizeF() > 0:
@@ -116,12 +130,16 @@ class Presentation(QObject):
     def _style_plots(self) -> None:
         """Thicker curves and larger axis text in every plot (put back when leaving)."""
         tick = QFont(QApplication.instance().font())
+        factor = self.factor
         for view in self.window.findChildren(pg.GraphicsView):
             scene = view.scene()
             if scene is None:
                 continue
             for item in scene.items():
                 if isinstance(item, pg.AxisItem):
+                    if self._styled.get(item) == factor:
+                        continue  # (styled at this size already)
+                    self._styled[item] = factor
                     item.setStyle(tickFont=tick)
                     item.labelStyle = {**item.labelStyle, "font-size": f"{tick.pointSizeF():.0f}pt"}
                     item._updateLabel()  # noqa: SLF001 - pyqtgraph's only way to re-render the label
@@ -176,5 +194,5 @@ def install_presentation(window: Any, view_menu: Any) -> Presentation:
         a.setShortcuts([QKeySequence(k) for k in keys])
         a.triggered.connect(slot)
         view_menu.addAction(a)
-    QTimer.singleShot(0, p, p._apply)  # plots built after the window: styled once shown
+    QTimer.singleShot(0, p, p.style_new_widgets)  # plots built after the window: styled once shown
     return p

@@ -121,3 +121,29 @@ def test_panes_fit_1280_wide_in_presentation_mode_beside_the_lesson(qtbot, tmp_p
             assert scroll.horizontalScrollBar().maximum() == 0, (pane.tabs.tabText(index),
                                                                  pane.minimumSizeHint().width())
     window.shutdown()
+
+
+def test_plots_built_after_the_window_are_styled_without_setting_the_font_again(window, qtbot,
+                                                                               monkeypatch):
+    """A plot added after a text-size change gets the scaled tick font from the step the
+    window runs once shown (``style_new_widgets``), which leaves the application's font
+    alone (setting it again relays every widget out) and the plots already styled."""
+    app = QApplication.instance()
+    window.presentation.larger()  # 110 %
+    tick = app.font().pointSizeF()
+    plot = LinePlot("A plot added later", "later")
+    window.panes["positions"].layout().addWidget(plot)
+    axis = plot.plot.getAxis("bottom")
+    set_font = []
+    monkeypatch.setattr(QApplication, "setFont", lambda *a: set_font.append(a))
+    restyled = []
+    real = pg.AxisItem.setStyle
+    monkeypatch.setattr(pg.AxisItem, "setStyle", lambda self, **k: restyled.append(self) or real(self, **k))
+    window.presentation.style_new_widgets()
+    assert not set_font
+    assert axis in restyled and axis.style["tickFont"].pointSizeF() == pytest.approx(tick)
+    restyled.clear()
+    window.presentation.style_new_widgets()  # nothing new: nothing styled again
+    assert not restyled
+    monkeypatch.undo()
+    window.presentation.reset()
