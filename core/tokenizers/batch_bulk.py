@@ -28,13 +28,13 @@ Public names: :func:`encode_chunk`, :data:`CHUNK`, :data:`FIRST`, :data:`ALL`.
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any, Callable
 
 import numpy as np
 
 from core.errors import check_stop
 from core.tokenizers.builder import build_encoding
+from core.tokenizers.pipeline import laid_flat
 
 __all__ = ["encode_chunk", "ALL", "CHUNK", "FIRST"]
 
@@ -122,25 +122,17 @@ def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
     looked up as shifted (a character prepended). ``flat``: the bulk cache's answer for
     all the words at once (``(tokens, ids, counts, starts, ends)``), else the words'
     pieces are looked up. O(tokens)."""
-    if flat is not None:
-        tokens, ids, counts, rel_lo, rel_hi = flat
-        base = np.repeat(np.asarray(starts, np.int64), counts)
-        lo, hi = rel_lo + base, rel_hi + base
-    else:
+    if flat is None:
         pieces = enc.bulk_cache.pieces(keys)
         shifted = enc.rewrites[1]
         for i in firsts:
             pieces[i] = shifted[keys[i]]
         if not pieces:
             return [], [], [], [], [0] * (len(n_words) + 1)
-        toks, tids, rel_lo, rel_hi = zip(*pieces)
-        tokens = list(chain.from_iterable(toks))
-        ids = list(chain.from_iterable(tids))
-        n = len(ids)
-        counts = np.fromiter(map(len, tids), np.int64, len(tids))
-        base = np.repeat(np.asarray(starts, np.int64), counts)
-        lo = np.fromiter(chain.from_iterable(rel_lo), np.int64, n) + base
-        hi = np.fromiter(chain.from_iterable(rel_hi), np.int64, n) + base
+        flat = laid_flat(pieces)
+    tokens, ids, counts, rel_lo, rel_hi = flat
+    base = np.repeat(np.asarray(starts, np.int64), counts)
+    lo, hi = rel_lo + base, rel_hi + base
     offsets = list(zip(lo.tolist(), hi.tolist()))
     per_text = np.asarray(n_words, np.int64)
     word_bounds = np.zeros(len(per_text) + 1, np.int64)

@@ -24,8 +24,8 @@ starts; ``start``/``end`` and ``word_starts`` are normalized code points inside
 ``normalized.text``; :class:`TokenRun` spans are normalized code points of that text.
 
 Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
-:func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :data:`STOP_CHECK_WORDS`,
-:data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
+:func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :func:`laid_flat`,
+:data:`STOP_CHECK_WORDS`, :data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 
-__all__ = ["FLAT_CHUNK", "STOP_CHECK_WORDS", "TextSplit", "TokenRun", "WORD_CHUNK", "normalize",
-           "pre_tokenize", "split_added", "tokenize"]
+__all__ = ["FLAT_CHUNK", "STOP_CHECK_WORDS", "TextSplit", "TokenRun", "WORD_CHUNK", "laid_flat",
+           "normalize", "pre_tokenize", "split_added", "tokenize"]
 
 STOP_CHECK_WORDS = 512
 """``should_stop`` is asked before every this many words the model tokenizes."""
@@ -287,12 +287,7 @@ def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
         if got is None:
             if not i:
                 return False
-            pieces = _tokenize_words(model, chunk, should_stop)
-            got = (list(chain.from_iterable(map(_TOKENS, pieces))),
-                   list(chain.from_iterable(map(_IDS, pieces))),
-                   np.fromiter(map(len, map(_IDS, pieces)), np.int64, len(pieces)),
-                   np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64),
-                   np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64))
+            got = laid_flat(_tokenize_words(model, chunk, should_stop))
         tokens += got[0]
         ids += got[1]
         counts.append(got[2])
@@ -315,6 +310,18 @@ def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
         word_at += n
         token_at += m
     return True
+
+
+def laid_flat(pieces: list) -> tuple[list[str], list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """Per-word pieces ``(tokens, ids, starts, ends)`` laid end to end, as a model's
+    ``tokenize_flat`` answers: the T tokens and ids (lists), the tokens per word (int64
+    (W,)), and the spans inside each word (int64 (T,) each). O(T) in C-level chains."""
+    counts = np.fromiter(map(len, map(_IDS, pieces)), np.int64, len(pieces))
+    total = int(counts.sum())
+    return (list(chain.from_iterable(map(_TOKENS, pieces))),
+            list(chain.from_iterable(map(_IDS, pieces))), counts,
+            np.fromiter(chain.from_iterable(map(_STARTS, pieces)), np.int64, total),
+            np.fromiter(chain.from_iterable(map(_ENDS, pieces)), np.int64, total))
 
 
 def _token_run(words: list[str], starts: list[int], maps: Any, pieces: list) -> TokenRun:

@@ -34,8 +34,7 @@ the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`
 from __future__ import annotations
 
 import re
-from itertools import accumulate, chain
-from itertools import repeat
+from itertools import accumulate, chain, repeat
 from operator import itemgetter
 from typing import Any, Callable
 
@@ -454,8 +453,8 @@ class BPE:
     def _keep_flat(self, distinct: list[str], lens: np.ndarray, tok_list: list, id_list: list,
                    counts_d: np.ndarray, starts_d: np.ndarray, ends_d: np.ndarray) -> None:
         """Put the pieces :meth:`tokenize_flat` merged for the ``distinct`` words (``lens``
-        their lengths; a word given twice is kept once) not yet cached into the word cache (words under
-        :data:`CACHE_MAX_WORD`), so that encoding the same text again (the next keystroke)
+        their lengths; a word given twice is kept once) not yet cached into the word cache
+        (words under :data:`CACHE_MAX_WORD`), so that encoding the same text again (the next keystroke)
         looks them up instead of merging them all again; nothing once the cache holds
         :data:`FLAT_CACHED` words (a huge text does not fill memory with pieces it may never
         see again). O(distinct words + their tokens), in C-level ``map`` chains."""
