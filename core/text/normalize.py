@@ -91,9 +91,11 @@ class NormalizedText:
         """The unnormalized text: character ``i`` maps to ``(i, i+1)``."""
         n = len(original)
         if n >= COMPACT_FROM:
-            return cls(original, original, int_array(range(n)), int_array(range(1, n + 1)))
-        nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
-        nt.__dict__["_arrays"] = (nt.starts, nt.ends, _COUNT[:n], _COUNT[1:n + 1])
+            nt = cls(original, original, int_array(range(n)), int_array(range(1, n + 1)))
+        else:
+            nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
+            nt.__dict__["_arrays"] = (nt.starts, nt.ends, _COUNT[:n], _COUNT[1:n + 1])
+        nt.__dict__["_identity"] = True  # (kept by same_map: what concat reads)
         return nt
 
     def __len__(self) -> int:
@@ -114,9 +116,9 @@ class NormalizedText:
         """A new text over the same offset map (a one-to-one rewrite), sharing the columns
         and their arrays."""
         nt = NormalizedText(self.original, text, self.starts, self.ends)
-        kept = self.__dict__.get("_arrays")
-        if kept is not None:
-            nt.__dict__["_arrays"] = kept
+        for kept in ("_arrays", "_identity"):
+            if kept in self.__dict__:
+                nt.__dict__[kept] = self.__dict__[kept]
         return nt
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -362,12 +364,22 @@ class NormalizedText:
         ``parts`` are ``(shift, piece)`` pairs: ``piece`` normalizes
         ``original[shift:shift + len(piece.original)]``; its spans are shifted by ``shift``.
         When a piece has a :attr:`truthful` map, so has the result (the pieces' true maps
-        joined).
+        joined). Pieces that are all one-to-one (:meth:`identity`, or :meth:`same_map` of
+        it) and cover the whole text end to end give its identity map directly. O(n).
         """
         parts = list(parts)
         if not parts:
             return cls(original, "", IntArray(), IntArray())
         shifts, pieces = zip(*parts)
+        if all(p.__dict__.get("_identity") for p in pieces):  # one-to-one pieces
+            lens = np.fromiter(map(len, pieces), np.int64, len(pieces))
+            if int(lens.sum()) == len(original) and (
+                    np.asarray(shifts, np.int64) == np.cumsum(lens) - lens).all():
+                # laid end to end over the whole text: its identity map (O(n), no work
+                # per piece — a text cut by tens of thousands of added tokens)
+                whole = cls.identity(original)
+                text = "".join([p.text for p in pieces])
+                return whole if text == original else whole.same_map(text)
         columns = list(map(cls.arrays, pieces))
         # each piece's columns laid end to end, then shifted in one pass (O(n) numpy; no
         # small-array arithmetic per piece)

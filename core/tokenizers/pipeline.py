@@ -25,7 +25,8 @@ starts; ``start``/``end`` and ``word_starts`` are normalized code points inside
 
 Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
 :func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :func:`laid_flat`,
-:data:`STOP_CHECK_WORDS`, :data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
+:data:`STOP_CHECK_WORDS`, :data:`STOP_CHECK_SPLITS`, :data:`FLAT_CHUNK`,
+:data:`WORD_CHUNK`.
 """
 
 from __future__ import annotations
@@ -42,11 +43,14 @@ from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 
-__all__ = ["FLAT_CHUNK", "STOP_CHECK_WORDS", "TextSplit", "TokenRun", "WORD_CHUNK", "laid_flat",
-           "normalize", "pre_tokenize", "split_added", "tokenize"]
+__all__ = ["FLAT_CHUNK", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS", "TextSplit", "TokenRun",
+           "WORD_CHUNK", "laid_flat", "normalize", "pre_tokenize", "split_added", "tokenize"]
 
 STOP_CHECK_WORDS = 512
 """``should_stop`` is asked before every this many words the model tokenizes."""
+STOP_CHECK_SPLITS = 1024
+"""``should_stop`` is asked before every this many splits made or assembled (a text cut by
+tens of thousands of added tokens)."""
 FLAT_CHUNK = 4096
 """Words per ``model.tokenize_flat`` call (``should_stop`` is asked between)."""
 WORD_CHUNK = 16384
@@ -131,6 +135,8 @@ def split_added(added: AddedVocabulary, text: str,
                 if added.has_raw else [(0, len(text), None)])
     out = []
     for a, b, tok in segments:
+        if not len(out) % STOP_CHECK_SPLITS:
+            check_stop(should_stop)
         piece = text if (a, b) == (0, len(text)) else text[a:b]
         out.append(TextSplit(a, NormalizedText.identity(piece), 0, b - a, tok))
     return out

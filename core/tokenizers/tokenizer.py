@@ -262,7 +262,9 @@ class Tokenizer:
                                          parse_special_tokens)
             stages.tokenize(self.model, splits, should_stop)
             builder = EncodingBuilder(len(text))
-            for split in splits:
+            for k, split in enumerate(splits):
+                if not k % stages.STOP_CHECK_SPLITS:
+                    check_stop(should_stop)
                 builder.add(split)
             return builder.build(self, text, stages.joined_normalized(text, pieces),
                                  add_special_tokens)

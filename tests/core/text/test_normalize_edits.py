@@ -75,6 +75,27 @@ def test_concat_of_slices_is_the_whole(text, cut):
     assert head.text + tail.text == nt.text and head.spans + tail.spans == nt.spans
 
 
+@settings(max_examples=100, deadline=None)
+@given(text=any_text, cuts=st.lists(st.integers(0, 60), max_size=6), rewrite=st.booleans())
+def test_concat_of_one_to_one_pieces_equals_the_general_join(text, cuts, rewrite):
+    """Identity pieces (and one-to-one rewrites of them) laid end to end join to the
+    identity map directly; the result equals what the general join gives (pieces that are
+    not marked one-to-one: the same maps built from plain columns)."""
+    bounds = sorted({0, len(text), *(min(c, len(text)) for c in cuts)})
+    pieces = []
+    for a, b in zip(bounds, bounds[1:]):
+        nt = NormalizedText.identity(text[a:b])
+        pieces.append((a, nt.same_map(nt.text.replace(" ", "\u2581")) if rewrite else nt))
+    plain = [(a, NormalizedText(nt.original, nt.text, list(nt.starts), list(nt.ends)))
+             for a, nt in pieces]
+    fast, general = NormalizedText.concat(text, pieces), NormalizedText.concat(text, plain)
+    assert (fast.text, fast.spans) == (general.text, general.spans)
+    assert fast.original == general.original == text
+    if len(pieces) > 1:  # not end to end (a piece left out): the general join
+        gap = NormalizedText.concat(text, pieces[1:])
+        assert gap.spans == NormalizedText.concat(text, plain[1:]).spans
+
+
 def test_slice_bounds():
     with pytest.raises(OffsetError):
         NormalizedText.identity("ab").slice(1, 3)

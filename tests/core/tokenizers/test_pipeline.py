@@ -122,3 +122,36 @@ def test_short_runs_in_lists_build_the_same_encoding(name, data_dir, monkeypatch
     big = tok.encode(text)
     assert (small.ids, list(small.offsets), list(small.word_ids)) == (
         big.ids, list(big.offsets), list(big.word_ids))
+
+
+def test_should_stop_is_asked_while_a_text_is_cut_at_thousands_of_added_tokens(data_dir):
+    """A text cut by tens of thousands of added tokens (Gemma 3's newlines) is cut, and its
+    splits assembled, with ``should_stop`` asked every STOP_CHECK_SPLITS splits."""
+    from core.errors import Cancelled
+
+    tok = shared_tokenizer(data_dir, "gemma-3/tokenizer.json")
+    text = "ab\n" * 20_000
+    asked = []
+    splits = stages.split_added(tok.added, text, lambda: asked.append(1) or False)
+    assert len(splits) == 40_000 and len(asked) >= len(splits) // stages.STOP_CHECK_SPLITS
+    with pytest.raises(Cancelled):
+        stages.split_added(tok.added, text, lambda: len(asked) > 0)
+    calls = []
+
+    def late_stop():  # True once the model has run: only the assembly is left
+        calls.append(1)
+        return any(s.runs for s in got) if (got := calls_splits) else False
+
+    calls_splits: list = []
+    real = stages.tokenize
+
+    def spy(model, splits, should_stop=None):
+        out = real(model, splits, should_stop)
+        calls_splits.extend(out)
+        return out
+
+    import core.tokenizers.tokenizer as tokenizer_module
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(tokenizer_module.stages, "tokenize", spy)
+        with pytest.raises(Cancelled):
+            tok.encode(text, should_stop=late_stop)
