@@ -136,19 +136,16 @@ def test_should_stop_is_asked_while_a_text_is_cut_at_thousands_of_added_tokens(d
     assert len(splits) == 40_000 and len(asked) >= len(splits) // stages.STOP_CHECK_SPLITS
     with pytest.raises(Cancelled):
         stages.split_added(tok.added, text, lambda: len(asked) > 0)
-    calls = []
-
-    def late_stop():  # True once the model has run: only the assembly is left
-        calls.append(1)
-        return any(s.runs for s in got) if (got := calls_splits) else False
-
-    calls_splits: list = []
+    tokenized: list = []  # the splits, once the model stage has returned them
     real = stages.tokenize
 
     def spy(model, splits, should_stop=None):
         out = real(model, splits, should_stop)
-        calls_splits.extend(out)
+        tokenized.extend(out)
         return out
+
+    def late_stop():  # True once the model has run: only the assembly is left
+        return bool(tokenized)
 
     import core.tokenizers.tokenizer as tokenizer_module
     with pytest.MonkeyPatch.context() as m:
