@@ -74,7 +74,9 @@ def test_objects_frozen_before_stay_frozen(monkeypatch):
         assert frozen > 0
         with collector_paused():
             kept = [[k] for k in range(1_000)]
-        assert gc.get_freeze_count() == frozen  # not thawed by the block
+        # not thawed by the block (thawing empties the permanent generation; a frozen
+        # object that another thread of the test process frees meanwhile leaves it)
+        assert gc.get_freeze_count() > 0.9 * frozen
         assert len(kept) == 1_000
     finally:
         gc.unfreeze()
