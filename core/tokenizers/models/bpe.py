@@ -396,12 +396,10 @@ class BPE:
         chars = self._symbol_ids(joined)
         odd: list[str] = []  # words holding a character that is not a token: merged alone
         if chars is None:
-            vocab = self._vocab
-            missing = {c for c in set(joined) if c not in vocab}
-            odd = [w for w in distinct if not missing.isdisjoint(w)]
+            plain, odd = self._by_missing_characters(distinct, joined)
             if 2 * len(odd) > len(distinct):
                 return None
-            distinct = [w for w in distinct if missing.isdisjoint(w)] + odd  # odd ones last
+            distinct = plain + odd  # odd ones last
             pos = {w: i for i, w in enumerate(distinct)}
             chars = self._symbol_ids("".join(distinct[:len(distinct) - len(odd)]))
             if chars is None:
@@ -450,29 +448,30 @@ class BPE:
         return (list(map(tok_list.__getitem__, at_list)), list(map(id_list.__getitem__, at_list)),
                 counts, starts_d[at], ends_d[at])
 
-    def _keep_flat(self, distinct: list[str], lens: np.ndarray, tok_list: list, id_list: list,
-                   counts_d: np.ndarray, starts_d: np.ndarray, ends_d: np.ndarray) -> None:
-        """Put the pieces :meth:`tokenize_flat` merged for the ``distinct`` words (``lens``
-        their lengths; a word given twice is kept once) not yet cached into the word cache
-        (words under :data:`CACHE_MAX_WORD`), so that encoding the same text again (the next keystroke)
-        looks them up instead of merging them all again; nothing once the cache holds
-        :data:`FLAT_CACHED` words (a huge text does not fill memory with pieces it may never
-        see again). O(distinct words + their tokens), in C-level ``map`` chains."""
+    def _keep_flat(self, words: list[str], lens: np.ndarray, tok_list: list, id_list: list,
+                   counts: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
+        """Put the pieces :meth:`tokenize_flat` laid out for ``words`` (``lens`` their
+        lengths, ``counts`` their tokens; a word given twice is kept once) into the word
+        cache where not cached yet (words under :data:`CACHE_MAX_WORD`), so that encoding
+        the same text again (the next keystroke) looks them up instead of merging them all
+        again; nothing once the cache holds :data:`FLAT_CACHED` words (a huge text does not
+        fill memory with pieces it may never see again). O(words + their tokens), in
+        C-level ``map`` chains."""
         pieces = self._pieces
         room = min(FLAT_CACHED - len(pieces), CACHE_SIZE - len(pieces))
         if room <= 0:
             return
-        keep = np.fromiter(map(pieces.__contains__, distinct), bool, len(distinct))
+        keep = np.fromiter(map(pieces.__contains__, words), bool, len(words))
         keep = ~keep & (lens < CACHE_MAX_WORD)  # the new words the cache takes
         at = np.flatnonzero(keep)[:room]
         if not len(at):
             return
-        first = np.cumsum(counts_d) - counts_d
-        cuts = list(map(slice, first[at].tolist(), (first[at] + counts_d[at]).tolist()))
-        words = np.asarray(distinct, object)[at].tolist()
-        starts, ends = starts_d.tolist(), ends_d.tolist()
-        pieces.update(zip(words, zip(*(map(tuple, map(column.__getitem__, cuts))
-                                       for column in (tok_list, id_list, starts, ends)))))
+        first = np.cumsum(counts) - counts
+        cuts = list(map(slice, first[at].tolist(), (first[at] + counts[at]).tolist()))
+        kept = np.asarray(words, object)[at].tolist()
+        start_list, end_list = starts.tolist(), ends.tolist()
+        pieces.update(zip(kept, zip(*(map(tuple, map(column.__getitem__, cuts))
+                                      for column in (tok_list, id_list, start_list, end_list)))))
 
     def _finish_words(self, sym: np.ndarray, seg: np.ndarray, unfinished: np.ndarray,
                       should_stop: Callable[[], bool] | None = None
@@ -501,9 +500,8 @@ class BPE:
         if self.ignore_merges:
             words = [w for w in words if w not in self._vocab]
         joined = "".join(words)
-        missing = {c for c in set(joined) if c not in self._vocab}
-        if missing:
-            words = [w for w in words if missing.isdisjoint(w)]
+        words, odd = self._by_missing_characters(words, joined)
+        if odd:
             joined = "".join(words)
         ids = self._symbol_ids(joined) if words else None
         if ids is None:
@@ -529,6 +527,18 @@ class BPE:
         for k in unfinished.tolist():
             del fresh[words[k]]
         return fresh
+
+    def _by_missing_characters(self, words: list[str], joined: str
+                               ) -> tuple[list[str], list[str]]:
+        """``words`` (``joined``: laid end to end) parted into those whose every character
+        is a token and those holding one that is not (byte fallback or unknown: merged
+        one by one), each in order. O(total characters) at C speed plus O(1) per word."""
+        vocab = self._vocab
+        missing = {c for c in set(joined) if c not in vocab}
+        if not missing:
+            return words, []
+        return ([w for w in words if missing.isdisjoint(w)],
+                [w for w in words if not missing.isdisjoint(w)])
 
     def pair_ranks(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The merge rank and merged token id of each pair of token ids (int64 arrays of

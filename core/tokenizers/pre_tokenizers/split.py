@@ -31,7 +31,6 @@ from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
 Piece = tuple[int, int, bool]
 
 
-
 def find_pieces(pattern: "regex.Pattern[str]", text: str, budgeted: bool = False) -> list[Piece]:
     """``(start, end, is_match)`` pieces covering ``text``, as the reference's
     ``find_matches`` (empty matches included). O(len(text)) plus the regex's own cost.
