@@ -406,6 +406,12 @@ def _units(text: str, form: Form | None) -> list[tuple[int, int]]:
     for a, b, pairs in changed_segments(text, form) if form else ():
         units.extend((i, i + 1) for i in range(pos, a))
         whole = "".join(c for c, _ in pairs)
+        if b - a > 1 and text[a].isspace():
+            # a segment opened by the whitespace before its marks: the whitespace composes
+            # and reorders with nothing, so it is its own unit (as in the word-by-word fast
+            # path, where it is no part of a word)
+            units.append((a, a + 1))
+            a, whole = a + 1, normalize_form(text[a + 1:b], form)
         if whole == "".join(normalize_form(c, form) for c in text[a:b]):
             units.extend((i, i + 1) for i in range(a, b))
         else:

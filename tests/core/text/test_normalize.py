@@ -155,6 +155,7 @@ _MIXED = st.text(st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @example("ab \u0e31\u0e01 \u0e31\u0e31 x\u0e31", "NFKD", True, True, True)  # words whose first unit has no image
+@example(" \u09be\u0301\u093c", "NFC", False, False, True)  # marks reordered after a space
 @given(st.one_of(_MIXED, tricky_text, st.text(max_size=30)),
        st.sampled_from([None, "NFC", "NFD", "NFKC", "NFKD"]), st.booleans(), st.booleans(),
        st.booleans())
