@@ -29,6 +29,7 @@ from itertools import chain
 from typing import Any
 
 import numpy as np
+import orjson
 import regex
 
 from core.errors import TokenizerFieldError, TokenizerLoadError
@@ -128,9 +129,10 @@ def too_deep(doc: Any, limit: int) -> bool:
     Level by level, without recursion. A level of up to :data:`_FEW` containers is looked
     at a container at a time: one ``set(map(type, ...))`` pass over each one's values, and
     the values go on whole when they are all containers or none is (a vocabulary's ints,
-    a merge list's pairs), so a big section is never filtered value by value; a big
-    section of containers that hold only scalars (merge pairs) is done with at the next
-    level, unless that level is past ``limit``; a level of many containers that all hold
+    a merge list's pairs), so a big section is never filtered value by value; a section
+    of :data:`_FLAT_FROM` or more containers that hold only scalars (merge pairs, a Unigram
+    vocabulary's pairs) is done with at the next level, unless that level is past
+    ``limit``; a level of many containers that all hold
     only scalars (a Unigram vocabulary's pairs) is the last, found in one pass. A larger
     level's children are gathered in C-level chains and filtered only when they mix
     containers and scalars. O(values in the document).
@@ -145,8 +147,9 @@ def too_deep(doc: Any, limit: int) -> bool:
             if len(level) >= _FLAT_FROM and _flat(level):  # (a Unigram vocabulary's pairs)
                 return False  # only scalars below: the deepest level
             parts = [_containers_in(c if type(c) is list else c.values()) for c in level]
-            if depth < limit:  # a section of flat containers (merge pairs) ends the next level
-                parts = [() if len(p) > _FEW and _flat(p) else p for p in parts]
+            if depth < limit:  # a big section of flat containers (merge pairs, a Unigram
+                # vocabulary's pairs) ends the next level
+                parts = [() if len(p) >= _FLAT_FROM and _flat(p) else p for p in parts]
             level = list(chain.from_iterable(parts))
             continue
         lists = [c for c in level if type(c) is list]
@@ -218,11 +221,15 @@ def _path_of(stack: list[list[Any]]) -> str:
     return "".join(parts).lstrip(".")
 
 
-def parse_json(text: str, source: str | None = None, *, token_map: bool = False) -> Any:
+def parse_json(text: str, source: str | None = None, *, token_map: bool = False,
+               exact: bool = False) -> Any:
     """Parse JSON text with the limits of this module.
 
     ``token_map``: the top-level object maps tokens to values (``vocab.json``), so its keys
-    are shown as ``["token"]`` in paths.
+    are shown as ``["token"]`` in paths. Unless ``exact``, ``orjson`` parses first
+    (:func:`_fast_parse`); it reads an integer beyond 64 bits as a float, so a caller whose
+    checks refuse the document parses it again with ``exact=True`` to name the value as the
+    file spells it.
 
     Raises
     ------
@@ -232,6 +239,13 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False)
     TokenizerLoadError
         Not JSON (line and column given), or an integer too long to convert.
     """
+    doc = None if exact else _fast_parse(text)
+    if doc is not None:
+        if too_deep(doc, MAX_JSON_DEPTH):
+            field, line = _deep_path(text, MAX_JSON_DEPTH)
+            raise TokenizerFieldError(field, f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
+                                             f"(line {line}); is this really a tokenizer file?", source)
+        return doc
     flagged: list[bool] = []
 
     def non_finite(spelling: str) -> float:
@@ -258,6 +272,20 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False)
         raise TokenizerFieldError(field, f"{value.spelling} is not a finite number (JSON has no "
                                          "NaN or infinity)", source)
     return doc
+
+
+def _fast_parse(text: str) -> Any:
+    """``text`` parsed by ``orjson`` (about twice as fast as ``json``: a third of a
+    Unigram file's load), or None when it refuses the text — ``NaN``/``Infinity``, a number
+    out of float range, a lone surrogate escape, nesting past 1,024, anything not JSON — and
+    :func:`parse_json` parses with ``json`` to say what is wrong. The one value they read
+    differently is an integer beyond 64 bits (``orjson``: a float), which every id and
+    count check refuses either way (and the caller then parses again, exactly, to name it
+    as written)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
 
 
 _TOKEN_MAPS = ("vocab", "special_tokens")

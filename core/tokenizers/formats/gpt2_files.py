@@ -14,6 +14,7 @@ model), :func:`load_gpt2` (the tokenizer).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from core.errors import TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
@@ -55,7 +56,15 @@ def read_vocab_json(path: str | Path) -> dict[str, int]:
         ``["token"]``, and value are named).
     """
     path = Path(path)
-    vocab = parse_json(_read_text(path), str(path), token_map=True)
+    text = _read_text(path)
+    try:
+        return _checked_vocab(parse_json(text, str(path), token_map=True), path)
+    except TokenizerLoadError:  # said of the document as the file spells it (parse_json)
+        return _checked_vocab(parse_json(text, str(path), token_map=True, exact=True), path)
+
+
+def _checked_vocab(vocab: Any, path: Path) -> dict[str, int]:
+    """``vocab`` (a parsed ``vocab.json``) checked: an object of token -> id in range."""
     if isinstance(vocab, dict):
         for token, i in vocab.items():
             check_id(i, key_path("", token), str(path))

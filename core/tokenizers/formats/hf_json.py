@@ -56,7 +56,7 @@ def _bpe(cfg: dict) -> BPE:
 
 
 def _unigram(cfg: dict) -> Unigram:
-    return Unigram.from_tokenizer_json_model(cfg)
+    return Unigram.from_tokenizer_json_model(cfg, checked=True)  # by check_document
 
 
 def _wordlevel(cfg: dict) -> WordLevel:
@@ -153,7 +153,15 @@ def load_tokenizer_json(path: Path, **options: Any) -> Tokenizer:
         read, is not JSON, is nested too deep or holds non-finite numbers, or
         :func:`build_tokenizer_json` refuses it (the message names the file).
     """
-    doc = parse_json(read_text(path), str(path))
+    text = read_text(path)
+    try:
+        return _built(parse_json(text, str(path)), path)
+    except TokenizerLoadError:  # said of the document as the file spells it (parse_json)
+        return _built(parse_json(text, str(path), exact=True), path)
+
+
+def _built(doc: Any, path: Path) -> Tokenizer:
+    """:func:`build_tokenizer_json` with the file's path in its error."""
     try:
         return build_tokenizer_json(doc, display_name(path), str(path))
     except TokenizerLoadError as exc:

@@ -54,6 +54,9 @@ class Unigram(CachedModel):
         Id of the unknown piece; needed as soon as a word has a character no piece covers.
     byte_fallback : bool
         Spell unknown tokens as ``<0xAB>`` byte pieces when all of them are in the vocabulary.
+    checked : bool
+        ``pieces`` are known to be ``(str, finite number)`` pairs (a checked
+        ``tokenizer.json``), so they are not checked again.
 
     Raises
     ------
@@ -65,9 +68,9 @@ class Unigram(CachedModel):
     type_name = "Unigram"
 
     def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int | None,
-                 byte_fallback: bool = False):
+                 byte_fallback: bool = False, *, checked: bool = False):
         super().__init__()
-        checked = _checked_pieces(pieces)
+        checked = _pieces_columns(pieces) if checked else _checked_pieces(pieces)
         tokens, scores = checked if checked is not None else ([], [])
         for i, item in enumerate(pieces if checked is None else ()):
             if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str)
@@ -118,8 +121,11 @@ class Unigram(CachedModel):
             self._first[c] = (scores[id_] if id_ is not None else None, r)
 
     @classmethod
-    def from_tokenizer_json_model(cls, model: dict) -> "Unigram":
-        """Build from the ``"model"`` object of a ``tokenizer.json`` (``"type": "Unigram"``).
+    def from_tokenizer_json_model(cls, model: dict, checked: bool = False) -> "Unigram":
+        """Build from the ``"model"`` object of a ``tokenizer.json`` (``"type": "Unigram"``);
+        ``checked``: its vocabulary has passed the schema check (every entry a ``[str,
+        finite number]`` pair: :func:`core.tokenizers.formats.hf_schema.check_document`), so
+        it is not checked again.
 
         Raises
         ------
@@ -135,7 +141,7 @@ class Unigram(CachedModel):
         fallback = model.get("byte_fallback", False)
         if not isinstance(fallback, bool):
             raise TokenizerLoadError(f"Unigram byte_fallback must be true or false, got {fallback!r}")
-        return cls(vocab, model.get("unk_id"), byte_fallback=fallback)
+        return cls(vocab, model.get("unk_id"), byte_fallback=fallback, checked=checked)
 
     # -- vocabulary ----------------------------------------------------------------------
 
@@ -322,6 +328,12 @@ class Unigram(CachedModel):
         ids.append(id_)
         starts.append(a)
         ends.append(b)
+
+
+def _pieces_columns(pieces: Sequence) -> tuple[list[str], list[float]]:
+    """The tokens and float scores of ``pieces``, known to be ``(str, finite number)``
+    pairs. O(pieces), in C-level passes."""
+    return list(map(itemgetter(0), pieces)), list(map(float, map(itemgetter(1), pieces)))
 
 
 def _checked_pieces(pieces: Sequence) -> tuple[list[str], list[float]] | None:

@@ -235,8 +235,9 @@ def _depth(value: object) -> int:
 
 
 @settings(max_examples=300, deadline=None)
-@given(doc=_json_values, few=st.sampled_from([0, 1, 2, 100_000]))
-def test_too_deep_is_the_recursive_depth_past_the_limit(doc, few):
+@given(doc=_json_values, few=st.sampled_from([0, 1, 2, 100_000]),
+       flat_from=st.sampled_from([1, 2, 1024]))
+def test_too_deep_is_the_recursive_depth_past_the_limit(doc, few, flat_from):
     """Whatever path a level takes (a container at a time, or gathered; a section of flat
     containers done with early), too_deep answers as the recursive depth does."""
     from unittest import mock
@@ -244,6 +245,45 @@ def test_too_deep_is_the_recursive_depth_past_the_limit(doc, few):
     from core.tokenizers.formats import _json
 
     depth = _depth(doc)
-    with mock.patch.object(_json, "_FEW", few):
+    with mock.patch.object(_json, "_FEW", few), mock.patch.object(_json, "_FLAT_FROM", flat_from):
         for limit in range(max(0, depth - 2), depth + 2):
             assert too_deep(doc, limit) == (depth > limit), limit
+
+
+_json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1),
+                          st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc=st.recursive(_json_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=2), inner, max_size=4)),
+    max_leaves=30), ascii_only=st.booleans())
+def test_the_fast_parse_reads_what_json_reads(doc, ascii_only):
+    """orjson's parse (the default) and json's (``exact``) give the same document, value
+    for value and type for type, for every JSON value up to 64-bit integers."""
+    text = json.dumps(doc, ensure_ascii=ascii_only)
+    fast, exact = parse_json(text), parse_json(text, exact=True)
+    assert repr(fast) == repr(exact)
+
+
+@pytest.mark.parametrize("text", ["[NaN]", "[1e400]", '["\\ud800"]', "[1,]", "", "[" * 2000])
+def test_what_the_fast_parse_refuses_is_said_by_the_exact_one(text):
+    """A text orjson refuses is parsed (or refused, with line and column) as json does."""
+    from core.tokenizers.formats._json import _fast_parse
+
+    assert _fast_parse(text) is None
+    for exact in (False, True):
+        try:
+            got = ("ok", repr(parse_json(text, exact=exact)))
+        except TokenizerLoadError as exc:
+            got = ("refused", str(exc))
+        if exact:
+            assert got == first
+        first = got
+
+
+def test_an_id_beyond_64_bits_is_named_as_written(tmp_path):
+    """orjson reads 10**30 as a float; the loaders parse again, exactly, to name it."""
+    path = _write(tmp_path, '{"a": 0, "b": %d}' % 10**30, "vocab.json")
+    with pytest.raises(TokenizerLoadError, match=str(10**30)):
+        read_vocab_json(path)
