@@ -90,6 +90,9 @@ class BatchEncoder:
         others a text at a time (:meth:`encode`). ``should_stop`` is asked before every
         text (raises :class:`core.errors.Cancelled`). O(total code points + tokens) plus
         one model call per word never seen before."""
+        normalizer = self.tok.normalizer
+        if normalizer is not None and normalizer.prepares and len(texts) > 1:
+            normalizer.prepare(set().union(*texts))
         if self.bulk_cache is not None:
             out: list[Any] = []
             for k in range(0, len(texts), CHUNK):

@@ -221,8 +221,10 @@ class Unigram(CachedModel):
         best = [0.0] + [_NO_PATH] * n
         back = [0] * (n + 1)
         edge: list[str | None] = [""] * (n + 1)
-        for i, c in enumerate(word):
-            if should_stop is not None and not i % STOP_EVERY and should_stop():
+        asks = should_stop is not None
+        i = 0
+        for c in word:
+            if asks and not i % STOP_EVERY and should_stop():
                 raise Cancelled("cancelled")
             here = best[i]
             hit = first(c)
@@ -233,6 +235,7 @@ class Unigram(CachedModel):
                     back[i + 1] = back[i] if edge[i] is None else i
                     edge[i + 1] = None
                 if hit is None:
+                    i += 1
                     continue
                 reach = hit[1]
             else:
@@ -242,9 +245,11 @@ class Unigram(CachedModel):
                     best[i + 1] = score
                     back[i + 1] = i
                     edge[i + 1] = c
-            if reach > 1:
-                stop = i + reach
-                for j in range(i + 2, (stop if stop < n else n) + 1):
+            if reach > 1:  # a while loop: most positions try one or two slices
+                j, stop = i + 2, i + reach
+                if stop > n:
+                    stop = n
+                while j <= stop:
                     piece = word[i:j]
                     piece_score = get(piece)
                     if piece_score is None:
@@ -254,6 +259,8 @@ class Unigram(CachedModel):
                         best[j] = score
                         back[j] = i
                         edge[j] = piece
+                    j += 1
+            i += 1
         ends: list[int] = []
         tokens: list[str | None] = []
         end = n

@@ -20,14 +20,20 @@ class Normalizer:
     What a normalizer can do, for the pipeline to ask instead of testing its type:
     ``byte_level`` (it spells text in GPT-2's byte alphabet, or a member of it does) and
     ``per_character`` (a :class:`CharMapNormalizer`: ``translate`` applies it to a whole
-    string with one table)."""
+    string with one table), ``prepares`` (:meth:`prepare` does something: a batch's
+    characters are worth gathering for it)."""
 
     type_name = "Normalizer"
     byte_level = False
     per_character = False
+    prepares = False
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:  # pragma: no cover
         raise NotImplementedError
+
+    def prepare(self, chars: set[str]) -> None:
+        """Get ready to normalize many texts made of ``chars`` (a batch's); most
+        normalizers need nothing."""
 
     def settings(self) -> dict[str, Any]:
         """The component's settings, as shown in ``Tokenizer.describe()``."""

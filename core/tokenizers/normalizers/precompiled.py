@@ -39,6 +39,7 @@ class Precompiled(Normalizer):
     """
 
     type_name = "Precompiled"
+    prepares = True
 
     def __init__(self, charsmap: Charsmap):
         self.charsmap = charsmap
@@ -49,6 +50,9 @@ class Precompiled(Normalizer):
 
     def settings(self) -> dict[str, Any]:
         return {"charsmap": repr(self.charsmap)}
+
+    def prepare(self, chars: set[str]) -> None:
+        self.charsmap.prepare(chars)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         """``nt`` through the charsmap, its map as the reference's (with both quirks of the

@@ -18,9 +18,14 @@ class Sequence(Normalizer):
         self.normalizers = list(normalizers)
         self._steps = _fuse(self.normalizers)
         self.byte_level = any(n.byte_level for n in self.normalizers)
+        self.prepares = any(n.prepares for n in self.normalizers)
 
     def describe(self) -> dict[str, Any]:
         return {"type": "Sequence", "normalizers": [n.describe() for n in self.normalizers]}
+
+    def prepare(self, chars: set[str]) -> None:
+        for n in self.normalizers:
+            n.prepare(chars)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         """``nt`` through every step; a :attr:`~NormalizedText.truthful` map one step

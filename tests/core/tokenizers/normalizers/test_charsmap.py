@@ -216,3 +216,21 @@ def test_property_sentencepiece_rule_equals_walking_every_position(cmap, text):
             walked.append(hit[1])
             pos += hit[0]
     assert cmap.normalize(text, mode="sentencepiece") == "".join(walked)
+
+
+def test_prepared_for_a_batch_the_pattern_is_compiled_once(precompiled, udhr, monkeypatch):
+    """prepare(chars) (a batch's characters) compiles the pattern once; the lines then
+    need no other compilation and are cut as by a charsmap met line by line."""
+    from core.tokenizers.normalizers import charsmap as module
+
+    lines = [line for text in udhr.values() for line in text.split("\n")]
+    line_by_line = Charsmap.from_base64(precompiled["precompiled_charsmap"])
+    expected = [line_by_line.normalize_segments(line) for line in lines]
+    compiled = []
+    real = module.re.compile
+    monkeypatch.setattr(module.re, "compile", lambda *a: compiled.append(a) or real(*a))
+    prepared = Charsmap.from_base64(precompiled["precompiled_charsmap"])
+    Precompiled(prepared).prepare(set().union(*lines))
+    assert len(compiled) == 1
+    assert [prepared.normalize_segments(line) for line in lines] == expected
+    assert len(compiled) == 1
