@@ -145,14 +145,15 @@ def split_added(added: AddedVocabulary, text: str,
 def normalize(normalizer: Any, splits: list[TextSplit],
               should_stop: Callable[[], bool] | None = None) -> list[TextSplit]:
     """Stage 2: every text split's piece normalized (added tokens are kept verbatim), in
-    place; ``should_stop`` asked before each. Returns ``splits``. O(n) plus the
-    normalizer's cost."""
+    place; ``should_stop`` asked before each, and inside a long one
+    (:meth:`~core.tokenizers.normalizers.base.Normalizer.normalize_stoppable`). Returns
+    ``splits``. O(n) plus the normalizer's cost."""
     if normalizer is None:
         return splits
     for s in splits:
         if s.token is None:
             check_stop(should_stop)
-            s.normalized = normalizer.normalize(s.normalized)
+            s.normalized = normalizer.normalize_stoppable(s.normalized, should_stop)
             s.end = len(s.normalized.text)
     return splits
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from core.text.normalize import NormalizedText
-from core.tokenizers.normalizers.base import Normalizer
+from core.tokenizers.normalizers.base import Normalizer, cut_between_printable
 from core.tokenizers.normalizers.charsmap import Charsmap
 
 
@@ -53,6 +53,11 @@ class Precompiled(Normalizer):
 
     def prepare(self, chars: set[str]) -> None:
         self.charsmap.prepare(chars)
+
+    def safe_cut(self, text: str, at: int) -> int | None:
+        # between two printable ASCII characters: a grapheme boundary (each cluster is
+        # looked up on its own), and neither is deleted (both quirks need a deletion)
+        return cut_between_printable(text, at)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         """``nt`` through the charsmap, its map as the reference's (with both quirks of the

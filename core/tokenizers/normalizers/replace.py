@@ -6,7 +6,7 @@ neighbouring source character, as the reference library's edits do.
 
 from __future__ import annotations
 
-from array import array
+from operator import methodcaller
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,8 @@ from core.text.regex_lock import concurrency
 from core.tokenizers import chars
 from core.tokenizers._components import finditer_budgeted, needs_budget, regex_budget
 from core.tokenizers.normalizers.base import Normalizer
+
+_SPAN = methodcaller("span")
 
 
 class Strip(Normalizer):
@@ -89,25 +91,30 @@ class Replace(Normalizer):
         if not self.is_regex and len(self.pattern) == 1 == len(self.content):
             # one character for another (Gemma's " " -> "▁"): the same map, O(n) in C
             return nt.same_map(text.replace(self.pattern, self.content))
-        pieces, src, pos = [], array("q"), 0  # src: each output char's source
         matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
                    if self._budgeted else self._re.finditer(text, concurrent=False))
-        k = len(self.content)
-        for m in matches:
-            a, b = m.span()
-            if a == b:
-                continue
-            pieces += [text[pos:a], self.content]
-            src.extend(range(pos, a))
-            src.extend([b - 1] * k)
-            pos = b
-        if not pieces:
+        spans = [span for span in map(_SPAN, matches) if span[0] != span[1]]
+        if not spans:
             return nt
-        pieces.append(text[pos:])
-        src.extend(range(pos, len(text)))
-        idx = np.frombuffer(src, np.int64) if len(src) else np.zeros(0, np.int64)
+        hit_a, hit_b = (np.array(c, np.int64) for c in zip(*spans))
+        kept_from = np.concatenate(([0], hit_b))  # the kept runs: [kept_from, kept_to)
+        kept_to = np.concatenate((hit_a, [len(text)]))
+        pieces = list(map(text.__getitem__, map(slice, kept_from.tolist(), kept_to.tolist())))
+        k = len(self.content)
+        # each output character's source: kept runs count up, each content repeats the
+        # match's last character (O(n) numpy over the runs, whatever their number)
+        lengths = np.empty(2 * len(spans) + 1, np.int64)
+        lengths[0::2], lengths[1::2] = kept_to - kept_from, k
+        first = np.empty_like(lengths)
+        first[0::2], first[1::2] = kept_from, hit_b - 1
+        step = np.zeros_like(lengths)
+        step[0::2] = 1
+        run_at = np.cumsum(lengths) - lengths  # each run's first output index
+        idx = np.repeat(first, lengths) + np.repeat(step, lengths) * (
+            np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(run_at, lengths))
         starts, ends = nt.arrays()
-        return NormalizedText.from_arrays(nt.original, "".join(pieces), starts[idx], ends[idx])
+        return NormalizedText.from_arrays(nt.original, self.content.join(pieces),
+                                          starts[idx], ends[idx])
 
     def _may_match(self, text: str) -> bool:
         """False when the pattern surely matches nowhere in ``text`` (one C-level search;

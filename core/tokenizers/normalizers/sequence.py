@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer
 
@@ -30,10 +31,17 @@ class Sequence(Normalizer):
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         """``nt`` through every step; a :attr:`~NormalizedText.truthful` map one step
         gives is carried through the later ones (each applied to it too)."""
+        return self.normalize_stoppable(nt, None)
+
+    def normalize_stoppable(self, nt: NormalizedText,
+                            should_stop: Callable[[], bool] | None) -> NormalizedText:
+        """:meth:`normalize`, each step stoppable on its own (its
+        :meth:`~Normalizer.normalize_stoppable`), ``should_stop`` asked between steps."""
         for step in self._steps:
-            out = step.normalize(nt)
+            check_stop(should_stop)
+            out = step.normalize_stoppable(nt, should_stop)
             if nt.truthful is not None and out.truthful is None:
-                out.truthful = step.normalize(nt.truthful)
+                out.truthful = step.normalize_stoppable(nt.truthful, should_stop)
             nt = out
         return nt
 

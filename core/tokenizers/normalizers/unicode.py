@@ -12,7 +12,7 @@ import numpy as np
 from core.text.normalize import NormalizedText
 from core.text.unicode_forms import FORMS, changed_segments, normalize_form
 from core.tokenizers import chars
-from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer
+from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer, cut_between_ascii
 
 
 class Lowercase(CharMapNormalizer):
@@ -66,6 +66,9 @@ class UnicodeForm(Normalizer):
             raise ValueError(f"unknown normalization form {form!r}; use one of {FORMS}")
         self.form = self.type_name = form
         self._pieces: dict[str, str] = {}  # D forms: code point -> its decomposition
+
+    def safe_cut(self, text: str, at: int) -> int | None:
+        return cut_between_ascii(text, at)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         text = nt.text
