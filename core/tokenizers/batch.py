@@ -50,6 +50,9 @@ MAX_CACHED = 200_000
 """The rewritten-word cache is cleared when it holds this many words."""
 MAX_CACHED_WORD = 256
 """Rewritten words of this many code points or more are not cached."""
+STOP_CHECK_PIECES = 4096
+"""``should_stop`` is asked before every this many words a bulk cache looks up (each new
+one is computed: a Unigram word's Viterbi walk, ~10 µs)."""
 
 Split = tuple[list[str], list[int], int]  # words, their normalized starts, which shifted
 
@@ -339,13 +342,22 @@ class _Rewrites(dict):
         model_words = ([bytes_to_byte_level(w.encode("utf-8", "surrogatepass")) for w in new]
                        if self.byte_level else new)
         self.model.prefetch_words(model_words, should_stop)
+        check_stop(should_stop)
         if not self.shifted and self.model.merges_together:
             short = [k for k, w in enumerate(new) if len(w) < MAX_CACHED_WORD]
             self._keep_many([new[k] for k in short], [model_words[k] for k in short])
 
-    def pieces(self, words: list[str]) -> list[tuple]:
-        """The kept pieces of ``words`` (computed where missing). O(W) look-ups."""
-        return list(map(self.__getitem__, words))
+    def pieces(self, words: list[str],
+               should_stop: Callable[[], bool] | None = None) -> list[tuple]:
+        """The kept pieces of ``words`` (computed where missing), ``should_stop`` asked
+        before every :data:`STOP_CHECK_PIECES` words. O(W) look-ups."""
+        if should_stop is None or len(words) <= STOP_CHECK_PIECES:
+            return list(map(self.__getitem__, words))
+        out: list[tuple] = []
+        for i in range(0, len(words), STOP_CHECK_PIECES):
+            check_stop(should_stop)
+            out += map(self.__getitem__, words[i:i + STOP_CHECK_PIECES])
+        return out
 
     def flat(self, words: list[str], should_stop: Callable[[], bool] | None = None) -> None:
         """None: rewritten words are looked up as pieces (:meth:`prefetch`, :meth:`pieces`)."""
@@ -542,14 +554,15 @@ class _ModelWords:
         :meth:`pieces`)."""
         return self.model.tokenize_flat(words, should_stop)
 
-    def pieces(self, words: list[str]) -> list[tuple]:
+    def pieces(self, words: list[str],
+               should_stop: Callable[[], bool] | None = None) -> list[tuple]:
         """``(tokens, ids, starts, ends)`` per word, spans relative to the word: the last
         prefetch's uncached pieces (then forgotten), the model's ``tokenize_words`` for
-        the rest. O(W) look-ups besides the model's work."""
+        the rest (``should_stop`` given to it). O(W) look-ups besides the model's work."""
         kept, self._uncached = self._uncached, {}
         if not kept:
-            return self.model.tokenize_words(words)
-        rest = iter(self.model.tokenize_words([w for w in words if w not in kept]))
+            return self.model.tokenize_words(words, should_stop)
+        rest = iter(self.model.tokenize_words([w for w in words if w not in kept], should_stop))
         return [kept[w] if w in kept else next(rest) for w in words]
 
 

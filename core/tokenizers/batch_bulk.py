@@ -108,28 +108,38 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     flat = None if firsts else enc.bulk_cache.flat(keys, should_stop)
     if flat is None:
         enc.bulk_cache.prefetch(keys, should_stop)
-    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts, flat)
-    for (k, text, nt), a, b in zip(todo, bounds[:-1], bounds[1:]):
+    check_stop(should_stop)
+    tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts, flat,
+                                                   should_stop)
+    for i, ((k, text, nt), a, b) in enumerate(zip(todo, bounds[:-1], bounds[1:])):
+        if not i % STOP_CHECK_TEXTS:
+            check_stop(should_stop)
         out[k] = build_encoding(tok, text, nt, tokens[a:b], ids[a:b], offsets[a:b],
                                 word_ids[a:b], add_special_tokens)
     return out
 
 
+STOP_CHECK_TEXTS = 256
+"""``should_stop`` is asked before every this many Encodings a chunk assembles."""
+
+
 def _flat(enc: Any, keys: list[str], starts: list[int], n_words: list[int],
-          firsts: list[int], flat: tuple | None = None):
+          firsts: list[int], flat: tuple | None = None,
+          should_stop: Callable[[], bool] | None = None):
     """Tokens, ids, offsets and word ids of all the words, laid end to end, and the token
     bounds of each text (``len(n_words) + 1`` of them); the words at ``firsts`` are
     looked up as shifted (a character prepended). ``flat``: the bulk cache's answer for
     all the words at once (``(tokens, ids, counts, starts, ends)``), else the words'
-    pieces are looked up. O(tokens)."""
+    pieces are looked up (``should_stop`` asked as the cache asks it). O(tokens)."""
     if flat is None:
-        pieces = enc.bulk_cache.pieces(keys)
+        pieces = enc.bulk_cache.pieces(keys, should_stop)
         shifted = enc.rewrites[1]
         for i in firsts:
             pieces[i] = shifted[keys[i]]
         if not pieces:
             return [], [], [], [], [0] * (len(n_words) + 1)
         flat = laid_flat(pieces)
+        check_stop(should_stop)
     tokens, ids, counts, rel_lo, rel_hi = flat
     base = np.repeat(np.asarray(starts, np.int64), counts)
     lo, hi = rel_lo + base, rel_hi + base

@@ -25,8 +25,8 @@ starts; ``start``/``end`` and ``word_starts`` are normalized code points inside
 
 Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
 :func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :func:`laid_flat`,
-:data:`STOP_CHECK_WORDS`, :data:`STOP_CHECK_SPLITS`, :data:`FLAT_CHUNK`,
-:data:`WORD_CHUNK`.
+:func:`split_stoppable`, :data:`STOP_CHECK_WORDS`, :data:`STOP_CHECK_SPLITS`,
+:data:`STOP_CHECK_CHARS`, :data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 
-__all__ = ["FLAT_CHUNK", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS", "TextSplit", "TokenRun",
-           "WORD_CHUNK", "laid_flat", "normalize", "pre_tokenize", "split_added", "tokenize"]
+__all__ = ["FLAT_CHUNK", "STOP_CHECK_CHARS", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS", "TextSplit",
+           "TokenRun", "WORD_CHUNK", "laid_flat", "normalize", "pre_tokenize", "split_added",
+           "split_stoppable", "tokenize"]
 
 STOP_CHECK_WORDS = 512
 """``should_stop`` is asked before every this many words the model tokenizes."""
@@ -53,6 +54,9 @@ STOP_CHECK_SPLITS = 1024
 tens of thousands of added tokens)."""
 FLAT_CHUNK = 4096
 """Words per ``model.tokenize_flat`` call (``should_stop`` is asked between)."""
+STOP_CHECK_CHARS = 1 << 17
+"""``should_stop`` is asked before every this many code points a long text is
+pre-tokenized (:func:`split_stoppable`; ~20 ms)."""
 WORD_CHUNK = 16384
 """Words per ``model.tokenize_words`` result handled at once (bounded C calls)."""
 SMALL_RUN = 256
@@ -189,7 +193,8 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
             if pre is None:
                 s.words, s.word_starts = [text], [0]
             else:
-                s.words, s.word_starts, s.char_maps = pre.split_mapped(text, first)
+                s.words, s.word_starts, s.char_maps = split_stoppable(pre, text, first,
+                                                                      should_stop)
             out.append(s)
             continue
         opens = True
@@ -200,15 +205,58 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
                 if pre is None:
                     sub.words, sub.word_starts = [text[a:b]], [a]
                 elif (a, b) == (0, len(text)):
-                    sub.words, sub.word_starts, sub.char_maps = pre.split_mapped(text, first)
+                    sub.words, sub.word_starts, sub.char_maps = split_stoppable(
+                        pre, text, first, should_stop)
                 else:
-                    words, starts, maps = pre.split_mapped(text[a:b], max(first - a, 0))
+                    words, starts, maps = split_stoppable(pre, text[a:b], max(first - a, 0),
+                                                          should_stop)
                     if maps is not None:
                         maps = (maps[0] + a, maps[1] + a)
                     sub.words, sub.word_starts = words, [x + a for x in starts]
                     sub.char_maps = maps
             out.append(sub)
     return out
+
+
+def split_stoppable(pre: Any, text: str, first: int,
+                    should_stop: Callable[[], bool] | None) -> tuple[list[str], list[int], Any]:
+    """``pre.split_mapped(text, first)``, asking ``should_stop`` before every
+    :data:`STOP_CHECK_CHARS` code points of a long text: it is cut where the pre-tokenizer
+    says halves split apart (its ``safe_cut``), and the pieces' words, starts and maps are
+    laid end to end (a 1M-character text took 0.12-0.18 s in one call). O(n) besides the
+    pre-tokenizer's own work.
+
+    Raises
+    ------
+    core.errors.Cancelled
+        If ``should_stop()`` returned True.
+    """
+    if should_stop is None or len(text) < 2 * STOP_CHECK_CHARS:
+        return pre.split_mapped(text, first)
+    cuts = [0]
+    while (p := pre.safe_cut(text, cuts[-1] + STOP_CHECK_CHARS)) is not None and p < len(text):
+        cuts.append(p)
+    if len(cuts) == 1:
+        return pre.split_mapped(text, first)
+    words: list[str] = []
+    starts: list[int] = []
+    maps: list[tuple[np.ndarray, np.ndarray]] = []
+    unmapped = False  # a piece with words and no map
+    for a, b in zip(cuts, cuts[1:] + [len(text)]):
+        check_stop(should_stop)
+        w, s, m = pre.split_mapped(text[a:b], max(first - a, 0))
+        words += w
+        starts += [x + a for x in s] if a else s
+        if m is not None:
+            maps.append((m[0] + a, m[1] + a))
+        else:
+            unmapped = unmapped or bool(w)
+    if not maps:
+        return words, starts, None
+    if unmapped:  # maps for some pieces only (no pre-tokenizer here does that): in one call
+        return pre.split_mapped(text, first)
+    return words, starts, (np.concatenate([m[0] for m in maps]),
+                           np.concatenate([m[1] for m in maps]))
 
 
 def tokenize(model: Any, splits: list[TextSplit],

@@ -266,8 +266,10 @@ class Tokenizer:
                 if not k % stages.STOP_CHECK_SPLITS:
                     check_stop(should_stop)
                 builder.add(split)
-            return builder.build(self, text, stages.joined_normalized(text, pieces),
-                                 add_special_tokens)
+            check_stop(should_stop)
+            normalized = stages.joined_normalized(text, pieces)
+            check_stop(should_stop)
+            return builder.build(self, text, normalized, add_special_tokens)
 
     def encode_batch(self, texts: Sequence[str], *, add_special_tokens: bool = False,
                      should_stop: Callable[[], bool] | None = None,

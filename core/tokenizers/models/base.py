@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from core.errors import check_stop
+
 Piece = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 #: The cache is cleared when it grows beyond this many words (bounded memory).
@@ -20,6 +22,8 @@ MAX_CACHED_WORDS = 500_000
 #: Words of this many code points or more are not cached (a long word rarely comes back,
 #: and caching it would keep a copy of a pasted text alive).
 MAX_CACHED_WORD_LENGTH = 256
+#: :meth:`CachedModel.tokenize_words` asks ``should_stop`` before every this many words.
+STOP_CHECK_WORDS = 4096
 
 
 class _WordCache(dict):
@@ -56,10 +60,15 @@ class CachedModel:
 
     def tokenize_words(self, words: list[str],
                        should_stop: Callable[[], bool] | None = None) -> list[Piece]:
-        """:meth:`tokenize_word` for many words. ``should_stop`` is accepted as BPE's is
-        and not asked: these models' per-word work has no long merge loop (the pipeline
-        asks it between chunks of words)."""
-        return list(map(self._cache.__getitem__, words))
+        """:meth:`tokenize_word` for many words; ``should_stop`` asked before every
+        :data:`STOP_CHECK_WORDS` of them (a batch's words, looked up at once)."""
+        if should_stop is None or len(words) <= STOP_CHECK_WORDS:
+            return list(map(self._cache.__getitem__, words))
+        out: list[Piece] = []
+        for i in range(0, len(words), STOP_CHECK_WORDS):
+            check_stop(should_stop)
+            out += map(self._cache.__getitem__, words[i:i + STOP_CHECK_WORDS])
+        return out
 
     def prefetch_words(self, words: list[str],
                        should_stop: Callable[[], bool] | None = None) -> None:

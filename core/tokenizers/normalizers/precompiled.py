@@ -30,6 +30,9 @@ from core.tokenizers.normalizers.base import Normalizer, cut_between_printable
 from core.tokenizers.normalizers.charsmap import Charsmap
 
 
+_HEAD = 64  # code points looked at for deleted characters at the start of a text
+
+
 class Precompiled(Normalizer):
     """Applies a precompiled charsmap (``mode="huggingface"``).
 
@@ -56,7 +59,11 @@ class Precompiled(Normalizer):
 
     def safe_cut(self, text: str, at: int) -> int | None:
         # between two printable ASCII characters: a grapheme boundary (each cluster is
-        # looked up on its own), and neither is deleted (both quirks need a deletion)
+        # looked up on its own), and neither is deleted (a deletion after a grown
+        # replacement moves a span across it); never when the text starts with deleted
+        # characters, whose shift runs to its end (module docstring)
+        if leading_deletion(self.charsmap.normalize_segments(text[:_HEAD])):
+            return None
         return cut_between_printable(text, at)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:

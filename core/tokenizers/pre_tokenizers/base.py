@@ -65,6 +65,14 @@ class PreTokenizer:
             hi += b
         return words, starts, (np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64))
 
+    def safe_cut(self, text: str, at: int) -> int | None:
+        """The first position ``p >= at`` where ``text`` may be cut and its halves split
+        apart (the words of ``text[p:]`` shifted by ``p`` follow those of ``text[:p]``,
+        as in the whole text's split; the second half does not start the text), or None
+        (the default: never). The pipeline cuts a long text there to ask ``should_stop``
+        between the pieces. O(p - at)."""
+        return None
+
     def settings(self) -> dict[str, Any]:
         return {}
 

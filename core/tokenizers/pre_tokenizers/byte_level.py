@@ -24,7 +24,7 @@ from core.text.regex_lock import concurrency
 from core.tokenizers._components import config_flag
 from core.tokenizers.pre_tokenizers.base import PreTokenizer
 from core.tokenizers.pre_tokenizers.split_patterns import (
-    GPT2_PATTERN, pattern_for_text, pre_split)
+    GPT2_PATTERN, cut_before_spaced_word, pattern_for_text, pre_split)
 
 _MAX_CACHE = 200_000
 _SLICE_WORDS = 256  # from this many words an ASCII text is spelled once and sliced
@@ -98,6 +98,10 @@ class ByteLevel(PreTokenizer):
     def split(self, text: str) -> tuple[list[str], list[int]]:
         words, starts, _ = self.split_mapped(text)
         return words, starts
+
+    def safe_cut(self, text: str, at: int) -> int | None:
+        # (a piece starting with a space has no space prepended)
+        return cut_before_spaced_word(self.pattern, text, at) if self.use_regex else None
 
     def source_pieces(self, text: str) -> tuple[list[str], int]:
         """The pieces of ``text`` before the byte rewrite (they tile the text with the

@@ -53,6 +53,7 @@ class Metaspace(PreTokenizer):
         self.replacement, self.prepend_scheme, self.split_words = replacement, prepend_scheme, bool(split)
         esc = regex.escape(replacement)
         self._findall = regex.compile(f"[^{esc}]+|{esc}[^{esc}]*").findall
+        self._cut = regex.compile(f"[ {esc}]")
 
     @classmethod
     def from_config(cls, cfg: dict) -> "Metaspace":
@@ -71,6 +72,14 @@ class Metaspace(PreTokenizer):
     def split(self, text: str) -> tuple[list[str], list[int]]:
         words, starts, _ = self.split_mapped(text)
         return words, starts
+
+    def safe_cut(self, text: str, at: int) -> int | None:
+        # before a space (it becomes the replacement) or the replacement: a word starts
+        # there, and a piece starting with it has nothing prepended
+        if not self.split_words:
+            return None
+        m = self._cut.search(text, at)
+        return None if m is None else m.start()
 
     def source_pieces(self, text: str, first: bool = True) -> tuple[list[str], int]:
         """The words of a non-empty ``text`` (spaces replaced, the replacement prepended if

@@ -42,6 +42,10 @@ class SeparatorSplit(PreTokenizer):
         self._finditer = re.compile(words).finditer
         self._isolates = bool(isolated)
 
+    def safe_cut(self, text: str, at: int) -> int | None:
+        m = self._next_removed(text, at)  # no word runs across a removed character
+        return None if m is None else m.start()
+
     def split(self, text: str) -> Words:
         if len(text) >= SHORT_TEXT:
             return self.split_long(text)

@@ -53,6 +53,10 @@ class Sequence(PreTokenizer):
         words, starts, _ = self.split_mapped(text)
         return words, starts
 
+    def safe_cut(self, text: str, at: int) -> int | None:
+        # the later members split each word of the first one: its safe cuts are theirs
+        return self.pre_tokenizers[0].safe_cut(text, at) if self.pre_tokenizers else None
+
     def split_mapped(self, text: str, first: bool = True):
         words, starts, maps = ([text], [0], None) if text else ([], [], None)
         for p, cache in zip(self.pre_tokenizers, self._caches):

@@ -27,6 +27,7 @@ from core.errors import TokenizerLoadError
 from core.text.regex_lock import concurrency
 from core.tokenizers._components import findall_budgeted, finditer_budgeted, needs_budget
 from core.tokenizers.pre_tokenizers.base import BEHAVIORS, PreTokenizer, Words
+from core.tokenizers.pre_tokenizers.split_patterns import cut_before_spaced_word
 
 Piece = tuple[int, int, bool]
 
@@ -129,6 +130,14 @@ class Split(PreTokenizer):
     def settings(self) -> dict[str, Any]:
         return {"regex" if self.is_regex else "string": self.pattern,
                 "behavior": self.behavior, "invert": self.invert}
+
+    def safe_cut(self, text: str, at: int) -> int | None:
+        # where every match is a word of its own (the matches kept apart, or kept and
+        # the rest removed), a cut between two matches splits apart
+        if not self.is_regex or (self.behavior, self.invert) not in (("Isolated", False),
+                                                                      ("Removed", True)):
+            return None
+        return cut_before_spaced_word(self.pattern, text, at)
 
     def split(self, text: str) -> Words:
         if self.is_regex and not self.pattern or not self.is_regex and not self.pattern:

@@ -9,7 +9,7 @@ pre-tokenizer (:mod:`core.tokenizers.pre_tokenizers.byte_level`); the byte alpha
 
 Public names: :data:`PATTERNS` (and each ``*_PATTERN``), :func:`split_pattern`,
 :func:`compile_pattern`, :func:`pre_split`, :func:`pattern_for_text`,
-:func:`reference_pattern`.
+:func:`reference_pattern`, :func:`cut_before_spaced_word`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,21 @@ from core.tokenizers._unicode_compat import NEWER_THAN_REFERENCE, regex_ranges
 _NEWER_SET = regex_ranges(NEWER_THAN_REFERENCE)
 _NEWER_CHARS = frozenset(chr(c) for a, b in NEWER_THAN_REFERENCE for c in range(a, b + 1))
 _LETTER_OR_NUMBER = regex.compile(r"\\p\{(?:L[ultmo]?|N[dlo]?)\}")
+_PUBLISHED = frozenset(PATTERNS.values())
+_SPACED_WORD = regex.compile(r"(?<=[A-Za-z]) (?=[A-Za-z])")
+
+
+def cut_before_spaced_word(pattern: str, text: str, at: int) -> int | None:
+    """For a published pattern (:data:`PATTERNS`), the first position ``p >= at`` of a
+    space between two ASCII letters, or None (also for any other pattern). Every published
+    pattern ends a match there (the letters before it end a letter run or a contraction,
+    which take no space after them) and starts the next one with that space and the
+    letters after it, looking at nothing before it: a safe cut of the split (see
+    :meth:`core.tokenizers.pre_tokenizers.base.PreTokenizer.safe_cut`). O(p - at)."""
+    if pattern not in _PUBLISHED:
+        return None
+    m = _SPACED_WORD.search(text, at)
+    return None if m is None else m.start()
 
 
 def reference_pattern(pattern: str) -> str:
