@@ -40,13 +40,8 @@ def token_contents(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[A
     if not n:
         return np.zeros(0, np.int64), []
     keys = ids.copy()
-    if (rules.prefix or rules.suffix) and enc.token_bytes is None:
-        words = np.array(enc.word_ids, dtype=float)
-        words[np.isnan(words)] = -1  # None: like Python, None == None
-        cont = np.zeros(n, bool)
-        cont[1:] = words[1:] == words[:-1]
-        ends = np.ones(n, bool)
-        ends[:-1] = words[1:] != words[:-1]
+    cont, ends = _word_edges(enc, rules)
+    if cont is not None:
         keys = ids * 4 + cont * 2 + ends
     tokens = np.array(enc.tokens, dtype=object)
     if rules.unk_id is not None:
@@ -55,11 +50,12 @@ def token_contents(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[A
             keys = np.where(unk, -1 - np.arange(n), keys)  # one group each
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     if not (tokens[first][inverse] == tokens).all():  # an id spelled two ways: group by string
-        return _contents_by_token(enc, rules)
+        return _contents_by_token(enc, rules, cont, ends)
     table: list[list[Atom]] = []
     code_of = np.empty(len(first), np.int64)
+    content = _reader(enc, rules, cont, ends)
     for g, j in enumerate(first.tolist()):
-        atoms = _content(enc, rules, j)
+        atoms = content(j)
         if atoms is None:
             code_of[g] = -1
         else:
@@ -68,14 +64,32 @@ def token_contents(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[A
     return code_of[inverse.reshape(-1)], table
 
 
-def _contents_by_token(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[list[Atom]]]:
+def _word_edges(enc: Any, rules: TokenRules) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Whether each token continues a word and whether it ends one (bool (n,) each), where
+    the contents depend on it (a continuing-subword prefix or end-of-word suffix, tokens
+    not byte-level); else ``(None, None)``. O(n) numpy."""
+    if not (rules.prefix or rules.suffix) or enc.token_bytes is not None:
+        return None, None
+    words = np.array(enc.word_ids, dtype=float)
+    words[np.isnan(words)] = -1  # None: like Python, None == None
+    n = len(words)
+    cont = np.zeros(n, bool)
+    cont[1:] = words[1:] == words[:-1]
+    ends = np.ones(n, bool)
+    ends[:-1] = words[1:] != words[:-1]
+    return cont, ends
+
+
+def _contents_by_token(enc: Any, rules: TokenRules, cont: np.ndarray | None,
+                       ends: np.ndarray | None) -> tuple[np.ndarray, list[list[Atom]]]:
     """:func:`token_contents` one token at a time (for encodings whose ids do not fix their
     strings). O(tokens)."""
     codes = np.empty(len(enc.ids), np.int64)
     table: list[list[Atom]] = []
     index: dict[int, int] = {}
+    content = _reader(enc, rules, cont, ends)
     for j in range(len(codes)):
-        atoms = _content(enc, rules, j)
+        atoms = content(j)
         if atoms is None:
             codes[j] = -1
             continue
@@ -87,31 +101,36 @@ def _contents_by_token(enc: Any, rules: TokenRules) -> tuple[np.ndarray, list[li
     return codes, table
 
 
-def _content(enc: Any, rules: TokenRules, j: int) -> list[Atom] | None:
-    """Token ``j``'s content atoms (None: a written unknown token), through
-    :attr:`TokenRules.memo`."""
-    id_, token = enc.ids[j], enc.tokens[j]
-    pieces = rules.byte_pieces
-    if id_ == rules.unk_id and token == rules.unk_token and id_ not in pieces:
-        return None
-    data, words = enc.token_bytes, enc.word_ids
-    if id_ in pieces:
-        key: Any = ("piece", id_)
-    elif data is not None:
-        key = data[j]
-    elif not rules.prefix and not rules.suffix:
-        key = token
-    else:
-        key = (token, j > 0 and words[j - 1] == words[j],
-               j == len(words) - 1 or words[j + 1] != words[j])
-    memo = rules.memo
-    atoms = memo.get(key)
-    if atoms is None:
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        atoms = memo[key] = ([(False, bytes([pieces[id_]]))] if id_ in pieces
-                             else _atoms(key, rules))
-    return atoms
+def _reader(enc: Any, rules: TokenRules, cont: np.ndarray | None, ends: np.ndarray | None):
+    """``content(j)``: token ``j``'s content atoms (None: a written unknown token), through
+    :attr:`TokenRules.memo`; the encoding's columns read once as lists (a per-token read
+    of a compact column costs a Python call)."""
+    ids, tokens, data = list(enc.ids), enc.tokens, enc.token_bytes
+    cont_l = cont.tolist() if cont is not None else None
+    ends_l = ends.tolist() if ends is not None else None
+    pieces, memo = rules.byte_pieces, rules.memo
+
+    def content(j: int) -> list[Atom] | None:
+        id_, token = ids[j], tokens[j]
+        if id_ == rules.unk_id and token == rules.unk_token and id_ not in pieces:
+            return None
+        if id_ in pieces:
+            key: Any = ("piece", id_)
+        elif data is not None:
+            key = data[j]
+        elif cont_l is None:
+            key = token
+        else:
+            key = (token, cont_l[j], ends_l[j])
+        atoms = memo.get(key)
+        if atoms is None:
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            atoms = memo[key] = ([(False, bytes([pieces[id_]]))] if id_ in pieces
+                                 else _atoms(key, rules))
+        return atoms
+
+    return content
 
 
 def _split_markers(s: str, metaspace: str) -> list[Atom]:
