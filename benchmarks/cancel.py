@@ -7,7 +7,13 @@ pane's case: the paste submitted to an :class:`app.workers.TaskRunner` three tim
 superseding the last after ``--after`` seconds, against the same encode alone (target: the
 newest result within 1.2x of alone). Timings under whatever else the machine runs.
 
-Run: ``SUBWORDSCOPE_DATA=../shared/data python benchmarks/cancel.py [--after S] [--names a,b]``.
+With ``--gaps``, instead: per shared ``tokenizer.json`` file, the longest stretch of work
+between two ``should_stop`` questions (what a stop request can wait for at worst, with
+where it is) while encoding 1,000,000 characters of UDHR text as one text (``encode``)
+and as its lines (``encode_batch``); target <= 100 ms.
+
+Run: ``SUBWORDSCOPE_DATA=../shared/data python benchmarks/cancel.py [--after S] [--names a,b]
+[--gaps]``.
 """
 
 from __future__ import annotations
@@ -78,12 +84,59 @@ def superseded(tok, texts: list[str], after: float) -> float:
     return got["at"] - last
 
 
+GAP_FILES = ["bert-base-uncased", "gpt2", "pegasus-unigram", "llama-3", "gemma-3", "qwen3",
+             "gpt-4o"]
+
+
+def longest_gap(run) -> tuple[float, str]:
+    """``run(should_stop)`` with a ``should_stop`` that notes when it is asked: the longest
+    stretch in milliseconds between two questions (the call's start and end count as
+    questions), and the function that asked at its end."""
+    import traceback
+
+    stamps: list[tuple[float, str]] = [(time.perf_counter(), "start")]
+
+    def should_stop() -> bool:
+        *_, frame, _ = traceback.extract_stack(limit=3)  # (the one calling check_stop, or this)
+        if frame.name == "check_stop":
+            frame = traceback.extract_stack(limit=3)[0]
+        stamps.append((time.perf_counter(), f"{frame.name}:{frame.lineno}"))
+        return False
+
+    run(should_stop)
+    stamps.append((time.perf_counter(), "end"))
+    gap, where = max((b[0] - a[0], f"{a[1]} -> {b[1]}") for a, b in zip(stamps, stamps[1:]))
+    return gap * 1000, where
+
+
+def gaps_table(udhr: list[str]) -> None:
+    text = ("\n".join(udhr) * 4)[:1_000_000]
+    lines = text.split("\n")
+    print(f"longest stretch between stop checks, 1,000,000 characters ({len(lines):,} lines "
+          f"for encode_batch); target <= 100 ms")
+    print(f"{'file':<20}{'encode ms':>10}  {'where':<44}{'batch ms':>9}  where")
+    for name in GAP_FILES:
+        path = data_dir() / "tokenizers" / name / "tokenizer.json"
+        if not path.exists():
+            continue
+        tok = load(path)  # (fresh tokenizers: cold caches, as a first paste meets them)
+        one = longest_gap(lambda stop: tok.encode(text, should_stop=stop))
+        tok = load(path)
+        many = longest_gap(lambda stop: tok.encode_batch(lines, should_stop=stop))
+        print(f"{name:<20}{one[0]:>10.0f}  {one[1]:<44}{many[0]:>9.0f}  {many[1]}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--after", type=float, default=0.3)
     ap.add_argument("--names", default=",".join(FILES))
+    ap.add_argument("--gaps", action="store_true",
+                    help="the longest stretch between stop checks at 1,000,000 characters")
     args = ap.parse_args()
     udhr = [f.read_text(encoding="utf-8") for f in sorted((data_dir() / "udhr").glob("*.txt"))]
+    if args.gaps:
+        gaps_table(udhr)
+        return
     paste = "\n".join(udhr)[:100_000]
     print(f"{'tokenizer':<20}{'encode ms':>10}{'stop ms':>9}{'audit stop ms':>15}")
     for name in args.names.split(","):

@@ -423,6 +423,7 @@ class BPE:
         back = self._vocab_r.__getitem__
         if len(unfinished):
             sym, seg = self._finish_words(sym, seg, unfinished, should_stop)
+        check_stop(should_stop)
         id_list = sym.tolist()
         tok_list = list(map(back, id_list))
         widths = np.fromiter(map(len, tok_list), np.int64, len(tok_list))
@@ -446,6 +447,7 @@ class BPE:
         at = np.repeat((np.cumsum(counts_d) - counts_d)[inv] - lead, counts)
         at += np.arange(total, dtype=np.int64)
         at_list = at.tolist()
+        check_stop(should_stop)
         self._keep_flat(distinct, lens, tok_list, id_list, counts_d, starts_d, ends_d)
         return (list(map(tok_list.__getitem__, at_list)), list(map(id_list.__getitem__, at_list)),
                 counts, starts_d[at], ends_d[at])
