@@ -31,7 +31,7 @@ they are. The cost is O(n) for n code points (each segment is O(m log m) for its
 and a segment's marks are bounded by the text's).
 
 Public names: :data:`FORMS`, :func:`aligned`, :func:`changed_segments`,
-:func:`normalize_form`.
+:func:`next_boundary`, :func:`normalize_form`.
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ class _Tables:
         self.seconds = frozenset(seconds)
         hangul = (_S_BASE, _S_BASE + _S_COUNT - 1)  # the syllables, decomposed by D forms
         self.scanners: dict[str, re.Pattern[str]] = {}
+        self.boundaries: dict[str, re.Pattern[str]] = {}  # form -> finds a boundary
         self.classes: dict[str, tuple[str, str]] = {}  # form -> (body, also) class bodies
         for form in FORMS:
             compat, composes = form.startswith("NFK"), form.endswith("C")
@@ -120,6 +121,7 @@ class _Tables:
             # code point before it), or a lone code point the form changes
             self.classes[form] = body, also
             self.scanners[form] = re.compile(f"([{body}]+)|[{also}]")
+            self.boundaries[form] = re.compile(f"[^{body}]")
 
 
 def _char_class(chars: set[str], ranges: list[tuple[int, int]] | tuple = ()) -> str:
@@ -204,6 +206,20 @@ def aligned(text: str, form: str) -> list[tuple[str, int]]:
             last = cls
         out.append((d, change))
     return out
+
+
+def next_boundary(text: str, at: int, form: str) -> int | None:
+    """The first position ``p >= at`` before a boundary code point of ``form`` (module
+    docstring), or None: ``text[:p]`` and ``text[p:]`` normalize apart, spans included.
+    O(p - at) at C level.
+
+    Raises
+    ------
+    KeyError
+        If ``form`` is not one of :data:`FORMS`.
+    """
+    m = _tables().boundaries[form].search(text, at)
+    return None if m is None else m.start()
 
 
 def changed_segments(text: str, form: str) -> Iterator[tuple[int, int, list[tuple[str, int]]]]:

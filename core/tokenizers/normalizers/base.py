@@ -20,7 +20,6 @@ from core.text.normalize import NormalizedText
 STOP_PIECE = 1 << 16
 """Code points normalized between two ``should_stop`` checks in a long text (up to ~45 ms)."""
 
-_TWO_ASCII = regex.compile(r"[\x00-\x7f]{2}")
 _TWO_PRINTABLE = regex.compile(r"[\x20-\x7e]{2}")
 
 
@@ -96,14 +95,6 @@ def joined(original: str, parts: list[NormalizedText]) -> NormalizedText:
     if any(p.truthful is not None for p in parts):
         out.truthful = joined(original, [p.true_map() for p in parts])
     return out
-
-
-def cut_between_ascii(text: str, at: int) -> int | None:
-    """The first position ``p >= at`` between two ASCII characters, or None: a safe cut
-    for the Unicode normalization forms (an ASCII character is a starter that composes
-    with nothing before it, and nothing waits to be reordered before it). O(p - at)."""
-    m = _TWO_ASCII.search(text, max(at - 1, 0))
-    return None if m is None else m.start() + 1
 
 
 def cut_between_printable(text: str, at: int) -> int | None:

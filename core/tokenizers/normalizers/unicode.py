@@ -10,9 +10,9 @@ from functools import lru_cache, partial
 import numpy as np
 
 from core.text.normalize import NormalizedText
-from core.text.unicode_forms import FORMS, changed_segments, normalize_form
+from core.text.unicode_forms import FORMS, changed_segments, next_boundary, normalize_form
 from core.tokenizers import chars
-from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer, cut_between_ascii
+from core.tokenizers.normalizers.base import CharMapNormalizer, Normalizer
 
 
 class Lowercase(CharMapNormalizer):
@@ -68,7 +68,7 @@ class UnicodeForm(Normalizer):
         self._pieces: dict[str, str] = {}  # D forms: code point -> its decomposition
 
     def safe_cut(self, text: str, at: int) -> int | None:
-        return cut_between_ascii(text, at)
+        return next_boundary(text, at, self.form)  # (where the segments of its algorithm start)
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:
         text = nt.text
