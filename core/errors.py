@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 
 class SubwordScopeError(ValueError):
@@ -41,6 +41,19 @@ def check_stop(should_stop: Callable[[], bool] | None) -> None:
     long ``core`` loops make between chunks of work)."""
     if should_stop is not None and should_stop():
         raise Cancelled("cancelled")
+
+
+def map_stoppable(fn: Callable[[Any], Any], items: list, should_stop: Callable[[], bool] | None,
+                  every: int = 4096) -> list:
+    """``list(map(fn, items))``, asking ``should_stop`` (:func:`check_stop`) before every
+    ``every`` items when there are more than that (a C-level ``map`` per chunk)."""
+    if should_stop is None or len(items) <= every:
+        return list(map(fn, items))
+    out: list = []
+    for i in range(0, len(items), every):
+        check_stop(should_stop)
+        out += map(fn, items[i:i + every])
+    return out
 
 
 class TokenizerFieldError(TokenizerLoadError):

@@ -112,3 +112,13 @@ def _timed_out(pattern: str, where: str, budget: float, text: str) -> PatternTim
         f"the {where} regex {shown!r} took longer than its time budget of {budget:.2f} s "
         f"on {len(text):,} characters: it backtracks catastrophically (a ReDoS pattern); "
         "fix the pattern in the tokenizer file", pattern, budget)
+
+
+def cut_points(safe_cut: Callable[[str, int], int | None], text: str, step: int) -> list[int]:
+    """``[0, p1, p2, ...]``: where a component may cut ``text`` (its ``safe_cut(text,
+    at)``: the first safe position at or after ``at``), each at least ``step`` code points
+    after the one before; ``[0]`` when there is none. O(n) for the searches in all."""
+    cuts = [0]
+    while (p := safe_cut(text, cuts[-1] + step)) is not None and p < len(text):
+        cuts.append(p)
+    return cuts

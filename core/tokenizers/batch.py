@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from core.errors import check_stop
+from core.errors import check_stop, map_stoppable
 from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
 from core.tokenizers.batch_bulk import ALL, CHUNK, FIRST, encode_chunk
@@ -351,13 +351,7 @@ class _Rewrites(dict):
                should_stop: Callable[[], bool] | None = None) -> list[tuple]:
         """The kept pieces of ``words`` (computed where missing), ``should_stop`` asked
         before every :data:`STOP_CHECK_PIECES` words. O(W) look-ups."""
-        if should_stop is None or len(words) <= STOP_CHECK_PIECES:
-            return list(map(self.__getitem__, words))
-        out: list[tuple] = []
-        for i in range(0, len(words), STOP_CHECK_PIECES):
-            check_stop(should_stop)
-            out += map(self.__getitem__, words[i:i + STOP_CHECK_PIECES])
-        return out
+        return map_stoppable(self.__getitem__, words, should_stop, STOP_CHECK_PIECES)
 
     def flat(self, words: list[str], should_stop: Callable[[], bool] | None = None) -> None:
         """None: rewritten words are looked up as pieces (:meth:`prefetch`, :meth:`pieces`)."""

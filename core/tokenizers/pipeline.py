@@ -41,6 +41,7 @@ import numpy as np
 
 from core.errors import check_stop
 from core.text.normalize import NormalizedText
+from core.tokenizers._components import cut_points
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 
 __all__ = ["FLAT_CHUNK", "STOP_CHECK_CHARS", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS", "TextSplit",
@@ -233,9 +234,7 @@ def split_stoppable(pre: Any, text: str, first: int,
     """
     if should_stop is None or len(text) < 2 * STOP_CHECK_CHARS:
         return pre.split_mapped(text, first)
-    cuts = [0]
-    while (p := pre.safe_cut(text, cuts[-1] + STOP_CHECK_CHARS)) is not None and p < len(text):
-        cuts.append(p)
+    cuts = cut_points(pre.safe_cut, text, STOP_CHECK_CHARS)
     if len(cuts) == 1:
         return pre.split_mapped(text, first)
     words: list[str] = []

@@ -19,14 +19,14 @@ after dots, object keys chosen by the file (token strings) in ``["…"]``, list 
 
 Public names: :data:`MAX_JSON_DEPTH`, :data:`MAX_ID`, :func:`parse_json`, :func:`key_path`,
 :func:`field_path`, :func:`index_path`, :func:`shown`, :func:`check_id`, :func:`nesting_depth`,
-:func:`too_deep`.
+:func:`too_deep`, :func:`parsed_and_checked`.
 """
 
 from __future__ import annotations
 
 import json
 from itertools import chain
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import orjson
@@ -272,6 +272,18 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False,
         raise TokenizerFieldError(field, f"{value.spelling} is not a finite number (JSON has no "
                                          "NaN or infinity)", source)
     return doc
+
+
+def parsed_and_checked(text: str, source: str | None, check: Callable[[Any], Any], *,
+                       token_map: bool = False) -> Any:
+    """``check(parse_json(text))``; when ``check`` refuses the document
+    (:class:`TokenizerLoadError`), it is parsed again exactly and checked again, so that the
+    error names a value as the file spells it (:func:`_fast_parse`: an integer beyond 64
+    bits). Returns what ``check`` returns."""
+    try:
+        return check(parse_json(text, source, token_map=token_map))
+    except TokenizerLoadError:
+        return check(parse_json(text, source, token_map=token_map, exact=True))
 
 
 def _fast_parse(text: str) -> Any:

@@ -20,7 +20,7 @@ from core.errors import TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.decoders import ByteLevel as ByteLevelDecoder
 from core.tokenizers.formats._files import display_name, read_bytes
-from core.tokenizers.formats._json import check_id, key_path, parse_json
+from core.tokenizers.formats._json import check_id, key_path, parsed_and_checked
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_build import MergeError, check_vocab
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
@@ -56,11 +56,8 @@ def read_vocab_json(path: str | Path) -> dict[str, int]:
         ``["token"]``, and value are named).
     """
     path = Path(path)
-    text = _read_text(path)
-    try:
-        return _checked_vocab(parse_json(text, str(path), token_map=True), path)
-    except TokenizerLoadError:  # said of the document as the file spells it (parse_json)
-        return _checked_vocab(parse_json(text, str(path), token_map=True, exact=True), path)
+    return parsed_and_checked(_read_text(path), str(path), lambda doc: _checked_vocab(doc, path),
+                              token_map=True)
 
 
 def _checked_vocab(vocab: Any, path: Path) -> dict[str, int]:

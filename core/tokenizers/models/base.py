@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from core.errors import check_stop
+from core.errors import map_stoppable
 
 Piece = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
@@ -62,13 +62,7 @@ class CachedModel:
                        should_stop: Callable[[], bool] | None = None) -> list[Piece]:
         """:meth:`tokenize_word` for many words; ``should_stop`` asked before every
         :data:`STOP_CHECK_WORDS` of them (a batch's words, looked up at once)."""
-        if should_stop is None or len(words) <= STOP_CHECK_WORDS:
-            return list(map(self._cache.__getitem__, words))
-        out: list[Piece] = []
-        for i in range(0, len(words), STOP_CHECK_WORDS):
-            check_stop(should_stop)
-            out += map(self._cache.__getitem__, words[i:i + STOP_CHECK_WORDS])
-        return out
+        return map_stoppable(self._cache.__getitem__, words, should_stop, STOP_CHECK_WORDS)
 
     def prefetch_words(self, words: list[str],
                        should_stop: Callable[[], bool] | None = None) -> None:

@@ -16,6 +16,7 @@ import regex
 
 from core.errors import check_stop
 from core.text.normalize import NormalizedText
+from core.tokenizers._components import cut_points
 
 STOP_PIECE = 1 << 16
 """Code points normalized between two ``should_stop`` checks in a long text (up to ~45 ms)."""
@@ -61,9 +62,7 @@ class Normalizer:
         text = nt.text
         if should_stop is None or len(text) < 2 * STOP_PIECE:
             return self.normalize(nt)
-        cuts = [0]
-        while (p := self.safe_cut(text, cuts[-1] + STOP_PIECE)) is not None and p < len(text):
-            cuts.append(p)
+        cuts = cut_points(self.safe_cut, text, STOP_PIECE)
         if len(cuts) == 1:
             return self.normalize(nt)
         parts = []
