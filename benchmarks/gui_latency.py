@@ -358,11 +358,11 @@ def cache_scan(models: int) -> tuple[float, float, int]:
     pane = window.panes["alignment"]
     run_loop(app, pane, lambda: not pane.busy)  # the first result and paint come first
     found: list = []
-    window._cache_scan.sig_returned.connect(lambda scan: found.append(len(scan.found)))
+    window.cache_scan.sig_returned.connect(lambda scan: found.append(len(scan.found)))
     meter, start = StallMeter(), time.perf_counter()
     meter.start()
-    window._cache_menu.aboutToShow.emit()
-    run_loop(app, pane, lambda: bool(found), signals=(window._cache_scan.sig_returned,))
+    window.cache_menu.aboutToShow.emit()
+    run_loop(app, pane, lambda: bool(found), signals=(window.cache_scan.sig_returned,))
     return meter.stop(), time.perf_counter() - start, found[0]
 
 

@@ -21,8 +21,8 @@ from dataclasses import replace
 from typing import Callable
 
 from PySide6.QtCore import QEvent, QEventLoop, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from app.panes.alignment import ui
 from app.panes.alignment.chat_mode import wire_chat
@@ -60,14 +60,6 @@ def cut_notice(saved: object, restored: int) -> str | None:
         return None
     return (f"The text was {length:,} characters long when it was saved; only its first {restored:,} "
             f"were kept (at most {MAX_SAVED_CHARS:,} are saved). Paste it again to see all of it.")
-
-
-def replace_undoably(editor: QPlainTextEdit, text: str) -> None:
-    """Replace the editor's text with ``text`` as one undoable edit (nothing when equal)."""
-    if editor.toPlainText() != text:
-        cursor = editor.textCursor()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(text)
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -165,14 +157,14 @@ class AlignmentPane(AlignmentRendering, Pane):
         """Put ``text`` in the editor as one undoable edit (Ctrl+Z brings the user's text
         back); the result follows as after typing."""
         self.fill_editor()
-        replace_undoably(self.w.editor, text)
+        self.w.editor.replace_undoably(text)
 
     def show_example(self, text: str, labels: str) -> None:
         """Show ``text`` with its BIO ``labels`` in Labels mode; the text and the labels are
         replaced as one undoable edit each (Ctrl+Z in either brings the user's back)."""
         self.fill_editor()
-        replace_undoably(self.w.editor, text)
-        replace_undoably(self.w.labels_input, labels)
+        self.w.editor.replace_undoably(text)
+        self.w.labels_input.replace_undoably(labels)
         self.w.mode.setCurrentIndex(list(MODES).index("labels"))
 
     def compare_with(self, path: str, name: str | None = None) -> None:
@@ -395,13 +387,13 @@ class AlignmentPane(AlignmentRendering, Pane):
 
     # -- state changes -------------------------------------------------------------------
     def _on_text_changed(self) -> None:
-        self.state.text = self.w.editor.document().toRawText().replace("\u2029", "\n")
+        self.state.text = self.w.editor.text()
         self.start_notice = None
         self.schedule()
 
     def _on_inputs_changed(self) -> None:
-        self.state.tokens_text = self.w.tokens_input.toPlainText()
-        self.state.labels_text = self.w.labels_input.toPlainText()
+        self.state.tokens_text = self.w.tokens_input.text()
+        self.state.labels_text = self.w.labels_input.text()
         self.schedule()
 
     def _on_mode_changed(self, index: int) -> None:

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -34,6 +33,7 @@ from app.widgets.pipeline_row import PipelineRow
 from app.panes.alignment.token_ids import TokenIdsView
 from app.widgets.info_strip import InfoStrip
 from app.widgets.layout_boundary import LayoutBoundary
+from app.widgets.long_line_editor import LongLineEditor
 from app.widgets.text_markers import TextMarkers
 from app.widgets.offset_map_view import OffsetMapView
 from app.widgets.span_text_view import SpanTextView
@@ -76,11 +76,11 @@ class AlignmentWidgets:
     teaching_norm: QWidget  # the teaching normalizer's controls (token lists, teaching vocabulary)
     pipeline: PipelineRow  # the loaded tokenizer's own pipeline, in their place
     export: QToolButton
-    editor: QPlainTextEdit
+    editor: LongLineEditor  # a long line is held as pieces: read it with .text()
     input_box: QWidget
     input_title: QLabel
-    tokens_input: QPlainTextEdit
-    labels_input: QPlainTextEdit
+    tokens_input: LongLineEditor
+    labels_input: LongLineEditor
     repair: QCheckBox
     scheme: QComboBox
     original: SpanTextView
@@ -193,10 +193,10 @@ def _controls(w: dict) -> QVBoxLayout:
 
 
 def _inputs(w: dict) -> QWidget:
-    w["tokens_input"] = QPlainTextEdit()
+    w["tokens_input"] = LongLineEditor()
     w["tokens_input"].setPlaceholderText('Paste tokens: ["zoe", "flew", …] or zoe flew to …')
     w["tokens_input"].setToolTip("A token list from any system, as a JSON list or separated by whitespace (Ctrl+L)")
-    w["labels_input"] = QPlainTextEdit()
+    w["labels_input"] = LongLineEditor()
     w["labels_input"].setPlaceholderText("One BIO label per token: B-PER O O B-LOC …")
     w["labels_input"].setToolTip("One label per token of the current tokenization: O, B-X or I-X (Ctrl+Shift+L)")
     w["repair"] = QCheckBox("Repair I- without B-")
@@ -261,7 +261,7 @@ def build(pane: QWidget) -> AlignmentWidgets:
     root.addLayout(_controls(w))
     root.addWidget(w["banner"])
 
-    w["editor"] = QPlainTextEdit()
+    w["editor"] = LongLineEditor()
     w["editor"].setPlaceholderText(EDITOR_PLACEHOLDER)
     w["original"] = SpanTextView()
     w["normalized"] = SpanTextView()
@@ -376,5 +376,5 @@ def build(pane: QWidget) -> AlignmentWidgets:
         view.setFont(font)
         view.setMinimumHeight(view.fontMetrics().lineSpacing() + 14)  # one line when squeezed: every mode fits 1280×720
     for editor in (w["editor"], w["tokens_input"], w["labels_input"]):
-        WrapGuard(editor)  # a pasted line of 1,000,000 "a"s is laid out in linear time
+        WrapGuard(editor)  # a line of 5,000 "a"s or more wraps anywhere: laid out in linear time
     return AlignmentWidgets(**w)

@@ -137,3 +137,25 @@ def test_a_text_set_while_one_waits_ends_the_wait(qtbot, pane, monkeypatch):
 
 def test_the_guard_threshold_is_above_a_paragraph():
     assert LONG_RUN > MAX_PARAGRAPH  # the views break long runs before the editor changes mode
+
+
+def test_a_pasted_line_longer_than_a_piece_is_held_in_pieces_and_tokenized_whole(qtbot, pane):
+    """A line past FOLD_AT pasted with Ctrl+V: the editor holds it as pieces (Qt lays out
+    only those on screen), the pane tokenizes and saves the line itself."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    from app.widgets.long_line_editor import FOLD_AT, PIECE
+
+    set_mode(qtbot, pane, "tokenize")
+    line = (LINE * 3)[:FOLD_AT + 3 * PIECE // 2]
+    QGuiApplication.clipboard().setText(line)
+    pane.w.editor.selectAll()
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        qtbot.keyClick(pane.w.editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert pane.state.text == line == pane.w.editor.toPlainText()
+    assert pane.w.editor.document().blockCount() == len(line) // PIECE + 1
+    assert sum(len(p) for p in pane.result.tokens) > 0 and pane.result.tokens[-1]
+    pane.save_state()
+    again = _restarted(qtbot)
+    assert again.state.text == line and again.w.editor.document().blockCount() > 1

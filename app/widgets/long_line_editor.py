@@ -1,0 +1,318 @@
+"""A plain-text editor that lays out no more of a long line than it shows.
+
+Qt lays a paragraph (a block of the document) out whole, whichever part of it is on screen:
+a line of 1,000,000 code points with no line break is one block, 0.3–0.6 s to lay out. A
+:class:`LongLineEditor` holds every line longer than :data:`FOLD_AT` code points as blocks of
+about :data:`PIECE` code points, so that Qt lays out only the pieces on screen (a few
+milliseconds each). The block separators between the pieces are **soft breaks**: they are
+not part of the text. :meth:`LongLineEditor.text` leaves them out, and so do copying and
+dragging out of the editor; the editor draws a small mark where a line goes on in the next
+piece.
+
+A soft break is a block separator whose character format carries :data:`SOFT_BREAK`, so the
+mark lives and dies with the separator itself: deleting it joins the pieces (the text stays
+the same), undo brings it back with its format, and the editor's own insertions
+(:meth:`~LongLineEditor.insert_text`) give every character they insert a plain format. Only
+a key typed at the start of an emptied piece could inherit the mark; the editor clears its
+cursor's format first (:meth:`~LongLineEditor.keyPressEvent`). Where the soft breaks are is
+kept as a sorted list of document positions, moved along with every change of the document
+(``contentsChange``): reading the text costs O(n) at C speed plus O(soft breaks).
+
+Positions are the document's: UTF-16 code units, each block separator one unit.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+import regex
+from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtGui import QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit
+
+from app.widgets.span_segments import CLUSTER_LOOK, starts_cluster
+from core.text.char_classes import capped_lookup
+
+FOLD_AT = 32_768  # code points: a longer line is held as pieces
+PIECE = 16_384  # code points in each piece of a folded line (a few more to end a cluster)
+SOFT_BREAK = int(QTextFormat.Property.UserProperty) + 17  # char-format property of a soft break
+# Qt starts a new block at each of these (QTextCursor::insertText; "\r\n" is one break).
+_BREAKS = np.zeros(0xFDD3, bool)
+_BREAKS[[0x0A, 0x0D, 0x2029, 0xFDD0, 0xFDD1]] = True
+SPACE_LOOK = 512  # code points looked ahead from a piece's end for a space to cut after
+_SPACE = regex.compile(r"[ \t\u3000]")
+_STRONG = regex.compile(r"(\p{Bidi_Class=L})|[\p{Bidi_Class=R}\p{Bidi_Class=AL}]")
+
+
+def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE) -> list[int]:
+    """Code point indices of ``text`` where a soft break goes: in every line longer than
+    ``fold_at`` code points, one after each ``piece`` code points, moved forward to just
+    after a space (up to :data:`SPACE_LOOK` code points: a word stays whole, and so does its
+    shaping) or else to where a grapheme cluster starts (up to
+    :data:`~app.widgets.span_segments.CLUSTER_LOOK`,
+    :func:`~app.widgets.span_segments.starts_cluster`; exactly there if none does). Lines
+    end where Qt starts a block: ``\\n``, ``\\r``, U+2029, U+FDD0, U+FDD1.
+
+    O(n) at numpy and C speed, plus O(points × CLUSTER_LOOK) in Python."""
+    if len(text) <= fold_at:
+        return []
+    breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
+    starts, ends = np.concatenate(([0], breaks + 1)), np.concatenate((breaks, [len(text)]))
+    long = ends - starts > fold_at
+    points: list[int] = []
+    for start, end in zip(starts[long].tolist(), ends[long].tolist()):
+        cut = start + piece
+        while cut < end:
+            space = _SPACE.search(text, cut - 1, min(cut + SPACE_LOOK, end - 1))
+            if space is not None and starts_cluster(text, space.end()):
+                cut = space.end()
+            else:
+                cut = next((c for c in range(cut, min(cut + CLUSTER_LOOK, end)) if starts_cluster(text, c)), cut)
+            points.append(cut)
+            cut += piece
+    return points
+
+
+def line_directions(text: str, points: list[int]) -> list[Qt.LayoutDirection | None]:
+    """For each soft break at ``points`` (from :func:`fold_points`), the paragraph direction
+    the piece after it must be given so that it is laid out as the line it belongs to (the
+    direction of the line's first strong character, Unicode's rule P2–P3), or None where
+    Qt's own guess from the piece's first strong character is already that. O(n) at C
+    speed."""
+    out: list[Qt.LayoutDirection | None] = []
+    if not points:
+        return out
+    breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
+    line_starts = np.concatenate(([0], breaks + 1))[np.searchsorted(breaks, points)].tolist()
+    line_start, line_dir = -1, None
+    for k, point in enumerate(points):
+        if line_starts[k] != line_start:
+            line_start = line_starts[k]
+            line_dir = _direction(text, line_start, point)
+        own = _direction(text, point, points[k + 1] if k + 1 < len(points) else len(text))
+        out.append(None if own == line_dir else line_dir or Qt.LayoutDirection.LeftToRight)
+    return out
+
+
+def _direction(text: str, start: int, end: int) -> Qt.LayoutDirection | None:
+    """The direction of the first strong character of ``text[start:end]`` (None: none)."""
+    strong = _STRONG.search(text, start, end)
+    if strong is None:
+        return None
+    return Qt.LayoutDirection.LeftToRight if strong.group(1) else Qt.LayoutDirection.RightToLeft
+
+
+def _joined(parts: list[str], soft: list[int]) -> str:
+    """``parts`` joined with a line break, except before each part whose index is in
+    ``soft`` (sorted). O(n) at C speed plus O(len(soft))."""
+    runs, at = [], 0
+    for k in soft:
+        runs.append("\n".join(parts[at:k]))
+        at = k
+    runs.append("\n".join(parts[at:]))
+    return "".join(runs)
+
+
+class LongLineEditor(QPlainTextEdit):
+    """A :class:`QPlainTextEdit` that folds long lines (see the module doc). Read its text
+    with :meth:`text`; replace it with ``setPlainText`` (not undoable) or
+    :meth:`replace_undoably`."""
+
+    def __init__(self, *args, fold_at: int = FOLD_AT, piece: int = PIECE):
+        super().__init__(*args)
+        self.fold_at, self.piece = fold_at, piece
+        self._soft: list[int] = []  # document positions of the soft breaks, sorted
+        self._own: list[int] | None = None  # soft breaks being inserted by this editor
+        self.document().contentsChange.connect(self._on_change)
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def soft_breaks(self) -> list[int]:
+        """Document positions (UTF-16 units) of the soft breaks, sorted (a copy)."""
+        return list(self._soft)
+
+    def text(self) -> str:
+        """The text: the document's raw text (no-break spaces kept, unlike
+        ``toPlainText``) with a line break for each block separator but the soft ones.
+        O(n) at C speed plus O(soft breaks · log blocks)."""
+        raw = self.document().toRawText()
+        if not self._soft:
+            return raw.replace("\u2029", "\n")
+        return _joined(raw.split("\u2029"), self._block_numbers(self._soft, 0))
+
+    def toPlainText(self) -> str:  # noqa: N802 - Qt's name (Python callers get this one)
+        """Qt's plain text (line and paragraph separators as line breaks, no-break spaces
+        as spaces) without the soft breaks."""
+        text = self.text()
+        return text.replace("\u2028", "\n").replace("\xa0", " ") if self._soft else super().toPlainText()
+
+    def _block_numbers(self, positions: list[int], first: int) -> list[int]:
+        """For each soft break at ``positions``, the number of the block it starts, counted
+        from block ``first``."""
+        doc = self.document()
+        return [doc.findBlock(p + 1).blockNumber() - first for p in positions]
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
+        """The selection as plain text, without the soft breaks in it."""
+        cursor = self.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        soft = self._soft[bisect.bisect_left(self._soft, start):bisect.bisect_left(self._soft, end)]
+        if not soft:
+            return super().createMimeDataFromSelection()
+        first = self.document().findBlock(start).blockNumber()
+        # Qt's own object (one made here would be freed twice: by Python and by the
+        # clipboard), its formats filled in by a first read, then only our plain text kept.
+        mime = super().createMimeDataFromSelection()
+        mime.text()
+        for kind in mime.formats():
+            mime.removeFormat(kind)
+        mime.setText(_joined(cursor.selectedText().split("\u2029"), self._block_numbers(soft, first)))
+        return mime
+
+    # -- writing -------------------------------------------------------------------------
+    def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
+        """Replace the text (not undoable, as Qt's), folding its long lines."""
+        if not fold_points(text, self.fold_at, self.piece):
+            super().setPlainText(text)
+            self._may_bring_back = False  # (Qt's setPlainText empties the undo stack)
+            return
+        doc = self.document()
+        undo = doc.isUndoRedoEnabled()
+        super().setPlainText("")
+        doc.setUndoRedoEnabled(False)
+        try:
+            self.insert_text(QTextCursor(doc), text)
+        finally:
+            doc.setUndoRedoEnabled(undo)
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.Start)
+        self.setTextCursor(cursor)
+
+    def replace_undoably(self, text: str) -> None:
+        """Replace the whole text with ``text`` as one undoable edit (nothing when equal)."""
+        if self.text() == text:
+            return
+        cursor = self.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        self.insert_text(cursor, text)
+
+    def insert_text(self, cursor: QTextCursor, text: str) -> None:
+        """Put ``text`` in place of ``cursor``'s selection as one edit, its long lines
+        folded, every character in a plain format. O(n) plus Qt's insertion."""
+        points = fold_points(text, self.fold_at, self.piece)
+        directions = line_directions(text, points)
+        plain, soft = QTextCharFormat(), QTextCharFormat()
+        soft.setProperty(SOFT_BREAK, True)
+        cursor.beginEditBlock()
+        self._own = []
+        try:
+            cursor.removeSelectedText()
+            at = 0
+            for k, cut in enumerate(points + [len(text)]):
+                if k:
+                    self._own.append(cursor.position())
+                    block = QTextBlockFormat()
+                    if directions[k - 1] is not None:
+                        block.setLayoutDirection(directions[k - 1])
+                    cursor.insertBlock(block, soft)
+                cursor.insertText(text[at:cut], plain)
+                at = cut
+        finally:
+            cursor.endEditBlock()
+            self._own = None
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        """A paste or a drop: its text goes in with :meth:`insert_text`."""
+        if not source.hasText():
+            return super().insertFromMimeData(source)
+        cursor = self.textCursor()
+        self.insert_text(cursor, source.text())
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """Qt's, after clearing the cursor's format if it would give what the key types
+        the soft-break mark (only at the start of an emptied piece)."""
+        typed = event.text()
+        if self._soft and typed and (typed.isprintable() or typed in "\r\n"):
+            cursor = self.textCursor()
+            if cursor.charFormat().hasProperty(SOFT_BREAK):
+                cursor.removeSelectedText()
+                cursor.setCharFormat(QTextCharFormat())
+                self.setTextCursor(cursor)
+        super().keyPressEvent(event)
+
+    # -- keeping the soft breaks' positions ----------------------------------------------
+    def _on_change(self, pos: int, removed: int, added: int) -> None:
+        """Move the soft breaks after the change, drop those inside it and find the ones
+        it brought (this editor's insertion, or undo and redo bringing one back). O(soft
+        breaks) plus O(blocks changed) once the document has had a soft break."""
+        if not self._soft and self._own is None and not self._may_bring_back:
+            return
+        shift = added - removed
+        keep = self._soft[:bisect.bisect_left(self._soft, pos)]
+        keep += [p + shift for p in self._soft[bisect.bisect_left(self._soft, pos + removed):]]
+        if self._own is not None:
+            found = list(self._own)
+        elif self._may_bring_back:
+            found = self._found(pos, pos + added)
+        else:
+            found = []
+        had = bool(self._soft)
+        self._soft = sorted(set(keep).union(found))
+        self._may_bring_back = self._may_bring_back or bool(found)
+        if had != bool(self._soft):
+            self._write_tip()
+
+    _may_bring_back = False  # the document has held a soft break: undo may bring one back
+    _tip: str | None = None  # the tooltip set from outside, once a note was added to it
+
+    def _write_tip(self) -> None:
+        """Add to the tooltip how long lines are shown while some are folded (and take the
+        note away after)."""
+        if self._tip is None:
+            self._tip = self.toolTip()
+        note = (f"Lines longer than {self.fold_at:,} characters are shown in pieces of about "
+                f"{self.piece:,} characters, each marked \u21b5: the text has no line break there.")
+        self.setToolTip("\n\n".join(t for t in (self._tip, note if self._soft else "") if t))
+
+    def _found(self, start: int, end: int) -> list[int]:
+        """Positions of the soft breaks among the block separators in ``[start, end)``."""
+        doc, found = self.document(), []
+        block = doc.findBlock(start)
+        while block.isValid():
+            sep = block.position() + block.length() - 1
+            if sep >= end:
+                break
+            after = block.next()
+            if sep >= start and after.isValid() and after.charFormat().hasProperty(SOFT_BREAK):
+                found.append(sep)
+            block = after
+        return found
+
+    # -- drawing -------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """Qt's, then a small mark after each piece that a soft break continues."""
+        super().paintEvent(event)
+        if not self._soft:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().placeholderText().color())
+        block, offset = self.firstVisibleBlock(), self.contentOffset()
+        bottom = event.rect().bottom()
+        while block.isValid():
+            rect = self.blockBoundingGeometry(block).translated(offset)
+            if rect.top() > bottom:
+                break
+            after = block.next()
+            layout = block.layout()
+            if after.isValid() and layout is not None and layout.lineCount() \
+                    and after.charFormat().hasProperty(SOFT_BREAK):
+                line = layout.lineAt(layout.lineCount() - 1)
+                x = rect.left() + line.x() + line.naturalTextWidth() + 3
+                y = rect.top() + line.y() + line.ascent()
+                painter.drawText(QPointF(x, y), "\u21b5")  # the line goes on below
+            block = after
+        painter.end()
+
