@@ -173,9 +173,9 @@ class LongLineEditor(QPlainTextEdit):
     # -- writing -------------------------------------------------------------------------
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Replace the text (not undoable, as Qt's), folding its long lines."""
+        self._may_bring_back = False  # Qt's setPlainText empties the undo stack
         if not fold_points(text, self.fold_at, self.piece):
             super().setPlainText(text)
-            self._may_bring_back = False  # (Qt's setPlainText empties the undo stack)
             return
         doc = self.document()
         undo = doc.isUndoRedoEnabled()

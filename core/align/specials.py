@@ -44,7 +44,11 @@ def special_sources(text: str, tokens: Sequence[str], ids: Sequence[int] | None,
         m = np.asarray(mask, bool)[:n]
         out[: len(m)][m] = FROM_TEMPLATE
     if specials and ids is not None and len(ids):
-        known = np.fromiter((-1 if i is None else i for i in ids[:n]), np.int64)  # None: a pasted token
+        head = ids[:n]
+        if isinstance(head, list) and None not in head:  # (the common case, in C)
+            known = np.array(head, np.int64)
+        else:
+            known = np.fromiter((-1 if i is None else i for i in head), np.int64)  # None: a pasted token
         hits = np.isin(known, np.fromiter(specials, np.int64, len(specials)))
         for j in np.flatnonzero(hits).tolist():
             span, content = spans[j], specials[ids[j]]

@@ -191,9 +191,15 @@ def _covering(spans: list[tuple[int, int] | None], starts: list[int], pos: int) 
 
 
 def _covered(n: int, spans, mask: list[bool]) -> int:
-    """How many code points of ``0..n`` the spans of the tokens in ``mask`` cover."""
+    """How many code points of ``0..n`` the spans of the tokens in ``mask`` cover.
+    O(n + tokens), at numpy speed for a :class:`SpanArray`."""
     if not any(mask):
         return 0
+    if isinstance(spans, SpanArray):
+        k = min(len(spans), len(mask))
+        starts, ends = (a[:k] for a in spans.arrays())
+        on = np.asarray(mask[:k], bool) & (starts >= 0)  # a missing span reads as -1
+        return int((_cover(n, starts[on], ends[on]) > 0).sum())
     chosen = [sp for sp, on in zip(spans, mask) if on and sp]
     if not chosen:
         return 0

@@ -137,3 +137,16 @@ def test_a_pasted_list_marks_unk_like_tokens():
     view = alignment_view(FULL, request=aligning(" ".join(FULL_TOKENS)))
     assert view.rows.unknown == [t == "[UNK]" for t in FULL_TOKENS] and view.unknown_summary[:2] == (1, 1)
     assert view.rows.derived_spans is None and view.derived_view is view
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 30), st.integers(0, 30)).map(sorted).map(tuple)),
+                max_size=40),
+       st.lists(st.booleans(), max_size=45))
+def test_covered_counts_the_same_from_a_span_column_as_from_a_list(spans, mask):
+    from core.align.view import _covered
+    from core.text.columns import SpanArray
+
+    expected = _covered(30, list(spans), mask)
+    assert _covered(30, SpanArray.from_pairs(spans), mask) == expected
+    assert expected == len({c for sp, on in zip(spans, mask) if on and sp for c in range(*sp)})
