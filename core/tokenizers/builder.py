@@ -267,7 +267,11 @@ def build_encoding(tokenizer: Any, text: str, normalized: NormalizedText, tokens
 
 def small_original_spans(nt: NormalizedText, lo: list[int], hi: list[int], shift: int
                          ) -> tuple[list[int], list[int]]:
-    """:func:`original_spans` in lists, for short runs (the same spans). O(T)."""
+    """:func:`original_spans` in lists, for short runs (the same spans). O(T); for an
+    unnormalized text (``NormalizedText.identity``, as Gemma 3's many lines are) the spans
+    are the normalized ones, shifted."""
+    if nt.__dict__.get("_identity"):
+        return ([a + shift for a in lo], [b + shift for b in hi]) if shift else (list(lo), list(hi))
     starts, ends = nt.starts, nt.ends
     out_a: list[int] = []
     out_b: list[int] = []

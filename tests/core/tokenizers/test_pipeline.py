@@ -152,3 +152,19 @@ def test_should_stop_is_asked_while_a_text_is_cut_at_thousands_of_added_tokens(d
         m.setattr(tokenizer_module.stages, "tokenize", spy)
         with pytest.raises(Cancelled):
             tok.encode(text, should_stop=late_stop)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=20), st.integers(0, 50), st.data())
+def test_spans_of_an_unnormalized_text_are_its_own_shifted(text, shift, data):
+    """small_original_spans' shortcut for NormalizedText.identity gives what the map gives."""
+    from core.text.normalize import NormalizedText
+    from core.tokenizers.builder import small_original_spans
+
+    n = len(text)
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, n)).map(sorted), max_size=10))
+    lo, hi = [a for a, _ in pairs], [b for _, b in pairs]
+    ident = NormalizedText.identity(text)
+    mapped = NormalizedText(text, text, list(range(n)), list(range(1, n + 1)))  # the same map, not marked
+    assert "_identity" in ident.__dict__ and "_identity" not in mapped.__dict__
+    assert small_original_spans(ident, lo, hi, shift) == small_original_spans(mapped, lo, hi, shift)
