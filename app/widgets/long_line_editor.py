@@ -24,6 +24,7 @@ Positions are the document's: UTF-16 code units, each block separator one unit.
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 
 import numpy as np
 import regex
@@ -31,30 +32,29 @@ from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit
 
-from app.widgets.span_segments import CLUSTER_LOOK, starts_cluster
+from app.widgets.span_segments import next_cluster_start, starts_cluster
 from core.text.char_classes import capped_lookup
 
-FOLD_AT = 32_768  # code points: a longer line is held as pieces
-PIECE = 16_384  # code points in each piece of a folded line (a few more to end a cluster)
+FOLD_AT = 8192  # code points: a longer line is held as pieces
+PIECE = 4096  # code points in each piece of a folded line (a few more to end a word or cluster)
 SOFT_BREAK = int(QTextFormat.Property.UserProperty) + 17  # char-format property of a soft break
 # Qt starts a new block at each of these (QTextCursor::insertText; "\r\n" is one break).
 _BREAKS = np.zeros(0xFDD3, bool)
 _BREAKS[[0x0A, 0x0D, 0x2029, 0xFDD0, 0xFDD1]] = True
 SPACE_LOOK = 512  # code points looked ahead from a piece's end for a space to cut after
 _SPACE = regex.compile(r"[ \t\u3000]")
-_STRONG = regex.compile(r"(\p{Bidi_Class=L})|[\p{Bidi_Class=R}\p{Bidi_Class=AL}]")
 
 
 def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE) -> list[int]:
     """Code point indices of ``text`` where a soft break goes: in every line longer than
     ``fold_at`` code points, one after each ``piece`` code points, moved forward to just
     after a space (up to :data:`SPACE_LOOK` code points: a word stays whole, and so does its
-    shaping) or else to where a grapheme cluster starts (up to
-    :data:`~app.widgets.span_segments.CLUSTER_LOOK`,
-    :func:`~app.widgets.span_segments.starts_cluster`; exactly there if none does). Lines
-    end where Qt starts a block: ``\\n``, ``\\r``, U+2029, U+FDD0, U+FDD1.
+    shaping) or else to where a grapheme cluster starts (up to ``piece`` code points,
+    :func:`~app.widgets.span_segments.next_cluster_start`; exactly there if none does: a
+    cluster of thousands of marks is cut, so no piece is ever long). Lines end where Qt
+    starts a block: ``\\n``, ``\\r``, U+2029, U+FDD0, U+FDD1.
 
-    O(n) at numpy and C speed, plus O(points × CLUSTER_LOOK) in Python."""
+    O(n) at numpy and C speed, plus O(points) in Python."""
     if len(text) <= fold_at:
         return []
     breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
@@ -68,39 +68,54 @@ def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE) -> list[i
             if space is not None and starts_cluster(text, space.end()):
                 cut = space.end()
             else:
-                cut = next((c for c in range(cut, min(cut + CLUSTER_LOOK, end)) if starts_cluster(text, c)), cut)
+                found = next_cluster_start(text, cut, min(cut + piece, end))
+                cut = found if found > 0 else cut
             points.append(cut)
             cut += piece
     return points
 
 
-def line_directions(text: str, points: list[int]) -> list[Qt.LayoutDirection | None]:
+def line_directions(text: str, points: list[int]) -> list[Qt.LayoutDirection]:
     """For each soft break at ``points`` (from :func:`fold_points`), the paragraph direction
-    the piece after it must be given so that it is laid out as the line it belongs to (the
-    direction of the line's first strong character, Unicode's rule P2–P3), or None where
-    Qt's own guess from the piece's first strong character is already that. O(n) at C
-    speed."""
-    out: list[Qt.LayoutDirection | None] = []
+    to give the piece after it so that it is laid out as the line it belongs to: the
+    direction of the line's first strong character (Unicode's rule P2–P3, by
+    :func:`_strong_table`; left to right when there is none). Qt would guess each piece's
+    direction from the piece alone (a piece of Arabic in a Hindi line would be laid out
+    right to left). O(n) at numpy speed."""
+    out: list[Qt.LayoutDirection] = []
     if not points:
         return out
     breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
-    line_starts = np.concatenate(([0], breaks + 1))[np.searchsorted(breaks, points)].tolist()
-    line_start, line_dir = -1, None
-    for k, point in enumerate(points):
+    first = np.searchsorted(breaks, points)
+    line_starts = np.concatenate(([0], breaks + 1))[first].tolist()
+    line_ends = np.concatenate((breaks, [len(text)]))[first].tolist()
+    line_start, line_dir = -1, Qt.LayoutDirection.LeftToRight
+    for k in range(len(points)):
         if line_starts[k] != line_start:
             line_start = line_starts[k]
-            line_dir = _direction(text, line_start, point)
-        own = _direction(text, point, points[k + 1] if k + 1 < len(points) else len(text))
-        out.append(None if own == line_dir else line_dir or Qt.LayoutDirection.LeftToRight)
+            strong = capped_lookup(_strong_table(), text[line_start:line_ends[k]])
+            at = np.flatnonzero(strong)
+            line_dir = (Qt.LayoutDirection.RightToLeft if len(at) and strong[at[0]] == 2
+                        else Qt.LayoutDirection.LeftToRight)
+        out.append(line_dir)
     return out
 
 
-def _direction(text: str, start: int, end: int) -> Qt.LayoutDirection | None:
-    """The direction of the first strong character of ``text[start:end]`` (None: none)."""
-    strong = _STRONG.search(text, start, end)
-    if strong is None:
-        return None
-    return Qt.LayoutDirection.LeftToRight if strong.group(1) else Qt.LayoutDirection.RightToLeft
+@lru_cache(maxsize=1)
+def _strong_table() -> np.ndarray:
+    """``(0x20001,) int8`` by code point: 1 for a strong left-to-right character (bidi
+    class L), 2 for a strong right-to-left one (R, AL), else 0; the last entry stands for
+    every code point above U+1FFFF (CJK and private use: L). Built on first use by
+    matching ``regex``'s bidi classes against every one of those code points (~10 ms)."""
+    cps = np.arange(0x20000, dtype=np.uint32)
+    cps[0xD800:0xE000] = 0x20  # (no lone surrogate in the probe: a space, class WS)
+    probe = cps.tobytes().decode("utf-32-le")
+    table = np.zeros(0x20001, np.int8)
+    table[-1] = 1
+    for value, pattern in ((1, r"\p{Bidi_Class=L}+"), (2, r"[\p{Bidi_Class=R}\p{Bidi_Class=AL}]+")):
+        for m in regex.finditer(pattern, probe):
+            table[m.start():m.end()] = value
+    return table
 
 
 def _joined(parts: list[str], soft: list[int]) -> str:
@@ -174,7 +189,8 @@ class LongLineEditor(QPlainTextEdit):
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Replace the text (not undoable, as Qt's), folding its long lines."""
         self._may_bring_back = False  # Qt's setPlainText empties the undo stack
-        if not fold_points(text, self.fold_at, self.piece):
+        points = fold_points(text, self.fold_at, self.piece)
+        if not points:
             super().setPlainText(text)
             return
         doc = self.document()
@@ -182,11 +198,11 @@ class LongLineEditor(QPlainTextEdit):
         super().setPlainText("")
         doc.setUndoRedoEnabled(False)
         try:
-            self.insert_text(QTextCursor(doc), text)
+            self.insert_text(QTextCursor(doc), text, points)
         finally:
             doc.setUndoRedoEnabled(undo)
         cursor = self.textCursor()
-        cursor.movePosition(QTextCursor.MoveOperation.Start)
+        cursor.setPosition(0)  # (as Qt's setPlainText leaves it; moving by an operation lays out)
         self.setTextCursor(cursor)
 
     def replace_undoably(self, text: str) -> None:
@@ -197,10 +213,12 @@ class LongLineEditor(QPlainTextEdit):
         cursor.select(QTextCursor.SelectionType.Document)
         self.insert_text(cursor, text)
 
-    def insert_text(self, cursor: QTextCursor, text: str) -> None:
+    def insert_text(self, cursor: QTextCursor, text: str, points: list[int] | None = None) -> None:
         """Put ``text`` in place of ``cursor``'s selection as one edit, its long lines
-        folded, every character in a plain format. O(n) plus Qt's insertion."""
-        points = fold_points(text, self.fold_at, self.piece)
+        folded (at ``points``: :func:`fold_points`, computed when None), every character
+        in a plain format. O(n) plus Qt's insertion."""
+        if points is None:
+            points = fold_points(text, self.fold_at, self.piece)
         directions = line_directions(text, points)
         plain, soft = QTextCharFormat(), QTextCharFormat()
         soft.setProperty(SOFT_BREAK, True)
@@ -213,8 +231,7 @@ class LongLineEditor(QPlainTextEdit):
                 if k:
                     self._own.append(cursor.position())
                     block = QTextBlockFormat()
-                    if directions[k - 1] is not None:
-                        block.setLayoutDirection(directions[k - 1])
+                    block.setLayoutDirection(directions[k - 1])
                     cursor.insertBlock(block, soft)
                 cursor.insertText(text[at:cut], plain)
                 at = cut
@@ -232,16 +249,53 @@ class LongLineEditor(QPlainTextEdit):
         self.ensureCursorVisible()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        """Qt's, after clearing the cursor's format if it would give what the key types
-        the soft-break mark (only at the start of an emptied piece)."""
-        typed = event.text()
-        if self._soft and typed and (typed.isprintable() or typed in "\r\n"):
-            cursor = self.textCursor()
-            if cursor.charFormat().hasProperty(SOFT_BREAK):
-                cursor.removeSelectedText()
-                cursor.setCharFormat(QTextCharFormat())
-                self.setTextCursor(cursor)
+        """Qt's, as if the soft breaks were not there: Backspace at the start of a piece
+        deletes the character before it, Delete at the end of one the character after
+        it, and ←/→ step over the break (rather than deleting or crossing the break
+        alone, a key that would change nothing). And a key that types text first clears
+        the cursor's format if it carries the soft-break mark (only at the start of an
+        emptied piece), so that what it types never does, and the emptied piece's
+        direction."""
+        if self._soft:
+            self._step_over_soft_break(event)
+            typed = event.text()
+            if typed and (typed.isprintable() or typed in "\r\n"):
+                cursor = self.textCursor()
+                if cursor.charFormat().hasProperty(SOFT_BREAK):
+                    cursor.removeSelectedText()
+                    cursor.setCharFormat(QTextCharFormat())
+                    if not cursor.block().length() - 1:  # (Qt's Enter in an empty block with
+                        cursor.setBlockFormat(QTextBlockFormat())  # a format only resets it)
+                    self.setTextCursor(cursor)
         super().keyPressEvent(event)
+
+    def _step_over_soft_break(self, event) -> None:
+        """Move the cursor across the soft break it touches when ``event`` is Backspace
+        or ← at the start of a piece, Delete or → at the end of one (no modifier but
+        Shift for the arrows). O(log soft breaks)."""
+        key, mods = event.key(), event.modifiers()
+        cursor = self.textCursor()
+        pos = cursor.position()
+        if key in (Qt.Key.Key_Backspace, Qt.Key.Key_Left):
+            at, step = pos - 1, QTextCursor.MoveOperation.PreviousCharacter
+        elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Right):
+            at, step = pos, QTextCursor.MoveOperation.NextCharacter
+        else:
+            return
+        arrow = key in (Qt.Key.Key_Left, Qt.Key.Key_Right)
+        shift = bool(mods & Qt.KeyboardModifier.ShiftModifier)
+        allowed = Qt.KeyboardModifier.KeypadModifier | (Qt.KeyboardModifier.ShiftModifier if arrow
+                                                         else Qt.KeyboardModifier.NoModifier)
+        if mods & ~allowed or (cursor.hasSelection() and not shift) or not self._soft_at(at):
+            return
+        keep = QTextCursor.MoveMode.KeepAnchor if shift else QTextCursor.MoveMode.MoveAnchor
+        cursor.movePosition(step, keep)  # now on the far side of the break: the key acts from there
+        self.setTextCursor(cursor)
+
+    def _soft_at(self, pos: int) -> bool:
+        """Whether a soft break sits at document position ``pos``. O(log soft breaks)."""
+        i = bisect.bisect_left(self._soft, pos)
+        return i < len(self._soft) and self._soft[i] == pos
 
     # -- keeping the soft breaks' positions ----------------------------------------------
     def _on_change(self, pos: int, removed: int, added: int) -> None:

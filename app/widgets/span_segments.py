@@ -185,6 +185,20 @@ def starts_cluster(text: str, c: int) -> bool:
                 or ("\U0001f3fb" <= ch <= "\U0001f3ff") or ("\U000e0020" <= ch <= "\U000e007f"))
 
 
+def next_cluster_start(text: str, start: int, end: int) -> int:
+    """The first ``c`` in ``[start, end)`` (``0 < start``) where :func:`starts_cluster`
+    holds, or -1 (the same test, by table: a code point above the table that is U+E0020 or
+    more counts as continuing). O(end - start) at numpy speed."""
+    end = min(end, len(text))
+    if not 0 < start < end:
+        return -1
+    cps = code_points(text[start - 1:end])
+    table = _continues()
+    cont = table[np.minimum(cps, len(table) - 1)] | (cps >= 0xE0020)
+    ok = np.flatnonzero(~cont[1:] & (cps[:-1] != 0x200D))
+    return start + int(ok[0]) if len(ok) else -1
+
+
 def merge_breaks(*parts: np.ndarray) -> np.ndarray:
     """The sorted distinct union of several break arrays (``(k,) int64``)."""
     parts = [p for p in parts if p is not None and len(p)]

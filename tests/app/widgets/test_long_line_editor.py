@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 from app.widgets.long_line_editor import (FOLD_AT, PIECE, SOFT_BREAK, SPACE_LOOK, LongLineEditor, fold_points,
                                           line_directions)
-from app.widgets.span_segments import CLUSTER_LOOK, starts_cluster
+from app.widgets.span_segments import next_cluster_start, starts_cluster
 
 ALPHABET = ["a", "b", " ", "\n", "\u0301", "\u200d", "\U0001F600", "\ufe0f", "\u0915", "\u094d", "\xa0"]
 
@@ -48,10 +48,21 @@ def test_fold_points_cut_only_long_lines_at_cluster_starts(chars, fold_at, piece
         start, end = next((s, e) for s, e in lines if s < p < e)
         assert end - start > fold_at  # only in a long line
         # at a cluster start, or exactly where the piece ends when none starts soon after
-        assert starts_cluster(text, p) or all(not starts_cluster(text, c) for c in range(p, min(p + CLUSTER_LOOK, end)))
+        assert starts_cluster(text, p) or all(not starts_cluster(text, c) for c in range(p, min(p + piece, end)))
     for start, end in lines:  # every piece of a long line is short
         cuts = [start] + [p for p in points if start < p < end] + [end]
-        assert all(b - a <= piece + max(CLUSTER_LOOK, SPACE_LOOK) for a, b in zip(cuts, cuts[1:]))
+        assert all(b - a <= piece + max(piece, SPACE_LOOK) for a, b in zip(cuts, cuts[1:]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ALPHABET + ["\U000e0041", "\U0001f3fb", "\u200c"]), min_size=1, max_size=60),
+       st.data())
+def test_next_cluster_start_is_the_first_place_a_cluster_starts(chars, data):
+    text = "".join(chars)
+    start = data.draw(st.integers(1, len(text)))
+    end = data.draw(st.integers(start, len(text) + 3))
+    expected = next((c for c in range(start, min(end, len(text))) if starts_cluster(text, c)), -1)
+    assert next_cluster_start(text, start, end) == expected
 
 
 def test_a_line_of_words_is_cut_after_a_space_and_keeps_its_direction():
@@ -61,9 +72,10 @@ def test_a_line_of_words_is_cut_after_a_space_and_keeps_its_direction():
     first_line = len(text) - len(words) - 1
     assert points and all(text[p - 1] == " " for p in points)  # never inside a word
     directions = line_directions(text, points)
-    for p, d in zip(points, directions):  # pieces of the LTR line are forced LTR; the RTL line's need nothing
-        assert d == (Qt.LayoutDirection.LeftToRight if p < first_line else None)
-    assert line_directions("0123456789" * 10, fold_points("0123456789" * 10, 40, 30)) == [None] * 3
+    for p, d in zip(points, directions):  # each piece is laid out in its line's direction
+        assert d == (Qt.LayoutDirection.LeftToRight if p < first_line else Qt.LayoutDirection.RightToLeft)
+    ltr = Qt.LayoutDirection.LeftToRight  # no strong character: left to right
+    assert line_directions("0123456789" * 10, fold_points("0123456789" * 10, 40, 30)) == [ltr] * 3
 
 
 def test_a_million_character_line_is_held_in_pieces(qtbot):
@@ -74,7 +86,7 @@ def test_a_million_character_line_is_held_in_pieces(qtbot):
     assert e.text() == "before\n" + line + "\nafter"
     doc = e.document()
     assert doc.blockCount() == 2 + len(line) // PIECE + 1
-    assert max(len(doc.findBlockByNumber(i).text()) for i in range(doc.blockCount())) <= PIECE + CLUSTER_LOOK
+    assert max(len(doc.findBlockByNumber(i).text()) for i in range(doc.blockCount())) <= PIECE
     assert len(e.soft_breaks) == len(line) // PIECE and not e.document().isUndoAvailable()
     short = "x" * FOLD_AT
     e.setPlainText(short)  # a line of FOLD_AT is not folded
@@ -107,8 +119,9 @@ def test_edits_across_soft_breaks_keep_the_text(editor):
     QTest.keyClick(editor, Qt.Key.Key_Return)  # a typed line break is a real one
     assert editor.text() == "ab\nabcde\nfghijklmnop\nxy"
     editor.undo()
-    at(8)
-    QTest.keyClick(editor, Qt.Key.Key_Backspace)  # deletes the soft break: pieces join, text unchanged
+    cursor = editor.textCursor()
+    cursor.setPosition(8)
+    cursor.deletePreviousChar()  # deletes the soft break: pieces join, text unchanged
     assert editor.text() == "ab\nabcdefghijklmnop\nxy" and editor.soft_breaks == [11, 16]
     editor.undo()  # brings the soft break back, mark and all
     assert editor.text() == "ab\nabcdefghijklmnop\nxy" and editor.soft_breaks == [7, 12, 17]
@@ -197,8 +210,8 @@ def test_a_piece_is_laid_out_in_its_lines_direction(qtbot):
     assert doc.blockCount() > 2
     for i in range(1, doc.blockCount()):  # every piece starts with Arabic, laid out as the LTR line
         assert doc.findBlockByNumber(i).blockFormat().layoutDirection() == Qt.LayoutDirection.LeftToRight
-    e.setPlainText(words)  # an RTL line: Qt's own guess
-    assert doc.findBlockByNumber(1).blockFormat().layoutDirection() == Qt.LayoutDirection.LayoutDirectionAuto
+    e.setPlainText(words)  # an RTL line
+    assert doc.findBlockByNumber(1).blockFormat().layoutDirection() == Qt.LayoutDirection.RightToLeft
 
 
 def test_the_tooltip_says_how_long_lines_are_shown_while_some_are(editor):
@@ -207,3 +220,49 @@ def test_the_tooltip_says_how_long_lines_are_shown_while_some_are(editor):
     assert editor.toolTip().startswith("Type here\n\n") and "pieces" in editor.toolTip()
     editor.setPlainText("short")
     assert editor.toolTip() == "Type here"
+
+
+def test_keys_at_a_soft_break_act_as_if_it_were_not_there(editor):
+    """Backspace at a piece's start deletes the character before it, Delete at a piece's
+    end the one after, ← and → step over the break (each was a key that changed nothing)."""
+    text = "abcdefghijkl"
+    editor.setPlainText(text)  # pieces abcd | efgh | ijkl; soft breaks at 4 and 9
+
+    def key(pos, k, mods=Qt.KeyboardModifier.NoModifier):
+        c = editor.textCursor()
+        c.setPosition(pos)
+        editor.setTextCursor(c)
+        QTest.keyClick(editor, k, mods)
+
+    key(5, Qt.Key.Key_Backspace)
+    assert editor.text() == "abcefghijkl"
+    editor.undo()
+    key(4, Qt.Key.Key_Delete)
+    assert editor.text() == "abcdfghijkl"
+    editor.undo()
+    assert editor.text() == text and editor.soft_breaks == [4, 9]
+    key(5, Qt.Key.Key_Left)
+    assert editor.textCursor().position() == 3  # one character left: before "d"
+    key(4, Qt.Key.Key_Right)
+    assert editor.textCursor().position() == 6  # after "e"
+    key(5, Qt.Key.Key_Left, Qt.KeyboardModifier.ShiftModifier)
+    editor.copy()
+    assert QGuiApplication.clipboard().text() == "d"
+    key(2, Qt.Key.Key_Backspace)  # away from a break: Qt's own
+    assert editor.text() == "acdefghijkl"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from(["a", " ", "1", "\n", "\u05d0", "\u0627", "\U0001F600", "\U0001E900", "\U00020000",
+                                "\u0301", ".", "\U00010330"]), max_size=80))
+def test_line_directions_follow_the_first_strong_character_of_each_line(text):
+    import unicodedata
+
+    points = fold_points(text, 8, 4)
+    for p, d in zip(points, line_directions(text, points)):
+        start = max(text.rfind("\n", 0, p) + 1, 0)
+        end = text.find("\n", p)
+        line = text[start:len(text) if end < 0 else end]
+        first = next((unicodedata.bidirectional(c) for c in line if unicodedata.bidirectional(c) in ("L", "R", "AL")),
+                     "L")
+        assert d == (Qt.LayoutDirection.LeftToRight if first == "L" else Qt.LayoutDirection.RightToLeft)
