@@ -107,9 +107,18 @@ class MainWindow(QMainWindow):
         if read_state(self.settings, "alignment/state") is None:  # no text saved: a first run
             self.set_text(SAMPLE_TEXT)  # in Tokenize mode (the state's default)
         QTimer.singleShot(0, self, self.restore_tokenizer)
+        self.settings_note = QLabel()  # stays while later messages come and go (they used to hide it)
+        self.settings_note.hide()
         if self.dropped_settings:
-            QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(
-                "Ignored unreadable settings (defaults or the nearest allowed values used): " + ", ".join(self.dropped_settings), 20000))
+            message = ("Ignored unreadable settings (defaults or the nearest allowed values used): "
+                       + ", ".join(self.dropped_settings))
+            QTimer.singleShot(0, self, lambda: self.statusBar().showMessage(message, 20000))
+            self.settings_note.setText(f"⚠ {len(self.dropped_settings)} unreadable setting"
+                                       f"{'s' if len(self.dropped_settings) > 1 else ''} ignored")
+            self.settings_note.setToolTip(message + "\n\n(Click to hide this note.)")
+            self.settings_note.mousePressEvent = lambda _event: self.settings_note.hide()
+            self.statusBar().addPermanentWidget(self.settings_note)
+            self.settings_note.show()
 
     def restore_tokenizer(self) -> None:
         """Load the tokenizer remembered from the last run, else the bundled BERT, unless one

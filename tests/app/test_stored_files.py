@@ -12,6 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.main_window import TEACHING, MainWindow
@@ -79,6 +80,11 @@ def test_a_non_file_in_a_stored_file_s_place_is_named_and_left_alone(qtbot, tmp_
         named = [d for d in window.dropped_settings if d.startswith(f"{name} (")]
         assert len(named) == 1 and "not read or written" in named[0], window.dropped_settings
         assert message.startswith("Ignored unreadable settings") and named[0] in message and "\n" not in message
+        window.statusBar().showMessage("Loaded a tokenizer", 5000)  # a later message: the note stays
+        note = window.settings_note
+        assert not note.isHidden() and "ignored" in note.text() and named[0] in note.toolTip()
+        qtbot.mouseClick(note, Qt.MouseButton.LeftButton)
+        assert note.isHidden()
     window.panes["alignment"].set_text("typed in this session")
     window.close()  # saves every pane, the window's settings, syncs settings.ini
     QApplication.processEvents()

@@ -16,6 +16,7 @@ Run alone: ``python -m app.panes.alignment``.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import replace
 from typing import Callable
@@ -60,6 +61,27 @@ def cut_notice(saved: object, restored: int) -> str | None:
         return None
     return (f"The text was {length:,} characters long when it was saved; only its first {restored:,} "
             f"were kept (at most {MAX_SAVED_CHARS:,} are saved). Paste it again to see all of it.")
+
+
+_EDITOR_CANNOT_HOLD = re.compile("[\r\u2029\ufdd0\ufdd1\ud800-\udfff]")
+
+
+def held_notice(text: str, held: str) -> str | None:
+    """What the pane says when its editor cannot hold ``text`` as it is (``held``: what
+    it holds; Qt's document makes ``\\r\\n``, ``\\r``, U+2029, U+FDD0 and U+FDD1 line
+    breaks and drops a lone surrogate), else None. The tokens stay those of ``text``
+    until an edit: then they are the editor's. O(n)."""
+    if held == text or _EDITOR_CANNOT_HOLD.search(text) is None:
+        return None
+    kinds = []
+    if "\r" in text:
+        kinds.append("its carriage returns (\\r\\n, \\r) as line breaks (\\n)")
+    if re.search("[\u2029\ufdd0\ufdd1]", text):
+        kinds.append("its paragraph separators as line breaks")
+    if re.search("[\ud800-\udfff]", text):
+        kinds.append("without its lone surrogates")
+    return (f"The editor shows this text with {' and '.join(kinds)}: the tokens are those of the text as "
+            "it was given until you edit it, then those of the text in the editor.")
 
 
 def prepare(request: Request, should_stop: Callable[[], bool] | None = None) -> Prepared:
@@ -151,6 +173,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._stop_waiting()
         with QSignalBlocker(self.w.editor):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
+        self.start_notice = held_notice(text, self.w.editor.text())
         self.recompute()
 
     def replace_text(self, text: str) -> None:
@@ -260,6 +283,7 @@ class AlignmentPane(AlignmentRendering, Pane):
             self._stop_waiting()
             with QSignalBlocker(w.editor):
                 set_plain_text(w.editor, s.text)
+            self._note_what_the_editor_holds(s.text)
         for widget, value in ((w.tokens_input, s.tokens_text), (w.labels_input, s.labels_text)):
             with QSignalBlocker(widget):
                 widget.setPlainText(value)
@@ -307,6 +331,15 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._stop_waiting()
         with QSignalBlocker(self.w.editor):
             set_plain_text(self.w.editor, text)
+        self._note_what_the_editor_holds(text)
+
+    def _note_what_the_editor_holds(self, text: str) -> None:
+        """Add :func:`held_notice` to the start's notice (shown until the text changes)."""
+        held = held_notice(text, self.w.editor.text())
+        if held is not None:
+            self.start_notice = f"{self.start_notice} {held}" if self.start_notice else held
+            if self.result is not None:
+                self._show_result_error(self.result)
 
     def _stop_waiting(self) -> None:
         """Give the editor back its usual state if it waits for a restored text (nothing

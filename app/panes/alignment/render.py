@@ -174,7 +174,9 @@ class AlignmentRendering:
             cuts = int(a.cuts_grapheme.sum())
             parts.append(f"{shared} shared / {missing} uncovered characters / {cuts} tokens cut a grapheme")
         elif not t and n and (result.notice or result.error):  # nothing ran: too long, or failed
-            why = "the banner above says why" if result.error else result.notice.split(";")[0]
+            # (the notice's first sentence: "The text has 1,200,000 characters; at most
+            # 1,000,000 are tokenized here")
+            why = "the banner above says why" if result.error else result.notice.split(". ")[0].rstrip(".")
             parts.append(f"{'not aligned' if result.mode == 'align' else 'not tokenized'}: {why}")
         elif not t and n and result.mode == "tokenize" and not result.text.isspace():
             parts.append("no token at all: the tokenizer dropped every character (it has no "

@@ -158,3 +158,28 @@ def test_a_pasted_line_longer_than_a_piece_is_held_in_pieces_and_tokenized_whole
     pane.save_state()
     again = _restarted(qtbot)
     assert again.state.text == line and again.w.editor.document().blockCount() > 1
+
+
+def test_a_text_the_editor_cannot_hold_as_it_is_is_tokenized_as_given_and_says_so(qtbot, pane):
+    """\\r\\n, \\r, U+2029, U+FDD0 and lone surrogates: Qt's document makes line breaks of
+    the first four and drops the last. The tokens stay those of the text as given and the
+    banner says what the editor shows, until an edit makes the editor's text the text."""
+    from PySide6.QtCore import Qt
+
+    from app.panes.alignment.pane import held_notice
+
+    assert held_notice("a\nb", "a\nb") is None and held_notice("a\r\nb", "a\r\nb") is None
+    assert "carriage returns" in held_notice("a\r\nb\rc", "a\nb\nc")
+    assert "paragraph separators" in held_notice("a\u2029b\ufdd0", "a\nb\n")
+    assert "lone surrogates" in held_notice("a\ud800b", "ab")
+    set_mode(qtbot, pane, "tokenize")
+    text = "one\r\ntwo\rthree\u2029four"
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text(text)
+    assert pane.state.text == text and pane.result.text == text  # tokenized as given
+    assert pane.w.editor.text() == "one\ntwo\nthree\nfour"
+    assert pane.w.banner.isVisible() and "carriage returns" in pane.w.banner.text()
+    pane.w.editor.moveCursor(pane.w.editor.textCursor().MoveOperation.End)
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        qtbot.keyClick(pane.w.editor, Qt.Key.Key_X)
+    assert pane.state.text == "one\ntwo\nthree\nfourx" and not pane.w.banner.isVisible()

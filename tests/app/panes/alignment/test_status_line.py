@@ -63,7 +63,8 @@ def test_a_line_too_long_to_tokenize_gives_the_notice_not_an_error(new_pane, qtb
         pane.set_text("0123456789abcdef" * 700)
     assert pane.result.tokens == [] and pane.result.text == "0123456789abcdef" * 700
     assert "at most 5,000" in pane.w.banner.text(), pane.w.banner.text()
-    assert "not tokenized: The text has 11,200 characters" in pane.w.status.text()
+    assert "not tokenized: The text has 11,200 characters; at most 5,000 are tokenized here ·" \
+        in pane.w.status.text()  # the whole sentence, with the limit
 
 
 def test_a_tokenizer_that_fails_is_not_said_to_drop_everything(new_pane, qtbot):
