@@ -81,7 +81,8 @@ def gc_paused(freeze: bool = True) -> Iterator[None]:
 
 
 class WorkerSignals(QObject):
-    """Signals of one :class:`Worker`; the first argument is always the request id."""
+    """Signals of a :class:`Worker` (a :class:`TaskRunner` shares one set among its
+    workers); the first argument is always the request id."""
 
     progress = Signal(int, float)  # request id, fraction done 0..1
     yielded = Signal(int, object)  # request id, one item of a generator

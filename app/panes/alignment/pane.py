@@ -173,7 +173,7 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._stop_waiting()
         with QSignalBlocker(self.w.editor):
             set_plain_text(self.w.editor, text)  # a long unbroken line wraps anywhere: linear layout
-        self.start_notice = held_notice(text, self.w.editor.text())
+        self._note_what_the_editor_holds(text)
         self.recompute()
 
     def replace_text(self, text: str) -> None:
@@ -334,7 +334,11 @@ class AlignmentPane(AlignmentRendering, Pane):
         self._note_what_the_editor_holds(text)
 
     def _note_what_the_editor_holds(self, text: str) -> None:
-        """Add :func:`held_notice` to the start's notice (shown until the text changes)."""
+        """Add :func:`held_notice` to the start's notice (shown until the text changes).
+        O(n) at C speed (the editor's text is read only when ``text`` has a character it
+        may not hold)."""
+        if _EDITOR_CANNOT_HOLD.search(text) is None:
+            return
         held = held_notice(text, self.w.editor.text())
         if held is not None:
             self.start_notice = f"{self.start_notice} {held}" if self.start_notice else held
