@@ -153,6 +153,8 @@ class AlignmentRendering:
             message = self.start_notice or self.mode_notice  # a saved text was cut; Labels mode was left
         elif self.start_notice and kind == "info":  # (a restored prefix too long to tokenize)
             message = f"{self.start_notice} {message}"
+        elif self.start_notice and kind == "error":  # (a lone surrogate the editor drops)
+            message = f"{message} {self.start_notice}"
         self.show_banner(message, kind)
         if result.mismatch is not None:
             self.w.table.select_token(result.mismatch.token)

@@ -183,3 +183,11 @@ def test_a_text_the_editor_cannot_hold_as_it_is_is_tokenized_as_given_and_says_s
     with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
         qtbot.keyClick(pane.w.editor, Qt.Key.Key_X)
     assert pane.state.text == "one\ntwo\nthree\nfourx" and not pane.w.banner.isVisible()
+
+
+def test_a_lone_surrogate_s_error_also_says_the_editor_drops_it(qtbot, pane):
+    set_mode(qtbot, pane, "tokenize")
+    with qtbot.waitSignal(pane.sig_encoding_changed, timeout=20000):
+        pane.set_text("a\ud800b")
+    banner = pane.w.banner.text()
+    assert "surrogate" in banner and "without its lone surrogates" in banner
