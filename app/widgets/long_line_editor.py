@@ -45,23 +45,36 @@ SPACE_LOOK = 512  # code points looked ahead from a piece's end for a space to c
 _SPACE = regex.compile(r"[ \t\u3000]")
 
 
-def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE) -> list[int]:
-    """Code point indices of ``text`` where a soft break goes: in every line longer than
-    ``fold_at`` code points, one after each ``piece`` code points, moved forward to just
-    after a space (up to :data:`SPACE_LOOK` code points: a word stays whole, and so does its
-    shaping) or else to where a grapheme cluster starts (up to ``piece`` code points,
+def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE
+                ) -> tuple[list[int], list[Qt.LayoutDirection]]:
+    """Where soft breaks go in ``text`` and the paragraph direction of the piece after each.
+
+    Points are code point indices: in every line longer than ``fold_at`` code points, one
+    after each ``piece`` code points, moved forward to just after a space (up to
+    :data:`SPACE_LOOK` code points: a word stays whole, and so does its shaping) or else to
+    where a grapheme cluster starts (up to ``piece`` code points,
     :func:`~app.widgets.span_segments.next_cluster_start`; exactly there if none does: a
     cluster of thousands of marks is cut, so no piece is ever long). Lines end where Qt
     starts a block: ``\\n``, ``\\r``, U+2029, U+FDD0, U+FDD1.
 
+    Each piece is laid out as the line it belongs to: in the direction of the line's first
+    strong character (Unicode's rule P2–P3, by :func:`_strong_table`; left to right when
+    there is none). Qt would guess each piece's direction from the piece alone (a piece of
+    Arabic in a Hindi line would be laid out right to left).
+
     O(n) at numpy and C speed, plus O(points) in Python."""
+    points: list[int] = []
+    directions: list[Qt.LayoutDirection] = []
     if len(text) <= fold_at:
-        return []
+        return points, directions
     breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
     starts, ends = np.concatenate(([0], breaks + 1)), np.concatenate((breaks, [len(text)]))
     long = ends - starts > fold_at
-    points: list[int] = []
     for start, end in zip(starts[long].tolist(), ends[long].tolist()):
+        strong = capped_lookup(_strong_table(), text[start:end])
+        first = np.flatnonzero(strong)
+        direction = (Qt.LayoutDirection.RightToLeft if len(first) and strong[first[0]] == 2
+                     else Qt.LayoutDirection.LeftToRight)
         cut = start + piece
         while cut < end:
             space = _SPACE.search(text, cut - 1, min(cut + SPACE_LOOK, end - 1))
@@ -71,34 +84,9 @@ def fold_points(text: str, fold_at: int = FOLD_AT, piece: int = PIECE) -> list[i
                 found = next_cluster_start(text, cut, min(cut + piece, end))
                 cut = found if found > 0 else cut
             points.append(cut)
+            directions.append(direction)
             cut += piece
-    return points
-
-
-def line_directions(text: str, points: list[int]) -> list[Qt.LayoutDirection]:
-    """For each soft break at ``points`` (from :func:`fold_points`), the paragraph direction
-    to give the piece after it so that it is laid out as the line it belongs to: the
-    direction of the line's first strong character (Unicode's rule P2–P3, by
-    :func:`_strong_table`; left to right when there is none). Qt would guess each piece's
-    direction from the piece alone (a piece of Arabic in a Hindi line would be laid out
-    right to left). O(n) at numpy speed."""
-    out: list[Qt.LayoutDirection] = []
-    if not points:
-        return out
-    breaks = np.flatnonzero(capped_lookup(_BREAKS, text))
-    first = np.searchsorted(breaks, points)
-    line_starts = np.concatenate(([0], breaks + 1))[first].tolist()
-    line_ends = np.concatenate((breaks, [len(text)]))[first].tolist()
-    line_start, line_dir = -1, Qt.LayoutDirection.LeftToRight
-    for k in range(len(points)):
-        if line_starts[k] != line_start:
-            line_start = line_starts[k]
-            strong = capped_lookup(_strong_table(), text[line_start:line_ends[k]])
-            at = np.flatnonzero(strong)
-            line_dir = (Qt.LayoutDirection.RightToLeft if len(at) and strong[at[0]] == 2
-                        else Qt.LayoutDirection.LeftToRight)
-        out.append(line_dir)
-    return out
+    return points, directions
 
 
 @lru_cache(maxsize=1)
@@ -189,8 +177,8 @@ class LongLineEditor(QPlainTextEdit):
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Replace the text (not undoable, as Qt's), folding its long lines."""
         self._may_bring_back = False  # Qt's setPlainText empties the undo stack
-        points = fold_points(text, self.fold_at, self.piece)
-        if not points:
+        folds = fold_points(text, self.fold_at, self.piece)
+        if not folds[0]:
             super().setPlainText(text)
             return
         doc = self.document()
@@ -198,7 +186,7 @@ class LongLineEditor(QPlainTextEdit):
         super().setPlainText("")
         doc.setUndoRedoEnabled(False)
         try:
-            self.insert_text(QTextCursor(doc), text, points)
+            self.insert_text(QTextCursor(doc), text, folds)
         finally:
             doc.setUndoRedoEnabled(undo)
         cursor = self.textCursor()
@@ -213,13 +201,12 @@ class LongLineEditor(QPlainTextEdit):
         cursor.select(QTextCursor.SelectionType.Document)
         self.insert_text(cursor, text)
 
-    def insert_text(self, cursor: QTextCursor, text: str, points: list[int] | None = None) -> None:
+    def insert_text(self, cursor: QTextCursor, text: str,
+                    folds: tuple[list[int], list[Qt.LayoutDirection]] | None = None) -> None:
         """Put ``text`` in place of ``cursor``'s selection as one edit, its long lines
-        folded (at ``points``: :func:`fold_points`, computed when None), every character
-        in a plain format. O(n) plus Qt's insertion."""
-        if points is None:
-            points = fold_points(text, self.fold_at, self.piece)
-        directions = line_directions(text, points)
+        folded (``folds``: :func:`fold_points`, computed when None), every character in a
+        plain format. O(n) plus Qt's insertion."""
+        points, directions = folds if folds is not None else fold_points(text, self.fold_at, self.piece)
         plain, soft = QTextCharFormat(), QTextCharFormat()
         soft.setProperty(SOFT_BREAK, True)
         cursor.beginEditBlock()

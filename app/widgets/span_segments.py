@@ -86,7 +86,7 @@ def display_text(text: str, max_paragraph: int = MAX_PARAGRAPH) -> str:
     return "".join(out)
 
 
-CLUSTER_LOOK = 32  # code points a forced break may move forward to reach a cluster start
+_CLUSTER_LOOK = 32  # code points a forced break may move forward to reach a cluster start
 
 
 def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray:
@@ -97,11 +97,11 @@ def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray
     ``max_paragraph`` code points of such a stretch. Qt lays out a paragraph as a whole, so
     one unbroken 1,000,000-character line would be laid out whole on every paint and edit
     (and appending it in chunks would lay it out again per chunk). A break moves forward
-    (up to :data:`CLUSTER_LOOK` code points) past combining marks, joiners and variation
+    (up to :data:`_CLUSTER_LOOK` code points) past combining marks, joiners and variation
     selectors so it does not split a grapheme cluster; a cluster longer than that is not
     broken. A cluster of :data:`LONG_CLUSTER` code points or more (a letter with thousands
     of combining marks) is shown as a paragraph of its own (:func:`long_cluster_breaks`).
-    O(n) at numpy speed plus O(breaks × CLUSTER_LOOK)."""
+    O(n) at numpy speed plus O(breaks × _CLUSTER_LOOK)."""
     clusters = long_cluster_breaks(text)
     if len(text) <= max_paragraph:
         return clusters
@@ -112,7 +112,7 @@ def long_run_breaks(text: str, max_paragraph: int = MAX_PARAGRAPH) -> np.ndarray
     for start, end in zip((cuts[long] + 1).tolist(), cuts[long + 1].tolist()):
         b = start + max_paragraph
         while b < end:
-            c = next((c for c in range(b, min(b + CLUSTER_LOOK, end)) if starts_cluster(text, c)), -1)
+            c = next((c for c in range(b, min(b + _CLUSTER_LOOK, end)) if starts_cluster(text, c)), -1)
             if c < 0:
                 b += max_paragraph
                 continue

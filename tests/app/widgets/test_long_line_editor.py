@@ -13,8 +13,7 @@ from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtTest import QTest
 
-from app.widgets.long_line_editor import (FOLD_AT, PIECE, SOFT_BREAK, SPACE_LOOK, LongLineEditor, fold_points,
-                                          line_directions)
+from app.widgets.long_line_editor import FOLD_AT, PIECE, SOFT_BREAK, SPACE_LOOK, LongLineEditor, fold_points
 from app.widgets.span_segments import next_cluster_start, starts_cluster
 
 ALPHABET = ["a", "b", " ", "\n", "\u0301", "\u200d", "\U0001F600", "\ufe0f", "\u0915", "\u094d", "\xa0"]
@@ -38,7 +37,8 @@ def _scanned(editor: LongLineEditor) -> list[int]:
 @given(st.lists(st.sampled_from(ALPHABET), max_size=200), st.integers(3, 30), st.integers(2, 20))
 def test_fold_points_cut_only_long_lines_at_cluster_starts(chars, fold_at, piece):
     text = "".join(chars)
-    points = fold_points(text, fold_at, piece)
+    points, directions = fold_points(text, fold_at, piece)
+    assert len(directions) == len(points)
     assert points == sorted(set(points)) and all(0 < p < len(text) for p in points)
     lines, at = [], 0
     for line in text.split("\n"):
@@ -68,14 +68,13 @@ def test_next_cluster_start_is_the_first_place_a_cluster_starts(chars, data):
 def test_a_line_of_words_is_cut_after_a_space_and_keeps_its_direction():
     words = "\u0645\u0631\u062d\u0628\u0627 " * 20  # Arabic words (5 letters and a space)
     text = "Hindi \u0939\u093f\u0902\u0926\u0940 then " + words + "\n" + words
-    points = fold_points(text, 40, 30)
+    points, directions = fold_points(text, 40, 30)
     first_line = len(text) - len(words) - 1
     assert points and all(text[p - 1] == " " for p in points)  # never inside a word
-    directions = line_directions(text, points)
     for p, d in zip(points, directions):  # each piece is laid out in its line's direction
         assert d == (Qt.LayoutDirection.LeftToRight if p < first_line else Qt.LayoutDirection.RightToLeft)
     ltr = Qt.LayoutDirection.LeftToRight  # no strong character: left to right
-    assert line_directions("0123456789" * 10, fold_points("0123456789" * 10, 40, 30)) == [ltr] * 3
+    assert fold_points("0123456789" * 10, 40, 30)[1] == [ltr] * 3
 
 
 def test_a_million_character_line_is_held_in_pieces(qtbot):
@@ -258,8 +257,8 @@ def test_keys_at_a_soft_break_act_as_if_it_were_not_there(editor):
 def test_line_directions_follow_the_first_strong_character_of_each_line(text):
     import unicodedata
 
-    points = fold_points(text, 8, 4)
-    for p, d in zip(points, line_directions(text, points)):
+    points, directions = fold_points(text, 8, 4)
+    for p, d in zip(points, directions):
         start = max(text.rfind("\n", 0, p) + 1, 0)
         end = text.find("\n", p)
         line = text[start:len(text) if end < 0 else end]
