@@ -22,6 +22,8 @@ two tokens that share a cluster each get a part of its width; the views mark suc
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtGui import QTextLayout, QTextLine
@@ -169,6 +171,31 @@ class LineGeometry:
                 if all(abs(x - y) > 0.5 for y in xs):
                     xs.append(x)
         return xs
+
+    def cut_xs(self, positions: Sequence[int]) -> list[tuple[int, float]]:
+        """``(position, x)`` for each of the sorted ``positions`` that falls strictly
+        inside a grapheme cluster, one per x of :meth:`boundary_xs`. The positions inside
+        one cluster lying within one run are placed together: the cluster's edges are
+        looked up once and each position interpolated between them (as :meth:`x_at`), so a
+        cluster holding many cuts costs O(1) layout queries plus O(1) per cut; the rest go
+        through :meth:`boundary_xs`. O(positions + clusters × runs of the line)."""
+        out: list[tuple[int, float]] = []
+        i, n = 0, len(positions)
+        while i < n:
+            pos = positions[i]
+            if not self.inside_cluster(pos):
+                i += 1
+                continue
+            a, b = self.cluster(pos)
+            j = bisect.bisect_left(positions, b, i)  # the positions inside this cluster
+            run = next((r for r in self.runs if r.start <= a and b <= r.end), None)
+            if run is None:  # a cluster across runs: each position on its own
+                out.extend((p, x) for p in positions[i:j] for x in self.boundary_xs(p))
+            else:
+                xa, xb = self.x_at(a, run), self.x_at(b, run)
+                out += [(p, xa + (xb - xa) * (p - a) / (b - a)) for p in positions[i:j]]
+            i = j
+        return out
 
     def position_at(self, x: float) -> int:
         """The logical position of the grapheme cluster drawn at ``x`` (its first

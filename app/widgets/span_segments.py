@@ -397,29 +397,65 @@ def coalesce_dense(text: str, lo: int, hi: int, idx: np.ndarray, starts: np.ndar
     token span (the key ``("tok", c)`` of its first token, :func:`token_colour`), ``("unk",)`` if any of its
     tokens is unknown, and at most :data:`CLUSTER_CARETS` of its inner boundaries as empty
     ``("cut",)`` intervals (where :func:`boundaries` puts the cut carets). O(window +
-    tokens) at numpy speed plus O(dense clusters)."""
+    k log k) for the window's k tokens, at numpy speed, plus O(1) per dense cluster and per
+    caret in Python; only the window's part of ``unknown`` is read."""
     clusters = dense_clusters(text, lo, hi, np.concatenate((starts, ends)))
     if not len(clusters):
         return idx, starts, ends
     k = np.searchsorted(clusters[:, 0], starts, side="right") - 1
     kk = np.maximum(k, 0)
     within = (k >= 0) & (starts < clusters[kk, 1]) & (ends <= clusters[kk, 1])
-    for c in _distinct(k[within]).tolist():
-        cs, ce = (int(v) for v in clusters[c])
-        members = idx[within & (k == c)]  # token indexes, sorted
-        out.append((cs, ce, ("tok", token_colour(int(members[0]), ids))))
-        i0, i1 = int(members[0]), int(members[-1]) + 1
-        flags = unknown[i0:i1] if i1 - i0 == len(members) else [unknown[i] for i in members.tolist()
-                                                                  if i < len(unknown)]
-        if any(flags):
+    # starts are sorted, so the tokens of one cluster are consecutive among those within
+    members, owner = idx[within], k[within]
+    group = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))  # first member of each
+    flags = np.zeros(len(members), bool)
+    known = members < len(unknown)
+    if known.any():  # read only the window's part of a long list of flags
+        i0, i1 = int(members.min()), int(members[known].max()) + 1
+        flags[known] = np.asarray(unknown[i0:i1], bool)[members[known] - i0]
+    any_unknown = np.logical_or.reduceat(flags, group) if len(group) else flags[:0]
+    inner, inner_owner = _inner_cuts(clusters, owner, starts[within], ends[within])
+    cut_from = np.searchsorted(inner_owner, owner[group], side="left").tolist()
+    cut_to = np.searchsorted(inner_owner, owner[group], side="right").tolist()
+    cuts = [(p, p, ("cut",)) for p in inner.tolist()]
+    edges, firsts, unknown_any = clusters.tolist(), members[group].tolist(), any_unknown.tolist()
+    for g, c in enumerate(owner[group].tolist()):
+        cs, ce = edges[c]
+        out.append((cs, ce, ("tok", token_colour(firsts[g], ids))))
+        if unknown_any[g]:
             out.append((cs, ce, ("unk",)))
-        inner = _distinct(np.concatenate((starts[within & (k == c)], ends[within & (k == c)])))
-        inner = inner[(inner > cs) & (inner < ce)]
-        if len(inner) > CLUSTER_CARETS:
-            inner = inner[np.linspace(0, len(inner) - 1, CLUSTER_CARETS).round().astype(np.int64)]
-        out.extend((p, p, ("cut",)) for p in inner.tolist())
+        out += cuts[cut_from[g]:cut_to[g]]
     keep = ~within
     return idx[keep], starts[keep], ends[keep]
+
+
+def _inner_cuts(clusters: np.ndarray, owner: np.ndarray, starts: np.ndarray,
+                ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cut positions drawn in each dense cluster: the distinct token boundaries
+    strictly inside it (``starts``/``ends`` of the tokens whose cluster index is ``owner``),
+    at most :data:`CLUSTER_CARETS` per cluster, spread evenly over them (the first, the last
+    and evenly spaced ones between, as ``np.linspace``). Returns ``(positions, cluster
+    index)``, sorted. O(k log k) for k boundaries, at numpy speed."""
+    pos = np.concatenate((starts, ends))
+    who = np.concatenate((owner, owner))
+    inside = (pos > clusters[who, 0]) & (pos < clusters[who, 1])
+    pos, who = pos[inside], who[inside]
+    order = np.lexsort((pos, who))
+    pos, who = pos[order], who[order]
+    fresh = np.concatenate(([True], (pos[1:] != pos[:-1]) | (who[1:] != who[:-1])))
+    pos, who = pos[fresh], who[fresh]
+    first = np.flatnonzero(np.concatenate(([True], who[1:] != who[:-1])))
+    count = np.diff(np.append(first, len(pos)))
+    rank = np.arange(len(pos)) - np.repeat(first, count)  # place within its cluster
+    n = np.repeat(count, count)
+    wanted = n <= CLUSTER_CARETS
+    many = ~wanted
+    if many.any():  # keep the ranks linspace(0, n - 1, CLUSTER_CARETS).round() picks
+        step = (n[many] - 1) / (CLUSTER_CARETS - 1)
+        j = np.arange(CLUSTER_CARETS)
+        picks = (j[None, :] * step[:, None]).round()  # each cluster's picks, once per member
+        wanted[many] = (picks == rank[many][:, None]).any(axis=1)
+    return pos[wanted], who[wanted]
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
