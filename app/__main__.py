@@ -122,6 +122,7 @@ def _gui(argv: list[str]) -> int:
     from app.lessons import load_lessons, show_dock  # lazy: only the window reads the lessons
     from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
     from app.widgets.qt_messages import quiet_qt_messages  # lazy: as above
+    from app.workers import favour_the_gui_thread  # lazy: as above
 
     args = _parse(argv, [name for name, _ in PANES], load_lessons())
     text = None
@@ -139,6 +140,7 @@ def _gui(argv: list[str]) -> int:
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     quiet_qt_messages()
+    favour_the_gui_thread()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")

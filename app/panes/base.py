@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.panes.stored import StoredState, merged_state
 from app.settings import Check, open_settings, read_state, write_state
 from app.widgets.qt_messages import quiet_qt_messages
+from app.workers import favour_the_gui_thread
 from core.tokenizers import TokenizerLike
 
 
@@ -85,6 +86,7 @@ def run_alone(pane_cls: type[Pane], width: int = 1400, height: int = 900) -> int
     """Show one pane in its own window (``python -m app.panes.<name>``); return the
     exit code. The pane reads and writes the app's usual settings."""
     quiet_qt_messages()
+    favour_the_gui_thread()
     app = QApplication.instance() or QApplication(sys.argv)
     pane = pane_cls(open_settings())
     pane.setWindowTitle(f"Subword Scope — {pane.title}")

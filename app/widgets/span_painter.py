@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF, QTextLine
 
-from app.widgets.span_geometry import LineGeometry
+from app.widgets.span_geometry import LineGeometry, merge_ranges
 from app.widgets.span_segments import ERROR_COLOUR, UNKNOWN_COLOUR, SegmentStyle
 
 CUT_COLOUR = "#c026d3"  # the carets marking a token boundary inside a grapheme cluster
@@ -115,6 +115,8 @@ def ops_from_items(geom: LineGeometry, items: tuple, offset: int) -> LineOps:
                 ops.underlines.append((left, right, style.underline, style.underline_colour))
             if style.outline:
                 ops.outlines.append((left, right, style.outline))
+    if ops.underlines:
+        ops.underlines = _joined_underlines(ops.underlines)
     for s, e, kind in frames:
         ops.frames.extend((left, right, kind) for left, right in geom.ranges(s - offset, e - offset))
     if cuts:
@@ -139,16 +141,18 @@ class OpsCache:
         """The ops of ``line`` of ``layout``; ``layout_key`` identifies the layout's text
         and font (the line's range and width are added here)."""
         start = line.textStart()
-        key = (layout_key, start, line.textLength(), line.width(), line.x(), line.y())
+        # the block's position is part of the key: lines of the same text in different
+        # blocks (a pasted text repeated) each keep their own ops instead of evicting
+        # each other's on every paint
+        key = (layout_key, offset, start, line.textLength(), line.width(), line.x(), line.y())
         items = line_items(deco, start + offset, start + line.textLength() + offset)
-        signature = (offset, items)
         hit = self._cache.get(key)
-        if hit is not None and hit[0] == signature:
+        if hit is not None and hit[0] == items:
             return hit[1]
         ops = ops_from_items(LineGeometry(layout, line), items, offset)
         if len(self._cache) >= self.size:
             self._cache.clear()
-        self._cache[key] = (signature, ops)
+        self._cache[key] = (items, ops)
         return ops
 
 
@@ -168,9 +172,8 @@ def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(QRectF(x0 + left + 1, top + 1, max(1.0, right - left - 2), height - 2), 3, 3)
     painter.setPen(Qt.PenStyle.NoPen)
-    baseline = top + line.ascent()
-    for left, right, kind, colour in ops.underlines:
-        _underline(painter, x0 + left, x0 + right, baseline + 2, kind, QColor(colour))
+    if ops.underlines:
+        _underlines(painter, x0, top + line.ascent() + 2, ops.underlines)
     if ops.frames:
         _frames(painter, x0, top, height, ops.frames)
     for x, colour, width in ops.bars:  # ticks that leave the glyphs uncrossed
@@ -187,22 +190,42 @@ def _colour(name: str) -> QColor:
     return QColor(name)
 
 
-def _underline(painter: QPainter, left: float, right: float, y: float, kind: str, colour: QColor) -> None:
-    if kind == "wave":  # phase from x = 0, so neighbouring pieces join up
-        path, x = QPainterPath(), float(int(left) // 4 * 4)
-        path.moveTo(max(x, left), y)
-        while x < right:
-            x += 2
-            path.lineTo(min(x, right), y + (1.5 if int(x) % 4 else -0.5))
-        painter.setPen(QPen(colour, 1))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(path)
-        return
-    pen = QPen(colour, 2 if kind == "single" else 1)
-    if kind == "dot":
-        pen.setStyle(Qt.PenStyle.DotLine)
-    painter.setPen(pen)
-    painter.drawLine(QLineF(left, y, right, y))
+def _joined_underlines(underlines: list) -> list:
+    """Underlines ``(left, right, kind, colour)`` with those of one kind and colour that
+    touch joined, grouped by kind and colour (a run of marked characters is one line, not
+    one per token segment). O(u log u) for u underlines."""
+    groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for left, right, kind, colour in underlines:
+        groups.setdefault((kind, colour), []).append((left, right))
+    return [(left, right, kind, colour) for (kind, colour), ranges in groups.items()
+            for left, right in merge_ranges(ranges)]
+
+
+def _underlines(painter: QPainter, x0: float, y: float, underlines: list) -> None:
+    """A line's underlines ``(left, right, kind, colour)`` (:func:`_joined_underlines`) at
+    ``y``, from layout x + ``x0``: one paint call per kind and colour (a path of waves, or
+    a list of lines). O(underlines + wave length)."""
+    groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for left, right, kind, colour in underlines:
+        groups.setdefault((kind, colour), []).append((x0 + left, x0 + right))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for (kind, colour), ranges in groups.items():
+        if kind == "wave":  # phase from x = 0, so neighbouring pieces join up
+            path = QPainterPath()
+            for left, right in ranges:
+                x = float(int(left) // 4 * 4)
+                path.moveTo(max(x, left), y)
+                while x < right:
+                    x += 2
+                    path.lineTo(min(x, right), y + (1.5 if int(x) % 4 else -0.5))
+            painter.setPen(QPen(_colour(colour), 1))
+            painter.drawPath(path)
+            continue
+        pen = QPen(_colour(colour), 2 if kind == "single" else 1)
+        if kind == "dot":
+            pen.setStyle(Qt.PenStyle.DotLine)
+        painter.setPen(pen)
+        painter.drawLines([QLineF(left, y, right, y) for left, right in ranges])
 
 
 def _frames(painter: QPainter, x0: float, top: float, height: float, frames: list) -> None:

@@ -298,23 +298,42 @@ def first_difference(a: np.ndarray, b: np.ndarray) -> int:
 
 
 # -- the segment sweep -------------------------------------------------------------------
-def marks(text: str, cover: np.ndarray) -> list[tuple[int, int, str]]:
+class MarkList(list):
+    """The marks of :func:`marks` (a list of ``(start, end, kind)``), with what a view
+    reads of them made alongside, at numpy speed (on the worker that makes them):
+    ``ends`` (each mark's end, a list in mark order) and ``counts`` (kind → characters
+    marked)."""
+
+    def __init__(self, items=(), ends: list[int] | None = None, counts: dict[str, int] | None = None):
+        super().__init__(items)
+        self.ends = [e for _, e, _ in self] if ends is None else ends
+        self.counts = counts if counts is not None else {
+            kind: sum(e - s for s, e, k in self if k == kind) for kind in ("multi", "uncov")}
+
+
+def marks(text: str, cover: np.ndarray) -> MarkList:
     """Runs of characters shared by several tokens ("multi") or by none ("uncov", non-space),
-    sorted by start (they are disjoint, so by end too). O(n) at numpy speed."""
+    sorted by start (they are disjoint, so by end too). O(n) at numpy speed, plus one tuple
+    per run."""
     if len(cover) != len(text) or not len(text):
-        return []
+        return MarkList()
     multi = cover > 1
     cps = code_points(text)
     space = _IS_SPACE[np.minimum(cps, len(_IS_SPACE) - 1)]
     uncovered = (cover == 0) & ~space
-    return sorted(runs(multi, "multi") + runs(uncovered, "uncov"))
+    (ma, mb), (ua, ub) = _run_edges(multi), _run_edges(uncovered)
+    order = np.argsort(np.concatenate((ma, ua)), kind="stable")
+    starts, ends = np.concatenate((ma, ua))[order].tolist(), np.concatenate((mb, ub))[order].tolist()
+    kinds = np.array(["multi", "uncov"], object)[(order >= len(ma)).astype(np.int64)].tolist()
+    return MarkList(zip(starts, ends, kinds), ends,
+                    {"multi": int((mb - ma).sum()), "uncov": int((ub - ua).sum())})
 
 
-def runs(mask: np.ndarray, kind: str) -> list[tuple[int, int, str]]:
-    """``(start, end, kind)`` for every run of True in ``mask``."""
+def _run_edges(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, ends)`` of the runs of True in ``mask``, ``(k,) int64`` each."""
     padded = np.concatenate(([False], mask, [False])).astype(np.int8)
     edges = np.flatnonzero(np.diff(padded))
-    return [(int(a), int(b), kind) for a, b in zip(edges[::2].tolist(), edges[1::2].tolist())]
+    return edges[::2], edges[1::2]
 
 
 DENSE_WINDOW = 1000  # token spans in a window beyond which dense clusters are looked for

@@ -42,6 +42,7 @@ from app.widgets.span_segments import (
     compose_style,
     display_text,
     long_run_breaks,
+    MarkList,
     marks as span_marks,
     outlines,
     qt_positions,
@@ -163,9 +164,11 @@ class SpanTextView(QPlainTextEdit):
         self._spans = spans if isinstance(spans, SpanArray) else list(spans)  # a SpanArray is immutable
         if marks is None:
             marks = span_marks(text, cover) if cover is not None else []
+        if not isinstance(marks, MarkList):
+            marks = MarkList(marks)
         self._marks = marks
-        self._mark_ends = [e for _, e, _ in marks]  # marks are disjoint and sorted
-        self._mark_counts = {kind: sum(e - s for s, e, k in marks if k == kind) for kind in ("multi", "uncov")}
+        self._mark_ends = marks.ends  # marks are disjoint and sorted
+        self._mark_counts = marks.counts
         self._error, self._linked, self._entities, self._unknown = None, [], [], []
         self._special, self._colour_ids = (), None
         self.schedule_redraw()

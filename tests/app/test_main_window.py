@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from PySide6.QtGui import QImage
@@ -11,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from app.__main__ import main
 from app.first_run import DEFAULT_TOKENIZER
 from app.main_window import PANES, MainWindow
-from app.workers import wait_for_workers
+from app.workers import GUI_SWITCH_INTERVAL, wait_for_workers
 from app.tokenizer_load import LoadPhase
 
 
@@ -38,8 +39,14 @@ def test_screenshot_writes_a_png(qtbot, tmp_path):
     text = tmp_path / "text.txt"
     text.write_text("Caf\u00e9 au lait \U0001F600", encoding="utf-8")
     out = tmp_path / "shot.png"
-    assert main(["--screenshot", str(out), "--pane", "alignment", "--text-file", str(text),
-                 "--size", "1400x900"]) == 0
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)  # Python's default
+    try:
+        assert main(["--screenshot", str(out), "--pane", "alignment", "--text-file", str(text),
+                     "--size", "1400x900"]) == 0
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)  # the GUI thread favoured
+    finally:
+        sys.setswitchinterval(before)
     image = QImage(str(out))
     assert not image.isNull() and (image.width(), image.height()) == (1400, 900)
     for window in QApplication.topLevelWidgets():  # main() leaves its window up: later tests

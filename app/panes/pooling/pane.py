@@ -64,6 +64,7 @@ class PoolingPane(Pane):
             self.state.model_dir = ""
         self.result: PoolingResult | None = None
         self._stale = False  # a result came while the pane was hidden: drawn when shown
+        self._deferred = False  # an encode asked for while the pane was hidden: run when shown
         self._encoder, self._encoder_dir = None, None
         self._load_failed = False  # keep the load error visible over the fallback result
         self._sweeps = SweepCache()  # stand-in sweeps computed so far, by (strength, seed)
@@ -175,11 +176,19 @@ class PoolingPane(Pane):
         self.text_edit.setPlainText(text)
 
     def encode_now(self) -> None:
-        """Submit the current state to the worker (cancels a running job)."""
+        """Submit the current state to the worker (cancels a running job). While the pane
+        is a hidden tab of a shown window it only remembers to: it encodes when shown (an
+        encode with the real encoder and its length sweep takes seconds of the CPU, which
+        at start went to the tab the user was working in)."""
         self._timer.stop()
         if not self.state.sentences():
             self._show_empty_prompt()
             return
+        window = self.window()
+        if window is not self and window.isVisible() and not self.isVisible():
+            self._deferred = True
+            return
+        self._deferred = False
         s = with_(self.state)
         enc = self._encoder if self._encoder_dir == s.model_dir else None
         self._runner.submit(compute, s, enc, self.result, sweeps=self._sweeps)
@@ -292,6 +301,8 @@ class PoolingPane(Pane):
         super().showEvent(event)
         if self._stale:
             self._render()
+        if self._deferred:
+            self.encode_now()
 
     def _render(self) -> None:
         self._stale = False

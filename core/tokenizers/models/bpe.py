@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from itertools import accumulate, chain, repeat
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from core.errors import SubwordScopeError, TokenizerLoadError, check_stop
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
@@ -133,12 +133,16 @@ class BPE:
         self.ignore_merges = bool(ignore_merges)
         self.dropout = dropout
         self._by_rank = False
-        self._merges: list[tuple[str, str]] | None = (
+        self._merges: Sequence[tuple[str, str]] | None = (
             merges if isinstance(merges, MergeList)  # checked tuples: kept as they are
             else [tuple(m) if isinstance(m, list) else m for m in merges]
             if list in set(map(type, merges)) else list(merges))
         self._pair_rank, self._pair_new, merge_ids = merge_tables(
             self._vocab, self._merges, continuing_subword_prefix or "", source)
+        # Kept as a tuple of (str, str) tuples: the cyclic collector stops tracking such a
+        # tuple after its first passes, where a list (Gemma 3: 514,906 pairs, with its two
+        # columns) would be walked by every full collection for as long as the model lives.
+        self._merges = tuple(self._merges)
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
         self._pieces = _PieceCache(self._piece)
         # Built with the model, as the reference builds its merge map: the first long text
@@ -819,7 +823,7 @@ class BPE:
             When ``should_stop()`` returns true while they are being derived.
         """
         if self._merges is None:
-            self._merges = merges_from_ranks(self._vocab, should_stop)
+            self._merges = tuple(merges_from_ranks(self._vocab, should_stop))
         return list(self._merges)
 
     @property

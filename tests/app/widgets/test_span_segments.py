@@ -94,3 +94,29 @@ def test_window_intervals_read_a_span_array_as_a_list():
         hi = lo + rng.randint(0, 20)
         assert (window_intervals(lo, hi, SpanArray.from_pairs(spans), unknown=unknown)
                 == window_intervals(lo, hi, spans, unknown=unknown))
+
+
+def _marks_one_by_one(text, cover):
+    """What :func:`marks` gives, written plainly: a character at a time."""
+    out = []
+    for i, c in enumerate(cover.tolist()):
+        kind = "multi" if c > 1 else "uncov" if c == 0 and not (text[i].isspace() or text[i] in "\u200b\ufeff") else None
+        if kind and out and out[-1][1] == i and out[-1][2] == kind:
+            out[-1] = (out[-1][0], i + 1, kind)
+        elif kind:
+            out.append((i, i + 1, kind))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ab \t\u3000\u200d\U0001F468"), st.integers(0, 3)), max_size=60))
+def test_marks_and_what_a_view_reads_of_them_are_made_at_once(chars):
+    """The runs, their ends and the characters counted per kind (the view's legend) are
+    made on the worker with the marks, in numpy; each equals a plain count."""
+    text = "".join(c for c, _ in chars)
+    cover = np.array([k for _, k in chars], np.int64)
+    got = marks(text, cover)
+    want = _marks_one_by_one(text, cover)
+    assert list(got) == want
+    assert got.ends == [e for _, e, _ in want]
+    assert got.counts == {k: sum(e - s for s, e, kind in want if kind == k) for k in ("multi", "uncov")}

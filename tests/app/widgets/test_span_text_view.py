@@ -128,3 +128,45 @@ def test_marks_given_ahead_equal_the_ones_computed_here(qtbot):
     assert view._marks == ahead._marks and view._marks  # sorted by start: bisected per redraw
     assert [view.mark_count(k) for k in ("multi", "uncov")] == [3, 1]  # spaces are never "uncovered"
     assert [ahead.mark_count(k) for k in ("multi", "uncov")] == [3, 1]
+
+
+def test_paragraphs_of_the_same_text_keep_their_own_paint_operations(qtbot, monkeypatch):
+    """A line's paint operations are kept per paragraph: a text that repeats one line (a
+    sentence pasted many times, a line of emoji) repaints without working any of them out
+    again (they were keyed by the line's text alone, so the paragraphs evicted each
+    other's on every paint)."""
+    from app.widgets import span_painter
+
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    text = "\n".join(["the same line again"] * 40)
+    view.set_content(text, [(p, p + 4) for p in range(0, len(text) - 4, 4)])
+    view.redraw_now()
+    view.viewport().grab()  # a paint
+    worked_out = []
+    real = span_painter.ops_from_items
+    monkeypatch.setattr(span_painter, "ops_from_items", lambda *a: worked_out.append(a) or real(*a))
+    view.viewport().grab()  # another
+    assert len(view.visible_ops()) > 10 and not worked_out
+
+
+def test_touching_underlines_of_one_kind_are_one_line(qtbot):
+    """Characters shared by several tokens are underlined dotted; where the shared run
+    crosses token boundaries the segments' underlines are joined (one line, not one per
+    segment)."""
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(600, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    text = "abcdefghi xyz"
+    spans = [(0, 3), (0, 3), (3, 6), (3, 6), (6, 9), (6, 9), (10, 13)]
+    cover = np.array([2] * 9 + [0] + [1] * 3, np.int64)
+    view.set_content(text, spans, cover)
+    view.redraw_now()
+    (ops,) = view.visible_ops()
+    assert [(a, b) for a, b, _ in view.drawn_styles()][:3] == [(0, 3), (3, 6), (6, 9)]  # three segments
+    assert [(kind, round(right - left) > 0) for left, right, kind, _ in ops.underlines] == [("dot", True)]

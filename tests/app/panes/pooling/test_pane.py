@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from app.panes.pooling import PoolingPane
+from app.panes.pooling.pane import DEBOUNCE_MS
 from app.panes.pooling.state import SWEEP_LENGTHS, STANDIN_LABEL, PoolingState
 from app.settings import open_settings, read_state
 from app.workers import is_working
@@ -291,3 +292,26 @@ def test_a_long_sentence_labels_every_kth_token_on_its_axes(qtbot):
     major, minor = frame.plot.getAxis("bottom")._tickLevels  # private: pyqtgraph has no getter
     assert 1 < len(major) <= TOKEN_LABELS and all(len(label) <= 8 for _, label in major)
     assert sorted(i for i, _ in major + minor) == list(range(len(tokens)))
+
+
+def test_a_hidden_tab_encodes_when_it_is_shown(qtbot):
+    """In the main window the Pooling pane encodes only while shown: an edit made while
+    another tab is shown (a lesson's, the encoder scan's choice at start) waits, and runs
+    when the tab is shown; the tab the user works in keeps the CPU."""
+    from app.main_window import MainWindow
+    from app.workers import wait_until_settled
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.show_pane("alignment")
+    pane = window.panes["pooling"]
+    wait_until_settled(window)
+    before = pane.result
+    pane.set_text("A sentence typed while the tab was hidden.\nAnother one.")
+    qtbot.wait(2 * DEBOUNCE_MS)
+    assert not is_working(pane) and pane.result is before
+    with qtbot.waitSignal(pane.sig_result_changed, timeout=60_000):
+        window.show_pane("pooling")
+    assert pane.result.output.texts[0] == "A sentence typed while the tab was hidden."
