@@ -138,8 +138,9 @@ class OpsCache:
         self._cache: dict[tuple, tuple[tuple, LineOps]] = {}
 
     def ops(self, layout_key: tuple, layout, line: QTextLine, deco: Decorations, offset: int) -> LineOps:
-        """The ops of ``line`` of ``layout``; ``layout_key`` identifies the layout's text
-        and font (the line's range and width are added here)."""
+        """The ops of ``line`` of ``layout`` (a block at document position ``offset``);
+        ``layout_key`` identifies the layout's text and font (the block's position, the
+        line's range and width are added here)."""
         start = line.textStart()
         # the block's position is part of the key: lines of the same text in different
         # blocks (a pasted text repeated) each keep their own ops instead of evicting

@@ -115,6 +115,7 @@ class SpanTextView(QPlainTextEdit):
         self._drawn_window: tuple[int, int] | None = None
         self._drawn_key: tuple | None = None  # what the last redraw prepared
         self._filled = 0  # code points of the text already in the document (see _fill_more)
+        self._edits = 0  # changes of the shown text other than the fill's appends (see geometry_key)
         self._scroll_target = -1  # a position to scroll to once the document holds it
         self._display = ""  # the display text of a long text still going in
         self._fill_timer = QTimer(self, singleShot=True, interval=0)
@@ -208,10 +209,19 @@ class SpanTextView(QPlainTextEdit):
         """How many tokens the last :meth:`set_unknown` marked."""
         return sum(self._unknown)
 
+    def geometry_key(self, lo: int, hi: int) -> tuple:
+        """What the on-screen places of code points ``lo``..``hi`` depend on: equal keys,
+        equal places (for caches of things drawn at them). The appends of a long text's
+        fill change it only while they reach into ``hi``; any other change of the shown text
+        (:attr:`_edits`), a scroll, a resize or a font change always does. O(1)."""
+        return (self._edits, min(self._filled, hi + 1), self.horizontalScrollBar().value(),
+                self.verticalScrollBar().value(), self.viewport().size().toTuple(), self.font().key())
+
     def _replace_text(self, old: str, old_utf16: Sequence[int], old_breaks: np.ndarray, new: str) -> str | None:
         """Show ``new`` (with :attr:`_breaks`): a small edit replaces only what changed, so
         the layouts of untouched paragraphs survive; anything bigger resets the document.
         Returns the inserted text of a small edit, None after a reset."""
+        self._edits += 1
         breaks = self._breaks
         p, q = common_affixes(old, new)
         if len(old_breaks) or len(breaks):

@@ -38,6 +38,7 @@ class TextMarkers(QObject):
         self._specials: list[tuple[int, str]] = []
         self._painting = False
         self._scanned: tuple = (None, [])  # the last zero_width scan: (text, cover, lo, hi), marks
+        self._placed: tuple = (None, None)  # the last paint's markers: (what they depend on, markers)
         view.viewport().installEventFilter(self)
 
     # -- what to draw ----------------------------------------------------------------------
@@ -56,7 +57,7 @@ class TextMarkers(QObject):
         visible = self.view.visible_range()
         before = self.zero_width(visible)
         self._text, self._cover = (text, cover) if ok else ("", None)
-        self._scanned = (None, [])  # a cover changed in place is scanned again
+        self._scanned, self._placed = (None, []), (None, None)  # a cover changed in place is scanned again
         if self.zero_width(visible) != before:
             self.view.viewport().update()
 
@@ -136,18 +137,35 @@ class TextMarkers(QObject):
             self._painting = False
         return True
 
+    def _placed_markers(self) -> tuple[list, list, list]:
+        """The visible whitespace marks, zero-width pins and special badges with their
+        places, kept while nothing they depend on changed (the view's
+        :meth:`~app.widgets.span_text_view.SpanTextView.geometry_key`, the text, cover,
+        specials and the whitespace switch): a repaint of an unchanged view — each chunk of
+        a long text's fill asks for one — places none again (a line of family emoji has
+        three zero-width joiners a glyph, each placed through a cursor rectangle)."""
+        visible = self.view.visible_range()
+        key = (self.view.geometry_key(*visible), visible, self.show_whitespace, self._specials)
+        held, placed = self._placed
+        if (held is not None and held[0] == key and held[1] is self._text and held[2] is self._cover):
+            return placed
+        placed = (self.whitespace_ops(visible), self.point_ops(self.zero_width(visible), visible),
+                  self.point_ops(self._specials, visible))
+        self._placed = ((key, self._text, self._cover), placed)
+        return placed
+
     def _paint(self, painter: QPainter) -> None:
         small = QFont(self.view.font())
         small.setPointSizeF(max(7.0, small.pointSizeF() * 0.7))
-        visible = self.view.visible_range()
+        whitespace, zero_width, specials = self._placed_markers()
         painter.setPen(QColor(WHITESPACE_COLOUR))
-        for x, y, mark in self.whitespace_ops(visible):
+        for x, y, mark in whitespace:
             painter.drawText(QPointF(x - 2, y), mark)
         painter.setFont(small)
         metrics = QFontMetricsF(small)
-        for x, rect, name in self.point_ops(self.zero_width(visible), visible):
+        for x, rect, name in zero_width:
             self._pin(painter, metrics, x, rect, name, QColor(ZERO_WIDTH_COLOUR), top=False)
-        for x, rect, token in self.point_ops(self._specials, visible):
+        for x, rect, token in specials:
             self._pin(painter, metrics, x, rect, token, QColor(SPECIAL_COLOUR), top=True)
 
     @staticmethod

@@ -87,3 +87,32 @@ def test_a_paint_after_set_cover_reuses_its_scan(qtbot, monkeypatch):
     markers.set_cover(TEXT, [1] * len(TEXT))  # a new cover: scanned once, then painted from it
     view.grab()
     assert len(scans) == 1 and markers.zero_width() == []
+
+
+def test_a_repaint_of_an_unchanged_view_places_no_marker_again(qtbot, monkeypatch):
+    """The markers' places are kept while the view shows the same thing (each chunk of a
+    long text's fill repaints the view: a line of family emoji, three joiners a glyph,
+    was placed again every time); a scroll places them again, where they now are."""
+    import numpy as np
+
+    family = "\U0001F468\u200D\U0001F469\u200D\U0001F467\u200D\U0001F466"
+    text = "\n".join([family * 8] * 60)
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(500, 200)
+    view.set_content(text, [(p, p + 1) for p in range(len(text)) if text[p] != "\u200d"])
+    view.show()
+    qtbot.waitExposed(view)
+    markers = TextMarkers(view)
+    markers.set_cover(text, np.array([c != "\u200d" for c in text], np.int64))
+    view.viewport().grab()
+    placed = []
+    real = TextMarkers.point_ops
+    monkeypatch.setattr(TextMarkers, "point_ops", lambda self, *a: placed.append(a) or real(self, *a))
+    view.viewport().grab()
+    assert placed == []
+    before = markers.point_ops(markers.zero_width())
+    placed.clear()
+    view.verticalScrollBar().setValue(view.verticalScrollBar().value() + 3)
+    view.viewport().grab()
+    assert placed and markers.point_ops(markers.zero_width()) != before
