@@ -477,12 +477,6 @@ def _inner_cuts(clusters: np.ndarray, owner: np.ndarray, starts: np.ndarray,
     return pos[wanted], who[wanted]
 
 
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """The sorted distinct values of a 1-D int array (``np.unique`` by sorting, O(k log k))."""
-    v = np.sort(values)
-    return v[np.concatenate(([True], v[1:] != v[:-1]))] if len(v) else v
-
-
 def _window_arrays(spans: Sequence[tuple[int, int] | None], lo: int, hi: int) -> tuple[np.ndarray, ...]:
     """``(index, start, end)`` ``(k,) int64`` arrays of the spans of :func:`_window_spans`
     that end after ``lo`` (a :class:`~core.text.columns.SpanArray` read the same way through

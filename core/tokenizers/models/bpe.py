@@ -87,7 +87,7 @@ class _PieceCache(dict):
 _PICK_CHUNK = 1 << 16  # items one C-level pass takes before the interpreter may switch threads
 
 
-def picked(table: Sequence, keys: list) -> tuple:
+def _picked(table: Sequence, keys: list) -> tuple:
     """``tuple(table[k] for k in keys)``, taken in C-level passes of 65,536 keys: between
     passes the interpreter may hand over to another thread (one pass over the million
     tokens of a long word held it ~30 ms, while the GUI thread waited to paint). O(keys)."""
@@ -736,7 +736,7 @@ class BPE:
         id_list = out.tolist()
         if len(id_list) == 1:
             return (self._vocab_r[id_list[0]],), tuple(id_list), (0,), (len(word),)
-        tokens = picked(self._vocab_r, id_list)
+        tokens = _picked(self._vocab_r, id_list)
         if not done:
             if self._by_rank:
                 tokens = heap_merge(list(tokens), self._vocab, should_stop=should_stop)

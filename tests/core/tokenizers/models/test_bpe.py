@@ -321,3 +321,14 @@ def test_merges_read_from_json_are_checked_once_and_kept_as_columns(form):
     with pytest.raises(bpe_build.MergeError) as err:
         BPE.from_tokenizer_json_model({**model, "merges": bad})
     assert err.value.index == 1
+
+
+def test_tokens_of_a_long_word_are_picked_in_passes_that_join_up():
+    """A long word's tokens are taken from the vocabulary in passes of 65,536 ids (so
+    another thread gets the interpreter between them); the passes join without a seam."""
+    from core.tokenizers.models.bpe import _PICK_CHUNK, _picked  # private: no public seam
+
+    table = [f"t{i}" for i in range(1000)]
+    for n in (0, 1, _PICK_CHUNK - 1, _PICK_CHUNK, 2 * _PICK_CHUNK + 7):
+        keys = [(i * 7919) % 1000 for i in range(n)]
+        assert _picked(table, keys) == tuple(table[k] for k in keys)
