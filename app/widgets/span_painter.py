@@ -73,15 +73,45 @@ class LineOps:
     frames: list[tuple[float, float, str]] = field(default_factory=list)
     bars: list[tuple[float, str, float]] = field(default_factory=list)
     cuts: list[tuple[int, float]] = field(default_factory=list)  # (position, x) inside a cluster
-    _batches: dict | None = field(default=None, repr=False, compare=False)
+    _built: dict = field(default_factory=dict, repr=False, compare=False)  # shapes made once
 
     def fill_batches(self, top: float, height: float) -> dict[str, list[QRectF]]:
         """The fills grouped by colour as rectangles from ``top`` (layout y), built once."""
-        if self._batches is None:
-            self._batches = {}
+        batches = self._built.get("fills")
+        if batches is None:
+            batches = self._built["fills"] = {}
             for left, right, colour in self.fills:
-                self._batches.setdefault(colour, []).append(QRectF(left, top, right - left, height))
-        return self._batches
+                batches.setdefault(colour, []).append(QRectF(left, top, right - left, height))
+        return batches
+
+    def underline_shapes(self, y: float) -> list[tuple[str, str, object]]:
+        """``(kind, colour, shape)`` for each kind and colour of the underlines (joined by
+        :func:`ops_from_items`) at layout ``y``: a ``QPainterPath`` of waves (phase from
+        x = 0, so neighbouring pieces join up) or a list of ``QLineF``; built once.
+        O(underlines + wave length)."""
+        shapes = self._built.get("underlines")
+        if shapes is None:
+            groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
+            for left, right, kind, colour in self.underlines:
+                groups.setdefault((kind, colour), []).append((left, right))
+            shapes = self._built["underlines"] = [
+                (kind, colour, _waves(ranges, y) if kind == "wave" else [QLineF(a, y, b, y) for a, b in ranges])
+                for (kind, colour), ranges in groups.items()]
+        return shapes
+
+    def caret_shapes(self, top: float, height: float) -> list[QPolygonF]:
+        """Two small triangles for each cut (layout coordinates, the line from ``top``,
+        ``height`` tall), pointing at it from the top and the bottom of the line: a token
+        boundary inside a grapheme cluster, the glyphs left uncrossed. Bases 2 px outside
+        the line box, tips 2 px inside: clear of a Devanagari head-line and of Thai vowels
+        below the base, which reach close to the box but not into its edge. Built once."""
+        shapes = self._built.get("carets")
+        if shapes is None:
+            down, up = _CARET_SHAPES
+            shapes = self._built["carets"] = [
+                shape.translated(x, y) for shape, y in ((down, top - 2.0), (up, top + height + 2.0))
+                for _, x in self.cuts]
+        return shapes
 
 
 def line_items(deco: Decorations, lo: int, hi: int) -> tuple:
@@ -163,7 +193,7 @@ def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine)
     top, height = origin.y() + line.y(), line.height()
     x0 = origin.x()
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.translate(origin)
+    painter.translate(origin)  # the shapes made once per line are in layout coordinates
     for colour, rects in ops.fill_batches(line.y(), height).items():  # one call per colour
         painter.setBrush(_colour(colour))
         painter.drawRects(rects)
@@ -174,15 +204,23 @@ def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine)
         painter.drawRoundedRect(QRectF(x0 + left + 1, top + 1, max(1.0, right - left - 2), height - 2), 3, 3)
     painter.setPen(Qt.PenStyle.NoPen)
     if ops.underlines:
-        _underlines(painter, x0, top + line.ascent() + 2, ops.underlines)
+        painter.translate(origin)
+        _underlines(painter, ops.underline_shapes(line.y() + line.ascent() + 2))
+        painter.translate(-origin)
     if ops.frames:
         _frames(painter, x0, top, height, ops.frames)
     for x, colour, width in ops.bars:  # ticks that leave the glyphs uncrossed
         painter.setPen(QPen(_colour(colour), width))
         painter.drawLine(QLineF(x0 + x, top - 2, x0 + x, top + TICK))
         painter.drawLine(QLineF(x0 + x, top + height - TICK, x0 + x, top + height + 2))
-    if ops.cuts:
-        _carets(painter, [x0 + x for _, x in ops.cuts], top, height)
+    if ops.cuts:  # carets: pen and brush set once, each small triangle filled on its own
+        painter.translate(origin)  # (one polygon holding them all was slower to fill)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_colour(CUT_COLOUR))
+        for shape in ops.caret_shapes(line.y(), height):
+            painter.drawPolygon(shape)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.translate(-origin)
     painter.setPen(Qt.PenStyle.NoPen)
 
 
@@ -193,7 +231,7 @@ def _colour(name: str) -> QColor:
 
 def _joined_underlines(underlines: list) -> list:
     """Underlines ``(left, right, kind, colour)`` with those of one kind and colour that
-    touch joined, grouped by kind and colour (a run of marked characters is one line, not
+    touch joined, in order of kind and colour (a run of marked characters is one line, not
     one per token segment). O(u log u) for u underlines."""
     groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for left, right, kind, colour in underlines:
@@ -202,31 +240,30 @@ def _joined_underlines(underlines: list) -> list:
             for left, right in merge_ranges(ranges)]
 
 
-def _underlines(painter: QPainter, x0: float, y: float, underlines: list) -> None:
-    """A line's underlines ``(left, right, kind, colour)`` (:func:`_joined_underlines`) at
-    ``y``, from layout x + ``x0``: one paint call per kind and colour (a path of waves, or
-    a list of lines). O(underlines + wave length)."""
-    groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    for left, right, kind, colour in underlines:
-        groups.setdefault((kind, colour), []).append((x0 + left, x0 + right))
+def _underlines(painter: QPainter, shapes: list[tuple[str, str, object]]) -> None:
+    """Draw :meth:`LineOps.underline_shapes`: one call per kind and colour."""
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    for (kind, colour), ranges in groups.items():
-        if kind == "wave":  # phase from x = 0, so neighbouring pieces join up
-            path = QPainterPath()
-            for left, right in ranges:
-                x = float(int(left) // 4 * 4)
-                path.moveTo(max(x, left), y)
-                while x < right:
-                    x += 2
-                    path.lineTo(min(x, right), y + (1.5 if int(x) % 4 else -0.5))
-            painter.setPen(QPen(_colour(colour), 1))
-            painter.drawPath(path)
-            continue
+    for kind, colour, shape in shapes:
         pen = QPen(_colour(colour), 2 if kind == "single" else 1)
         if kind == "dot":
             pen.setStyle(Qt.PenStyle.DotLine)
         painter.setPen(pen)
-        painter.drawLines([QLineF(left, y, right, y) for left, right in ranges])
+        if kind == "wave":
+            painter.drawPath(shape)
+        else:
+            painter.drawLines(shape)
+
+
+def _waves(ranges: list[tuple[float, float]], y: float) -> QPainterPath:
+    """A wavy underline at ``y`` under each x range, phase from x = 0. O(total length)."""
+    path = QPainterPath()
+    for left, right in ranges:
+        x = float(int(left) // 4 * 4)
+        path.moveTo(max(x, left), y)
+        while x < right:
+            x += 2
+            path.lineTo(min(x, right), y + (1.5 if int(x) % 4 else -0.5))
+    return path
 
 
 def _frames(painter: QPainter, x0: float, top: float, height: float, frames: list) -> None:
@@ -256,23 +293,6 @@ def _unknown_hatch() -> QBrush:
     hatch = QColor(UNKNOWN_COLOUR)
     hatch.setAlpha(90)
     return QBrush(hatch, Qt.BrushStyle.BDiagPattern)
-
-
-def _carets(painter: QPainter, xs: list[float], top: float, height: float) -> None:
-    """Two small triangles pointing at each x of ``xs`` from the top and the bottom of the
-    line: token boundaries that fall inside a grapheme cluster (the glyphs stay uncrossed).
-    Pen and brush are set once per line and each triangle is a moved copy of one of two
-    shapes (a small convex polygon is quick to fill; one polygon holding all of a line's
-    triangles was slower to fill than all of them one by one). O(carets)."""
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(_colour(CUT_COLOUR))
-    # bases 2 px outside the line box, tips 2 px inside: clear of a Devanagari head-line and
-    # of Thai vowels below the base, which reach close to the box but not into its edge
-    down, up = _CARET_SHAPES
-    for shape, y in ((down, top - 2.0), (up, top + height + 2.0)):
-        for x in xs:
-            painter.drawPolygon(shape.translated(x, y))
-    painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
 # a caret's triangle below and above its base at (0, 0), 7 px wide and 4.5 px tall
