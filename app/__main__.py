@@ -96,6 +96,24 @@ def main(argv: list[str] | None = None) -> int:
     return _gui(argv)
 
 
+def open_window(window_class: Any, screenshot: bool = False) -> Any:
+    """The main window as the app starts it (the benchmarks start it so too): the GUI
+    thread favoured (:func:`app.workers.favour_the_gui_thread`), the cyclic collector
+    paused while the window is built, and the start-up objects frozen after."""
+    from app.workers import favour_the_gui_thread  # lazy: it imports Qt
+
+    favour_the_gui_thread()
+    # No cyclic collection inside Qt's calls while the window is built: one that frees a
+    # QObject from inside QObject::disconnect can wait forever on the mutex Qt holds there.
+    with collector_paused():
+        window = _window(window_class, screenshot)
+    # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
+    # cyclic garbage collector from re-scanning them, so a full collection triggered in a
+    # worker (which holds the interpreter lock) stays short instead of stalling the GUI.
+    freeze()
+    return window
+
+
 def _window(window_class: Any, screenshot: bool) -> Any:
     """The main window; a screenshot's reads and writes its settings in a private copy of
     the config folder (:func:`app.settings.scratch_config_dir`), so the user's remembered
@@ -122,7 +140,6 @@ def _gui(argv: list[str]) -> int:
     from app.lessons import load_lessons, show_dock  # lazy: only the window reads the lessons
     from app.main_window import PANES, MainWindow  # lazy: the subcommands never load Qt
     from app.widgets.qt_messages import quiet_qt_messages  # lazy: as above
-    from app.workers import favour_the_gui_thread  # lazy: as above
 
     args = _parse(argv, [name for name, _ in PANES], load_lessons())
     text = None
@@ -140,18 +157,10 @@ def _gui(argv: list[str]) -> int:
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read when the QApplication is made
     quiet_qt_messages()
-    favour_the_gui_thread()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Subword Scope")
     app.setOrganizationName("subwordscope")
-    # No cyclic collection inside Qt's calls while the window is built: one that frees a
-    # QObject from inside QObject::disconnect can wait forever on the mutex Qt holds there.
-    with collector_paused():
-        window = _window(MainWindow, bool(args.screenshot))
-    # The start-up objects (Qt wrappers, modules, tables) live as long as the app: keep the
-    # cyclic garbage collector from re-scanning them, so a full collection triggered in a
-    # worker (which holds the interpreter lock) stays short instead of stalling the GUI.
-    freeze()
+    window = open_window(MainWindow, bool(args.screenshot))
     if text is not None:
         window.set_text(text)
     failed = None

@@ -253,16 +253,12 @@ def measure(name: str, path: str, repeats: int, big: bool) -> dict:
     """Every figure for one tokenizer, in this process."""
     from PySide6.QtWidgets import QApplication
 
+    from app.__main__ import open_window
     from app.main_window import MainWindow
-    from app.workers import favour_the_gui_thread
-    from core.collector import collector_paused, freeze
     from core.data import data_dir
 
-    favour_the_gui_thread()  # as app/__main__.py starts the app
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    with collector_paused():  # makes the window
-        window = MainWindow()
-    freeze()  # and keeps the cyclic collector off the start-up objects
+    window = open_window(MainWindow)  # as the app starts it
     window.resize(1400, 900)
     window.show()
     window.show_pane("alignment")
