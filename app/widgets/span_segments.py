@@ -143,10 +143,12 @@ def long_cluster_breaks(text: str, longest: int = LONG_CLUSTER) -> np.ndarray:
     """Display breaks (as :func:`long_run_breaks` gives them) around each grapheme cluster
     holding ``longest`` or more marks, joiners or variation selectors in a row: one before
     its first character and one after it, where each starts a cluster
-    (:func:`starts_cluster`). Qt lays out and shapes a paragraph whole on every edit, so a
-    letter with 10,000 combining marks would be shaped again at every keystroke typed after
-    it, and its line's span geometry recomputed; on a paragraph of its own it is left as it
-    is. O(n) at numpy speed."""
+    (:func:`starts_cluster`), also at the end of the text. Qt lays out and shapes a
+    paragraph whole on every edit, so a letter with 10,000 combining marks would be shaped
+    again at every keystroke typed after it, and its line's span geometry recomputed; on a
+    paragraph of its own it is left as it is (the break at the end is there before the
+    first key typed after it: putting it in then would change the cluster's paragraph).
+    O(n) at numpy speed."""
     none = np.zeros(0, np.int64)
     if len(text) < longest:
         return none
@@ -170,7 +172,7 @@ def long_cluster_breaks(text: str, longest: int = LONG_CLUSTER) -> np.ndarray:
     for a, b in zip(starts.tolist(), ends.tolist()):
         if a - 1 > 0 and starts_cluster(text, a - 1):
             out.append(a - 1)
-        if b < len(text) and starts_cluster(text, b):
+        if b == len(text) or starts_cluster(text, b):
             out.append(b)
     return np.array(out, np.int64)
 
@@ -454,26 +456,29 @@ def _inner_cuts(clusters: np.ndarray, owner: np.ndarray, starts: np.ndarray,
     strictly inside it (``starts``/``ends`` of the tokens whose cluster index is ``owner``),
     at most :data:`CLUSTER_CARETS` per cluster, spread evenly over them (the first, the last
     and evenly spaced ones between, as ``np.linspace``). Returns ``(positions, cluster
-    index)``, sorted. O(k log k) for k boundaries, at numpy speed."""
+    index)``, sorted. O(k log k) for k boundaries at worst, about O(k) for token spans
+    sorted by start and end; O(clusters × CLUSTER_CARETS) for the picks; at numpy speed."""
     pos = np.concatenate((starts, ends))
     who = np.concatenate((owner, owner))
     inside = (pos > clusters[who, 0]) & (pos < clusters[who, 1])
     pos, who = pos[inside], who[inside]
-    order = np.lexsort((pos, who))
-    pos, who = pos[order], who[order]
-    fresh = np.concatenate(([True], (pos[1:] != pos[:-1]) | (who[1:] != who[:-1])))
-    pos, who = pos[fresh], who[fresh]
+    if not len(pos):
+        return pos, who
+    # one key per (cluster, position), sorted: two nearly sorted runs (starts, then ends),
+    # which a stable sort (timsort) merges in about linear time
+    m = int(pos.max()) + 1
+    key = np.sort(who * m + pos, kind="stable")
+    key = key[np.concatenate(([True], key[1:] != key[:-1]))]
+    who, pos = np.divmod(key, m)
     first = np.flatnonzero(np.concatenate(([True], who[1:] != who[:-1])))
     count = np.diff(np.append(first, len(pos)))
-    rank = np.arange(len(pos)) - np.repeat(first, count)  # place within its cluster
-    n = np.repeat(count, count)
-    wanted = n <= CLUSTER_CARETS
-    many = ~wanted
-    if many.any():  # keep the ranks linspace(0, n - 1, CLUSTER_CARETS).round() picks
-        step = (n[many] - 1) / (CLUSTER_CARETS - 1)
-        j = np.arange(CLUSTER_CARETS)
-        picks = (j[None, :] * step[:, None]).round()  # each cluster's picks, once per member
-        wanted[many] = (picks == rank[many][:, None]).any(axis=1)
+    few = count <= CLUSTER_CARETS
+    wanted = np.repeat(few, count)  # every cut of a cluster with few
+    many = np.flatnonzero(~few)
+    if len(many):  # the ranks linspace(0, n - 1, CLUSTER_CARETS).round() picks
+        step = (count[many] - 1) / (CLUSTER_CARETS - 1)
+        picks = (np.arange(CLUSTER_CARETS)[None, :] * step[:, None]).round().astype(np.int64)
+        wanted[(first[many][:, None] + picks).ravel()] = True
     return pos[wanted], who[wanted]
 
 

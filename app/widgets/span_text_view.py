@@ -100,6 +100,7 @@ class SpanTextView(QPlainTextEdit):
         self._error: tuple[int, int] | None = None
         self._linked: list[tuple[int, int]] = []
         self._unknown: list[bool] = []
+        self._any_unknown = False  # some entry of _unknown is True (else the drawing skips it)
         self._colour_ids: Sequence[int | None] | None = None  # colour by id (None: alternate)
         self._special: Sequence[int] = ()  # per token: 0, or how it is special
         self._drawn: list[tuple[int, int, SegmentStyle]] = []  # the window's segments, code points
@@ -171,6 +172,7 @@ class SpanTextView(QPlainTextEdit):
         self._mark_ends = marks.ends  # marks are disjoint and sorted
         self._mark_counts = marks.counts
         self._error, self._linked, self._entities, self._unknown = None, [], [], []
+        self._any_unknown = False
         self._special, self._colour_ids = (), None
         self.schedule_redraw()
 
@@ -179,6 +181,7 @@ class SpanTextView(QPlainTextEdit):
         the last :meth:`set_content`: the model's unknown token or a byte-fallback piece)
         distinctly (red hatching/outline). A shorter mask leaves the remaining tokens plain."""
         self._unknown = mask if isinstance(mask, list) else [bool(m) for m in mask]
+        self._any_unknown = any(self._unknown)  # O(tokens) at C speed, once per mask
         self.schedule_redraw()
 
     def set_special(self, special: Sequence[int]) -> None:
@@ -504,6 +507,14 @@ class SpanTextView(QPlainTextEdit):
         self._timer.stop()
         self._redraw()
 
+    def redraw_if_due(self) -> None:
+        """Run a scheduled redraw now (nothing if none is due). A caller that changed the
+        text and what is drawn on it calls this once it is done, so the next paint shows them
+        together: the text's change asks for a paint before the redraw's timer runs, which
+        would otherwise draw one frame of the new text with the old decorations first."""
+        if self._timer.isActive():
+            self.redraw_now()
+
     def _redraw(self) -> None:
         """Prepare the decorations of the visible window (plus a margin) and repaint.
         O(tokens, marks and entities in the window)."""
@@ -513,7 +524,8 @@ class SpanTextView(QPlainTextEdit):
         first = bisect.bisect_right(self._mark_ends, lo)  # the marks meeting the window
         last = bisect.bisect_left(self._marks, (hi,), lo=first)
         intervals = window_intervals(lo, hi, self._spans, marks=self._marks[first:last], entities=self._entities,
-                                     linked=self._linked, error=self._error, unknown=self._unknown,
+                                     linked=self._linked, error=self._error,
+                                     unknown=self._unknown if self._any_unknown else (),
                                      text=self._text, ids=self._colour_ids, special=self._special)
         dark = self.dark()
         # The same window text (same Qt start, same breaks) and intervals paint the same.

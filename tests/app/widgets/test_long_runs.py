@@ -45,7 +45,8 @@ def test_a_long_hex_line_gets_a_break_every_paragraph():
     breaks = long_run_breaks(text, 3000)
     assert breaks.tolist() == list(range(3000, len(text), 3000))
     assert len(long_run_breaks("word " * 4000, 3000)) == 0  # spaces break it already
-    assert len(long_run_breaks("e" + "\u0301" * 10_000, 3000)) == 0  # one cluster: not split
+    # one cluster: not split; a break after it, also at the end (what is typed next goes below)
+    assert long_run_breaks("e" + "\u0301" * 10_000, 3000).tolist() == [10_001]
 
 
 def test_has_long_run():
@@ -116,18 +117,25 @@ def test_replacing_a_long_line_never_lays_it_out_in_the_default_mode(qtbot):
 def test_a_long_cluster_is_a_paragraph_of_its_own_and_never_split(chars):
     text = "".join(chars)
     breaks = set(long_cluster_breaks(text).tolist())
-    assert breaks <= set(grapheme_bounds(text)) - {0, len(text)}  # never inside a cluster
+    assert breaks <= set(grapheme_bounds(text)) - {0}  # never inside a cluster
     assert breaks <= set(long_run_breaks(text).tolist())
     text = "".join(c for c in chars if c not in ("\u200d", "\ufe0f" * 30))
     breaks = set(long_cluster_breaks(text).tolist())
     for m in regex.finditer("\u0301{%d,}" % LONG_CLUSTER, text):  # marks: a break on each side
         assert m.start() - 1 in breaks or m.start() - 1 <= 0
-        assert m.end() in breaks or m.end() == len(text)
+        assert m.end() in breaks  # also at the end of the text
 
 
 def test_typing_after_a_long_cluster_leaves_its_paragraph_alone(qtbot):
     view = shown(qtbot, SpanTextView(), 500, 300)
     text = "e" + "\u0301" * 10_000
+    view.set_content(text, [(0, len(text))])  # the cluster ends the text: a paragraph follows it
+    view.grab()
+    revision = view.document().firstBlock().revision()
+    view.set_content(text + "x", [(0, len(text)), (len(text), len(text) + 1)])  # the first key after it
+    assert view.document().firstBlock().revision() == revision
+    view.set_content(text, [(0, len(text))])  # and deleting it again
+    assert view.document().firstBlock().revision() == revision and view.text() == text
     view.set_content(text + "x", [(0, len(text)), (len(text), len(text) + 1)])
     view.grab()
     first = view.document().firstBlock()
