@@ -47,6 +47,23 @@ def test_typing_updates_tokens(qtbot, pane):
     assert pane.w.table.token_model.cell(10, 1) == "cafe"
 
 
+def test_a_result_is_drawn_with_its_spans_in_the_turn_that_shows_its_text(qtbot, pane):
+    """The span views prepare the new spans before control returns to the event loop, so
+    the paint the new text asks for shows them: never a frame of new text and old spans."""
+    set_mode(qtbot, pane, "tokenize")
+    seen = []
+
+    def drawn(result):
+        seen.append([(s, e) for s, e, st in pane.w.original.drawn_styles() if st.background is not None])
+
+    pane.sig_encoding_changed.connect(drawn)
+    with qtbot.waitSignal(pane.sig_encoding_changed):
+        pane.set_text("a quick test of spans")
+    starts = {s for s, e in seen[-1]}
+    assert {s for s, e in pane.result.spans} <= starts  # every token's span, already at emission
+    assert not any(e > len("a quick test of spans") for s, e in seen[-1])
+
+
 def test_bad_token_list_shows_message_and_keeps_text(qtbot, pane):
     set_mode(qtbot, pane, "align")
     with qtbot.waitSignal(pane.sig_encoding_changed):
