@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
@@ -21,9 +22,11 @@ MAX_ABSORBED = 32
 """At most this many uncovered code points after a character are tried as its sources."""
 
 
+@lru_cache(maxsize=4096)
 def _canonical(s: str) -> str:
     """``s`` compared up to compatibility decomposition and case (a composed character may
-    have been lower-cased or NFKC-mapped after composing)."""
+    have been lower-cased or NFKC-mapped after composing). Kept for the few thousand
+    strings seen last: the same characters come back on every encode of a text."""
     return unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", s).casefold())
 
 
@@ -33,8 +36,10 @@ def _sources_end(char: str, original: str, s: int, e: int) -> int | None:
     (compared as multisets: canonical reordering may have put another mark in between);
     None when ``original[s:e]`` already holds them all (nothing was absorbed) or no ``f``
     within :data:`MAX_ABSORBED` does. O(MAX_ABSORBED)."""
-    need = Counter(_canonical(char))
-    have = Counter(_canonical(original[s:e]))
+    wanted, held = _canonical(char), _canonical(original[s:e])
+    if wanted == held:  # the common case (a letter whose marks were dropped): no Counter
+        return None
+    need, have = Counter(wanted), Counter(held)
     if not need - have:
         return None
     for f in range(e, min(len(original), e + MAX_ABSORBED)):
