@@ -33,6 +33,7 @@ import orjson
 import regex
 
 from core.errors import TokenizerFieldError, TokenizerLoadError
+from core.tokenizers.formats._files import utf8_text
 
 MAX_JSON_DEPTH = 128
 """Deepest nesting of arrays and objects accepted (the reference's serde_json limit)."""
@@ -221,9 +222,10 @@ def _path_of(stack: list[list[Any]]) -> str:
     return "".join(parts).lstrip(".")
 
 
-def parse_json(text: str, source: str | None = None, *, token_map: bool = False,
+def parse_json(text: str | bytes, source: str | None = None, *, token_map: bool = False,
                exact: bool = False) -> Any:
-    """Parse JSON text with the limits of this module.
+    """Parse JSON text (a ``str``, or UTF-8 ``bytes``: decoded only when ``orjson`` refuses
+    them or a message needs the text) with the limits of this module.
 
     ``token_map``: the top-level object maps tokens to values (``vocab.json``), so its keys
     are shown as ``["token"]`` in paths. Unless ``exact``, ``orjson`` parses first
@@ -237,15 +239,16 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False,
         Nesting deeper than :data:`MAX_JSON_DEPTH` (with the path where it happens), or a
         ``NaN``/``Infinity``/out-of-range number (with its path).
     TokenizerLoadError
-        Not JSON (line and column given), or an integer too long to convert.
+        Not JSON (line and column given), not UTF-8, or an integer too long to convert.
     """
     doc = None if exact else _fast_parse(text)
     if doc is not None:
         if too_deep(doc, MAX_JSON_DEPTH):
-            field, line = _deep_path(text, MAX_JSON_DEPTH)
+            field, line = _deep_path(_as_str(text, source), MAX_JSON_DEPTH)
             raise TokenizerFieldError(field, f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
                                              f"(line {line}); is this really a tokenizer file?", source)
         return doc
+    text = _as_str(text, source)  # only a refused document or a message needs the text
     flagged: list[bool] = []
 
     def non_finite(spelling: str) -> float:
@@ -274,7 +277,12 @@ def parse_json(text: str, source: str | None = None, *, token_map: bool = False,
     return doc
 
 
-def parsed_and_checked(text: str, source: str | None, check: Callable[[Any], Any], *,
+def _as_str(text: str | bytes, source: str | None) -> str:
+    """``text`` as a ``str`` (UTF-8 bytes decoded; :class:`TokenizerLoadError` if they are not UTF-8)."""
+    return utf8_text(text, source) if isinstance(text, bytes) else text
+
+
+def parsed_and_checked(text: str | bytes, source: str | None, check: Callable[[Any], Any], *,
                        token_map: bool = False) -> Any:
     """``check(parse_json(text))``; when ``check`` refuses the document
     (:class:`TokenizerLoadError`), it is parsed again exactly and checked again, so that the
@@ -286,7 +294,7 @@ def parsed_and_checked(text: str, source: str | None, check: Callable[[Any], Any
         return check(parse_json(text, source, token_map=token_map, exact=True))
 
 
-def _fast_parse(text: str) -> Any:
+def _fast_parse(text: str | bytes) -> Any:
     """``text`` parsed by ``orjson`` (about twice as fast as ``json``: a third of a
     Unigram file's load), or None when it refuses the text — ``NaN``/``Infinity``, a number
     out of float range, a lone surrogate escape, nesting past 1,024, anything not JSON — and

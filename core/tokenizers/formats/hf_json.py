@@ -21,7 +21,7 @@ from core.errors import TokenizerLoadError
 from core.tokenizers._components import build_component
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.decoders import build_decoder
-from core.tokenizers.formats._files import display_name, read_text
+from core.tokenizers.formats._files import display_name, read_utf8
 from core.tokenizers.formats._json import parsed_and_checked
 from core.tokenizers.formats.hf_schema import check_document, guess_model_type
 from core.tokenizers.models.bpe import BPE
@@ -153,7 +153,7 @@ def load_tokenizer_json(path: Path, **options: Any) -> Tokenizer:
         read, is not JSON, is nested too deep or holds non-finite numbers, or
         :func:`build_tokenizer_json` refuses it (the message names the file).
     """
-    return parsed_and_checked(read_text(path), str(path), lambda doc: _built(doc, path))
+    return parsed_and_checked(read_utf8(path), str(path), lambda doc: _built(doc, path))
 
 
 def _built(doc: Any, path: Path) -> Tokenizer:

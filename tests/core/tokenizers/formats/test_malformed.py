@@ -51,6 +51,8 @@ def test_minimal_document_loads(tmp_path):
     split = load(_write(tmp_path, "t2.json", _doc(pre_tokenizer={"type": "WhitespaceSplit"})))
     assert split.encode("ab a").tokens == ["a", "##b", "a"]
     assert split.encode("ab a").offsets == [(0, 1), (1, 2), (3, 4)]
+    bom = load(_write(tmp_path, "t3.json", b"\xef\xbb\xbf" + json.dumps(_doc()).encode()))  # parsed as bytes
+    assert bom.encode("ab a").tokens == ["[UNK]"]
 
 
 @pytest.mark.parametrize("content,words", [
