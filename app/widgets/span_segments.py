@@ -143,11 +143,12 @@ def long_cluster_breaks(text: str, longest: int = LONG_CLUSTER) -> np.ndarray:
     """Display breaks (as :func:`long_run_breaks` gives them) around each grapheme cluster
     holding ``longest`` or more marks, joiners or variation selectors in a row: one before
     its first character and one after it, where each starts a cluster
-    (:func:`starts_cluster`), also at the end of the text. Qt lays out and shapes a
-    paragraph whole on every edit, so a letter with 10,000 combining marks would be shaped
-    again at every keystroke typed after it, and its line's span geometry recomputed; on a
-    paragraph of its own it is left as it is (the break at the end is there before the
-    first key typed after it: putting it in then would change the cluster's paragraph).
+    (:func:`starts_cluster`), also at the start (a break at 0: the view then starts with an
+    empty line) and at the end of the text. Qt lays out and shapes a paragraph whole on
+    every edit, so a letter with 10,000 combining marks would be shaped again at every
+    keystroke typed next to it, and its line's span geometry recomputed; on a paragraph of
+    its own it is left as it is (the breaks at the ends are there before the first key
+    typed before or after it: putting one in then would change the cluster's paragraph).
     O(n) at numpy speed."""
     none = np.zeros(0, np.int64)
     if len(text) < longest:
@@ -170,11 +171,11 @@ def long_cluster_breaks(text: str, longest: int = LONG_CLUSTER) -> np.ndarray:
     starts, ends = starts[long], ends[long]
     out = []
     for a, b in zip(starts.tolist(), ends.tolist()):
-        if a - 1 > 0 and starts_cluster(text, a - 1):
+        if a == 1 or (a > 1 and starts_cluster(text, a - 1)):  # at 0: a break before the text
             out.append(a - 1)
         if b == len(text) or starts_cluster(text, b):
             out.append(b)
-    return np.array(out, np.int64)
+    return np.unique(np.array(out, np.int64))  # (one cluster's end can be the next one's start)
 
 
 def starts_cluster(text: str, c: int) -> bool:
@@ -250,8 +251,10 @@ def qt_positions(utf16: Sequence[int], breaks: np.ndarray) -> Sequence[int]:
 def with_breaks(display: str, breaks: np.ndarray, start: int = 0) -> str:
     """``display`` (the display text of code points ``start ..``) with a line break put
     before every code point ``b`` of ``breaks`` with ``start < b <= start + len(display)``
-    (a break at the end is appended: the next part starts after it). O(len + breaks)."""
-    lo, hi = np.searchsorted(breaks, (start, start + len(display)), side="right")
+    (a break at the end is appended: the next part starts after it), and ``b = 0`` too when
+    ``start`` is 0 (a break before the text: no part came before). O(len + breaks)."""
+    lo = int(np.searchsorted(breaks, start, side="left" if start == 0 else "right"))
+    hi = int(np.searchsorted(breaks, start + len(display), side="right"))
     if lo == hi:
         return display
     cuts = (breaks[lo:hi] - start).tolist()

@@ -65,6 +65,11 @@ combining marks, which Qt would shape again on every paint) keeps its shaped gly
 (``QTextLayout.setCacheEnabled``) while it is not edited."""
 
 
+def _utf16_len(s: str) -> int:
+    """Qt positions (UTF-16 units) of ``s``. O(len)."""
+    return len(s) if s.isascii() else len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
 class SpanTextView(QPlainTextEdit):
     """Read-only text with token spans, marks, entities, an error mark and linked highlights.
 
@@ -241,11 +246,21 @@ class SpanTextView(QPlainTextEdit):
                 self._fill_timer.start()
             return None
         self._filled = len(new)
-        cursor = QTextCursor(doc)
-        cursor.setPosition(old_utf16[p])
-        cursor.setPosition(old_utf16[len(old) - q], QTextCursor.MoveMode.KeepAnchor)
         inserted = new[p : len(new) - q]
-        cursor.insertText(with_breaks(display_text(inserted), breaks, p))
+        # what the document shows of the replaced code points, old and new (a break before
+        # the text is part of it when the edit starts there); only what differs between the
+        # two goes into the document, so the paragraphs on either side keep their layouts
+        # (a long cluster's empty paragraph before or after it takes a key typed next to it)
+        start, end = (0 if p == 0 else old_utf16[p]), old_utf16[len(old) - q]
+        was = with_breaks(display_text(old[p : len(old) - q]), old_breaks, p)
+        shown = with_breaks(display_text(inserted), breaks, p)
+        k, m = common_affixes(was, shown)
+        start += _utf16_len(was[:k])
+        end -= _utf16_len(was[len(was) - m:])
+        cursor = QTextCursor(doc)
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(shown[k:len(shown) - m])
         return inserted
 
     def _doc_index(self, pos: int) -> int:

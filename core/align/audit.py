@@ -133,13 +133,30 @@ class Audit:
         if self.byte_starts is not None:
             b0, b1 = int(self.byte_starts[j]), int(self.byte_ends[j])
             if self.partial[j]:
-                notes = self.partial_notes([j])[0]
+                notes = self._notes_of(j, b0, b1)
         derived = None
         if self.derived_starts is not None:
             derived = (int(self.derived_starts[j]), int(self.derived_ends[j]))
         return TokenFlags(bool(self.cuts_grapheme[j]), bool(self.empty[j]),
                           bool(self.shares_chars[j]), notes, b0, b1, bool(self.misleading[j]),
                           derived)
+
+    _SHORT_SPAN = 64  # code points of a span whose notes one token's flags build in Python
+
+    def _notes_of(self, j: int, b0: int, b1: int) -> tuple[str, ...]:
+        """:meth:`partial_notes` of token ``j`` alone (bytes ``[b0, b1)``), character by
+        character for a short span (the numpy passes cost ~0.1 ms whatever the size: a
+        table page of such tokens asks for them row by row). O(span length)."""
+        s, e = int(self.starts[j]), int(self.ends[j])
+        if e - s > self._SHORT_SPAN or self.utf8 is None:
+            return self.partial_notes([j])[0]
+        notes = []
+        for c in range(s, e):
+            c0, c1 = int(self.utf8[c]), int(self.utf8[c + 1])
+            lo, hi = max(b0, c0), min(b1, c1)
+            if hi > lo and (lo > c0 or hi < c1):
+                notes.append(byte_part_label(self.text[c], lo - c0 + 1, hi - c0))
+        return tuple(notes)
 
     def partial_notes(self, tokens: Sequence[int]) -> list[tuple[str, ...]]:
         """For each token index in ``tokens``: which bytes of which characters it holds only

@@ -8,7 +8,7 @@ import unicodedata
 
 import numpy as np
 import regex
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
@@ -45,8 +45,9 @@ def test_a_long_hex_line_gets_a_break_every_paragraph():
     breaks = long_run_breaks(text, 3000)
     assert breaks.tolist() == list(range(3000, len(text), 3000))
     assert len(long_run_breaks("word " * 4000, 3000)) == 0  # spaces break it already
-    # one cluster: not split; a break after it, also at the end (what is typed next goes below)
-    assert long_run_breaks("e" + "\u0301" * 10_000, 3000).tolist() == [10_001]
+    # one cluster: not split; a break before and after it, also at the ends of the text (what
+    # is typed next to it goes into a paragraph of its own)
+    assert long_run_breaks("e" + "\u0301" * 10_000, 3000).tolist() == [0, 10_001]
 
 
 def test_has_long_run():
@@ -117,12 +118,12 @@ def test_replacing_a_long_line_never_lays_it_out_in_the_default_mode(qtbot):
 def test_a_long_cluster_is_a_paragraph_of_its_own_and_never_split(chars):
     text = "".join(chars)
     breaks = set(long_cluster_breaks(text).tolist())
-    assert breaks <= set(grapheme_bounds(text)) - {0}  # never inside a cluster
+    assert breaks <= set(grapheme_bounds(text))  # never inside a cluster
     assert breaks <= set(long_run_breaks(text).tolist())
     text = "".join(c for c in chars if c not in ("\u200d", "\ufe0f" * 30))
     breaks = set(long_cluster_breaks(text).tolist())
     for m in regex.finditer("\u0301{%d,}" % LONG_CLUSTER, text):  # marks: a break on each side
-        assert m.start() - 1 in breaks or m.start() - 1 <= 0
+        assert m.start() - 1 in breaks or m.start() == 0  # also at the start of the text
         assert m.end() in breaks  # also at the end of the text
 
 
@@ -131,17 +132,56 @@ def test_typing_after_a_long_cluster_leaves_its_paragraph_alone(qtbot):
     text = "e" + "\u0301" * 10_000
     view.set_content(text, [(0, len(text))])  # the cluster ends the text: a paragraph follows it
     view.grab()
-    revision = view.document().firstBlock().revision()
+    revision = view.document().firstBlock().next().revision()
     view.set_content(text + "x", [(0, len(text)), (len(text), len(text) + 1)])  # the first key after it
-    assert view.document().firstBlock().revision() == revision
+    assert view.document().firstBlock().next().revision() == revision
     view.set_content(text, [(0, len(text))])  # and deleting it again
-    assert view.document().firstBlock().revision() == revision and view.text() == text
+    assert view.document().firstBlock().next().revision() == revision and view.text() == text
+    text = "a" + text  # (not at the start of the text: no empty paragraph before it)
     view.set_content(text + "x", [(0, len(text)), (len(text), len(text) + 1)])
     view.grab()
-    first = view.document().firstBlock()
-    assert first.text() == text and first.layout().cacheEnabled()  # shaped once, kept while unedited
+    first = view.document().firstBlock().next()
+    assert first.text() == text[1:] and first.layout().cacheEnabled()  # shaped once, kept while unedited
     revision = first.revision()
     view.set_content(text + "xy", [(0, len(text)), (len(text), len(text) + 2)])
     view.grab()
-    assert view.document().firstBlock().revision() == revision
-    assert view.document().blockCount() == 2 and view.text() == text + "xy"
+    assert view.document().firstBlock().next().revision() == revision
+    assert view.document().blockCount() == 3 and view.text() == text + "xy"
+
+
+_PIECES = ["e" + "\u0301" * 70, "\u0301" * 70, "x", "ab", " ", "\n", "😀", "\u0915\u094d"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=6), min_size=2, max_size=6))
+def test_edits_next_to_long_clusters_keep_the_document_a_fresh_view_would_show(qtbot, texts):
+    """Each text in turn goes into one view as a small edit (a break before or after a long
+    cluster at either end of the text comes and goes with it); the document is the one a
+    fresh view shows, and so are the code point → Qt position tables."""
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    for pieces in texts:
+        text = "".join(pieces)
+        view.set_content(text, [(0, len(text))] if text else [])
+        fresh = SpanTextView()
+        fresh.set_content(text, [(0, len(text))] if text else [])
+        shown_text = view.document().toRawText().replace("\u2029", "\n")
+        assert shown_text == fresh.document().toRawText().replace("\u2029", "\n")
+        assert shown_text == with_breaks(display_text(text), long_run_breaks(text))
+        # private: code point -> Qt position of the span view (no public seam)
+        assert [view._to_qt(c) for c in range(len(text) + 1)] == [fresh._to_qt(c) for c in range(len(text) + 1)]
+        fresh.deleteLater()
+
+
+def test_typing_before_a_long_cluster_leaves_its_paragraph_alone(qtbot):
+    view = shown(qtbot, SpanTextView(), 500, 300)
+    text = "e" + "\u0301" * 10_000
+    view.set_content(text, [(0, len(text))])  # the cluster starts the text: an empty line before it
+    view.grab()
+    block = view.document().firstBlock().next()
+    assert block.text() == text and view.document().firstBlock().text() == ""
+    revision = block.revision()
+    view.set_content("x" + text, [(0, 1), (1, len(text) + 1)])  # the first key before it
+    assert view.document().firstBlock().text() == "x" and view.document().firstBlock().next().revision() == revision
+    view.set_content(text, [(0, len(text))])  # and deleting it again
+    assert view.document().firstBlock().next().revision() == revision and view.text() == text
