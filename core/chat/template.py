@@ -45,6 +45,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from core.chat.errors import NoChatTemplateError, TemplateError
 from core.chat.messages import check_messages
+from core.text.files import TextFileError, read_file_bytes
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "ChatTemplate", "Rendered", "load_chat_template"]
 
@@ -149,7 +150,7 @@ def load_chat_template(path: str | PathLike[str], name: str | None = None) -> Ch
     config = _read_json(config_path) if config_path.is_file() else {}
     source: Any = config.get("chat_template")
     if (folder / TEMPLATE_FILE).is_file():
-        source = (folder / TEMPLATE_FILE).read_text(encoding="utf-8")
+        source = _read_file(folder / TEMPLATE_FILE)
     where = str(config_path if config_path.is_file() else folder)
     if isinstance(source, list):  # [{"name": ..., "template": ...}, ...]
         named = {t.get("name"): t.get("template") for t in source if isinstance(t, dict)}
@@ -349,13 +350,36 @@ def _added_tokens(config: dict) -> tuple[tuple[str, bool], ...]:
     return tuple((c, s) for _, c, s in sorted(rows))
 
 
-def _read_json(path: Path) -> dict:
+MAX_CHAT_FILE_BYTES = 64 * 2**20
+"""Largest ``tokenizer_config.json`` or ``chat_template.jinja`` read (published ones are
+at most a few MB)."""
+
+
+def _read_file(path: Path) -> str:
+    """The UTF-8 text of ``path``, a regular file of at most :data:`MAX_CHAT_FILE_BYTES`,
+    checked before it is opened (a FIFO or a device would block the read).
+
+    Raises
+    ------
+    NoChatTemplateError
+        It cannot be read, is not a regular file, is too large or is not UTF-8.
+    """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_file_bytes(path, MAX_CHAT_FILE_BYTES).decode("utf-8")
+    except TextFileError as exc:
+        raise NoChatTemplateError(f"cannot read it: {str(exc).removeprefix(f'{exc.path}: ')}", str(path)) from None
+    except UnicodeDecodeError as exc:
         raise NoChatTemplateError(f"cannot read it: {exc}", str(path)) from None
+
+
+def _read_json(path: Path) -> dict:
+    text = _read_file(path)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TemplateError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise TemplateError(f"{path}: JSON nested too deep") from None
     if not isinstance(data, dict):
         raise TemplateError(f"{path}: expected a JSON object")
     return data

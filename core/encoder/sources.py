@@ -18,8 +18,9 @@ from pathlib import Path
 
 from core.data import data_dir
 from core.encoder.weights import MAX_CONFIG_BYTES, SUPPORTED_TYPES
-from core.errors import Cancelled
+from core.errors import Cancelled, SubwordScopeError
 from core.hf_cache import hub_cache_dir, scan_snapshots
+from core.text.files import read_file_bytes
 
 PREFERRED = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 """The encoder used when none is chosen, first match wins (data folder before the cache)."""
@@ -61,17 +62,23 @@ def is_encoder_folder(folder) -> bool:
     config; never raises."""
     root = Path(folder)
     try:
-        config = root / "config.json"
-        if not (config.is_file() and (root / "model.safetensors").is_file()):
+        if not ((root / "model.safetensors").is_file() and any((root / n).is_file() for n in TOKENIZER_NAMES)):
             return False
-        if not any((root / n).is_file() for n in TOKENIZER_NAMES):
-            return False
-        if config.stat().st_size > MAX_CONFIG_BYTES:
-            return False
-        raw = json.loads(config.read_bytes().decode("utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
+    except OSError:
         return False
-    return isinstance(raw, dict) and raw.get("model_type") in SUPPORTED_TYPES
+    raw = _config(root)
+    return raw is not None and raw.get("model_type") in SUPPORTED_TYPES
+
+
+def _config(folder: Path) -> dict | None:
+    """``folder``'s ``config.json`` as an object, or None: missing, not a regular file (a
+    FIFO or a device is refused before it is opened: reading one would block), more than
+    :data:`MAX_CONFIG_BYTES`, not JSON or not an object. Never raises."""
+    try:
+        raw = json.loads(read_file_bytes(folder / "config.json", MAX_CONFIG_BYTES).decode("utf-8-sig"))
+    except (SubwordScopeError, OSError, ValueError, RecursionError):
+        return None
+    return raw if isinstance(raw, dict) else None
 
 
 def find_encoders(models_dir=None, cache=None, *,
@@ -132,17 +139,12 @@ def default_encoder(found: list[FoundEncoder]) -> FoundEncoder | None:
 def is_multilingual(encoder: FoundEncoder) -> bool:
     """Whether ``encoder`` was made for many languages: its name holds one of
     :data:`MULTILINGUAL_NAMES`, or its ``config.json`` gives ``vocab_size >=``
-    :data:`MULTILINGUAL_VOCAB`. Reads at most the config (1 MiB); never raises."""
+    :data:`MULTILINGUAL_VOCAB`. Reads at most the config (1 MiB, a regular file only: see
+    :func:`_config`); never raises."""
     if any(part in encoder.name.lower() for part in MULTILINGUAL_NAMES):
         return True
-    try:
-        config = Path(encoder.path) / "config.json"
-        if config.stat().st_size > MAX_CONFIG_BYTES:
-            return False
-        raw = json.loads(config.read_bytes().decode("utf-8-sig"))
-        vocab = raw.get("vocab_size") if isinstance(raw, dict) else None
-    except (OSError, ValueError, RecursionError):
-        return False
+    raw = _config(Path(encoder.path))
+    vocab = raw.get("vocab_size") if raw is not None else None
     return isinstance(vocab, int) and not isinstance(vocab, bool) and vocab >= MULTILINGUAL_VOCAB
 
 

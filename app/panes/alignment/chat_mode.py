@@ -27,7 +27,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QSplitter, QWidget
 from app.workers import TaskRunner
 from core.chat import (ChatError, ChatTokens, MessagesError, chat_tokens, check_messages, load_chat_template,
                        messages_json, parse_messages, render_chat, template_strings)
-from core.errors import check_stop
+from core.errors import SubwordScopeError, check_stop
+from core.text.files import read_text_file
 from core.tokenizers import TokenizerLike
 
 if TYPE_CHECKING:
@@ -293,9 +294,9 @@ class ChatMode:
     def open_json(self, path: str) -> bool:
         """Read the messages from a JSON file (a failure is told in the notes)."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.panel.show_note(_note("error", f"Could not read {path}: {exc}"))
+            text = read_text_file(path)  # a regular file only (a FIFO would block), size-capped
+        except SubwordScopeError as exc:
+            self.panel.show_note(_note("error", f"Could not read {exc}"))
             return False
         return self.load_json(text, os.path.basename(path))
 

@@ -79,7 +79,7 @@ def held_notice(text: str, held: str) -> str | None:
     if re.search("[\u2029\ufdd0\ufdd1]", text):
         kinds.append("its paragraph separators as line breaks")
     if re.search("[\ud800-\udfff]", text):
-        kinds.append("without its lone surrogates")
+        kinds.append("its lone surrogates left out")
     return (f"The editor shows this text with {' and '.join(kinds)}: the tokens are those of the text as "
             "it was given until you edit it, then those of the text in the editor.")
 

@@ -3,6 +3,8 @@ apply_chat_template on the shared templates, and the typed errors."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from core.chat import (MessagesError, NoChatTemplateError, TemplateError, load_chat_template,
@@ -90,6 +92,19 @@ def test_jinja_file_wins_and_named_templates(tmp_path):
         load_chat_template(tmp_path, "rag")
     (tmp_path / "chat_template.jinja").write_text("J{{ messages | length }}", encoding="utf-8")
     assert load_chat_template(tmp_path / "tokenizer_config.json").render([{"role": "user", "content": "x"}]).text == "J1"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_template_files_are_read_only_when_regular_and_not_too_big(tmp_path, monkeypatch):
+    """A FIFO as chat_template.jinja would block a read: it is passed over (the config's
+    template is used); a config over the size cap is a typed error, not read whole."""
+    config = tmp_path / "tokenizer_config.json"
+    config.write_text('{"chat_template": "C{{ messages | length }}"}', encoding="utf-8")
+    os.mkfifo(tmp_path / "chat_template.jinja")
+    assert load_chat_template(tmp_path).render([{"role": "user", "content": "x"}]).text == "C1"
+    monkeypatch.setattr("core.chat.template.MAX_CHAT_FILE_BYTES", 16)
+    with pytest.raises(NoChatTemplateError, match="limit|larger|bytes"):
+        load_chat_template(tmp_path)
 
 
 @pytest.mark.parametrize("text, match", [

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 from core.encoder.sources import (
     DATA_FOLDER,
     HF_CACHE,
     OPENED,
+    FoundEncoder,
+    companion_encoder,
     default_encoder,
     describe,
     find_encoders,
     is_encoder_folder,
+    is_multilingual,
 )
 from core.hf_cache import scan_snapshots
 
@@ -71,3 +77,20 @@ def test_the_newest_snapshot_of_a_model_is_used(tmp_path):
     os.utime(old, (1, 1))
     found = find_encoders(tmp_path / "none", tmp_path)
     assert [f.path for f in found] == [new]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_a_config_that_is_a_fifo_is_refused_without_blocking(tmp_path):
+    """A FIFO (or a link to a device) as config.json would block a read for good: it is
+    refused before it is opened, whether the folder is scanned, described or compared."""
+    fifo = model(tmp_path / "fifo")
+    (fifo / "config.json").unlink()
+    os.mkfifo(fifo / "config.json")
+    device = model(tmp_path / "device")
+    (device / "config.json").unlink()
+    (device / "config.json").symlink_to("/dev/zero")
+    for folder in (fifo, device):
+        assert not is_encoder_folder(folder)
+        assert not is_multilingual(FoundEncoder("m", folder, OPENED))  # reads the config
+    many = FoundEncoder("multilingual-e5-small", model(tmp_path / "multilingual-e5-small"), DATA_FOLDER)
+    assert companion_encoder([many], fifo) == many  # the FIFO folder counts as English-only

@@ -162,6 +162,11 @@ def test_bad_json_is_told_and_keeps_the_messages(qtbot, pane, data_dir, tmp_path
     bad.write_bytes(b"\xff\xfe\x00")
     assert not pane.chat.open_json(str(bad))
     assert str(bad) in pane.w.chat.note
+    if hasattr(os, "mkfifo"):  # a FIFO picked in the dialog: refused before it is opened (no hang)
+        fifo = tmp_path / "fifo.json"
+        os.mkfifo(fifo)
+        assert not pane.chat.open_json(str(fifo))
+        assert str(fifo) in pane.w.chat.note and "regular file" in pane.w.chat.note
     assert pane.w.chat.messages == MESSAGES and pane.state.text == text
     out = tmp_path / "messages.json"
     assert pane.chat.save_json(str(out))
