@@ -231,6 +231,10 @@ def _walk(nt: NormalizedText, tokens: Sequence[str], scheme: str, lowercase: str
             span = _match_metaspace(text, cur, token, lookahead[i]) if token else None
         else:
             span = _match(text, cur, token, scheme)
+            if span is None and special[token] and token.lower() != token:
+                # written in the text, where a lower-casing normalizer changed it ([CLS] ->
+                # [cls]: the tokenizer found it before normalizing)
+                span = _match(text, cur, token.lower(), scheme)
         return (cur, cur) if span is None and special[token] else span
 
     found = walk(text, tokens, match, [t in UNK_TOKENS for t in tokens], should_stop=should_stop,

@@ -54,6 +54,18 @@ def test_special_tokens_get_empty_spans_and_truncation_is_allowed():
     assert spans == [(0, 0), (0, 4), (5, 9), (9, 9)]
 
 
+def test_a_special_token_written_in_the_text_takes_its_span_after_lower_casing(data_dir):
+    """BERT finds a literal [CLS] before it lower-cases the text: its own tokens of
+    "x [CLS] iver" align, the [CLS] over the five characters written there."""
+    from core.tokenizers import load
+
+    bert = load(data_dir / "tokenizers" / "bert-base-uncased" / "tokenizer.json")
+    for text in ("x [CLS] iver", "x [CLS] y", "[SEP] Iver [CLS]"):
+        tokens = bert.encode(text, add_special_tokens=False).tokens
+        assert align(text, tokens) == bert.encode(text, add_special_tokens=False).offsets
+    assert align("x [CLS] iver", ["x", "[CLS]", "iv", "##er"]) == [(0, 1), (2, 7), (8, 10), (10, 12)]
+
+
 def test_surface_scheme_is_cased_and_unnormalized():
     assert align("Hello  World", ["Hello", "Wor", "ld"], scheme="surface") == [(0, 5), (7, 10), (10, 12)]
     with pytest.raises(AlignmentError):
