@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import chain
 from typing import Callable, Sequence
 
@@ -34,6 +34,14 @@ from core.errors import OffsetError, check_stop
 from core.text.columns import SpanArray
 from core.text.graphemes import grapheme_bounds
 from core.text.offsets import byte_part_label, offset_arrays
+
+
+@lru_cache(maxsize=1 << 16)
+def _part_label(key: int) -> str:
+    """:func:`byte_part_label` of a :meth:`Audit.partial_notes` key (code point << 6 | first
+    byte << 3 | last byte), kept: a long text's pieces ask for the same few thousand."""
+    return byte_part_label(chr(key >> 6), key >> 3 & 7, key & 7)
+
 
 @dataclass(frozen=True)
 class TokenFlags:
@@ -181,16 +189,22 @@ class Audit:
         codes = np.fromiter(map(ord, map(self.text.__getitem__, chars[keep].tolist())), np.int64, len(keep))
         key = (codes << 6) | ((lo - c0 + 1)[keep] << 3) | (hi - c0)[keep]  # a, b <= 4 bytes
         uniq, inverse = np.unique(key, return_inverse=True)
-        labels = [byte_part_label(chr(k >> 6), k >> 3 & 7, k & 7) for k in uniq.tolist()]
+        labels = list(map(_part_label, uniq.tolist()))
         texts = list(map(labels.__getitem__, inverse.reshape(-1).tolist()))
-        if len(owners) == len(np.unique(owners)):  # one note a token (the usual case)
+        many = np.bincount(owners, minlength=len(tokens))[owners] > 1  # notes of a token with several
+        if not many.any():  # one note a token (the usual case)
             for k, label in zip(owners.tolist(), texts):
                 out[k] = (label,)
             return out
-        grouped: list[list[str]] = [[] for _ in tokens]
-        for k, label in zip(owners.tolist(), texts):  # in (token, character) order
-            grouped[k].append(label)
-        return [tuple(x) for x in grouped]
+        grouped: dict[int, list[str]] = {}
+        for k, label, several in zip(owners.tolist(), texts, many.tolist()):  # in (token, character) order
+            if several:
+                grouped.setdefault(k, []).append(label)
+            else:
+                out[k] = (label,)
+        for k, labels in grouped.items():
+            out[k] = tuple(labels)
+        return out
 
     @property
     def misleading_count(self) -> int:

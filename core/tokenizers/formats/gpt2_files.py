@@ -20,7 +20,7 @@ from core.errors import TokenizerLoadError
 from core.tokenizers.added_tokens import AddedToken
 from core.tokenizers.decoders import ByteLevel as ByteLevelDecoder
 from core.tokenizers.formats._files import display_name, read_bytes
-from core.tokenizers.formats._json import check_id, key_path, parsed_and_checked
+from core.tokenizers.formats._json import MAX_ID, check_id, key_path, parsed_and_checked
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_build import MergeError, check_vocab
 from core.tokenizers.pre_tokenizers.byte_level import ByteLevel
@@ -62,9 +62,11 @@ def read_vocab_json(path: str | Path) -> dict[str, int]:
 
 def _checked_vocab(vocab: Any, path: Path) -> dict[str, int]:
     """``vocab`` (a parsed ``vocab.json``) checked: an object of token -> id in range."""
-    if isinstance(vocab, dict):
-        for token, i in vocab.items():
-            check_id(i, key_path("", token), str(path))
+    if isinstance(vocab, dict) and vocab:
+        ids = vocab.values()
+        if set(map(type, ids)) != {int} or min(ids) < 0 or max(ids) > MAX_ID:  # (C-level passes)
+            for token, i in vocab.items():  # name the first bad entry
+                check_id(i, key_path("", token), str(path))
     return check_vocab(vocab, str(path))
 
 
