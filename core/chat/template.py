@@ -367,7 +367,8 @@ def _read_file(path: Path) -> str:
     try:
         return read_file_bytes(path, MAX_CHAT_FILE_BYTES).decode("utf-8")
     except TextFileError as exc:
-        raise NoChatTemplateError(f"cannot read it: {str(exc).removeprefix(f'{exc.path}: ')}", str(path)) from None
+        reason = str(exc).removeprefix(f"{exc.path}: ")
+        raise NoChatTemplateError(f"cannot read it: {reason}", str(path)) from None
     except UnicodeDecodeError as exc:
         raise NoChatTemplateError(f"cannot read it: {exc}", str(path)) from None
 

@@ -1,8 +1,8 @@
 """Shared helpers of the loaders: read a tokenizer file safely, name a tokenizer after its file.
 
-Every loader reads through :func:`read_bytes` (or :func:`read_text`, :func:`read_utf8`), which refuses, before
-reading, anything that is not a regular file (a FIFO, ``/dev/zero`` or a symlink to it, a
-folder) and any file larger than :data:`MAX_TOKENIZER_FILE_BYTES`.
+Every loader reads through :func:`read_bytes` (or :func:`read_text`, :func:`read_utf8`),
+which refuses, before reading, anything that is not a regular file (a FIFO, ``/dev/zero``
+or a symlink to it, a folder) and any file larger than :data:`MAX_TOKENIZER_FILE_BYTES`.
 """
 
 from __future__ import annotations
