@@ -189,39 +189,33 @@ class OpsCache:
 
 def paint_ops(painter: QPainter, ops: LineOps, origin: QPointF, line: QTextLine) -> None:
     """Paint ``ops`` for ``line`` of a layout whose top-left is at ``origin`` (painter
-    coordinates); call before the text is drawn."""
-    top, height = origin.y() + line.y(), line.height()
-    x0 = origin.x()
+    coordinates); call before the text is drawn. Everything is drawn in layout
+    coordinates (the shapes made once per line are), under one translation."""
+    top, height = line.y(), line.height()
+    painter.save()
+    painter.translate(origin)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.translate(origin)  # the shapes made once per line are in layout coordinates
-    for colour, rects in ops.fill_batches(line.y(), height).items():  # one call per colour
+    for colour, rects in ops.fill_batches(top, height).items():  # one call per colour
         painter.setBrush(_colour(colour))
         painter.drawRects(rects)
-    painter.translate(-origin)
     for left, right, colour in ops.outlines:  # a chip: inset, so neighbouring chips stay apart
         painter.setPen(QPen(_colour(colour), 1.25))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawRoundedRect(QRectF(x0 + left + 1, top + 1, max(1.0, right - left - 2), height - 2), 3, 3)
-    painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(QRectF(left + 1, top + 1, max(1.0, right - left - 2), height - 2), 3, 3)
     if ops.underlines:
-        painter.translate(origin)
-        _underlines(painter, ops.underline_shapes(line.y() + line.ascent() + 2))
-        painter.translate(-origin)
+        _underlines(painter, ops.underline_shapes(top + line.ascent() + 2))
     if ops.frames:
-        _frames(painter, x0, top, height, ops.frames)
+        _frames(painter, top, height, ops.frames)
     for x, colour, width in ops.bars:  # ticks that leave the glyphs uncrossed
         painter.setPen(QPen(_colour(colour), width))
-        painter.drawLine(QLineF(x0 + x, top - 2, x0 + x, top + TICK))
-        painter.drawLine(QLineF(x0 + x, top + height - TICK, x0 + x, top + height + 2))
+        painter.drawLine(QLineF(x, top - 2, x, top + TICK))
+        painter.drawLine(QLineF(x, top + height - TICK, x, top + height + 2))
     if ops.cuts:  # carets: pen and brush set once, each small triangle filled on its own
-        painter.translate(origin)  # (one polygon holding them all was slower to fill)
-        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)  # (one polygon holding them all was slower to fill)
         painter.setBrush(_colour(CUT_COLOUR))
-        for shape in ops.caret_shapes(line.y(), height):
+        for shape in ops.caret_shapes(top, height):
             painter.drawPolygon(shape)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.translate(-origin)
-    painter.setPen(Qt.PenStyle.NoPen)
+    painter.restore()
 
 
 @lru_cache(maxsize=64)
@@ -266,7 +260,7 @@ def _waves(ranges: list[tuple[float, float]], y: float) -> QPainterPath:
     return path
 
 
-def _frames(painter: QPainter, x0: float, top: float, height: float, frames: list) -> None:
+def _frames(painter: QPainter, top: float, height: float, frames: list) -> None:
     """Every frame of a line, batched per kind (one ``drawRects`` call each); frames on
     the same place are drawn once (the byte pieces of one glyph share its box, and a
     hatch drawn four times over would look darker than one drawn once). O(frames)."""
@@ -274,7 +268,7 @@ def _frames(painter: QPainter, x0: float, top: float, height: float, frames: lis
     for left, right, kind in frames:
         by_kind.setdefault(kind, {})[(left, right)] = None
     for kind, places in by_kind.items():
-        rects = [QRectF(x0 + left, top, right - left, height) for left, right in places]
+        rects = [QRectF(left, top, right - left, height) for left, right in places]
         if kind == "unk":
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(_unknown_hatch())

@@ -53,7 +53,7 @@ from app.widgets.span_segments import (
 )
 from core.text.edits import common_affixes
 from core.text.columns import SpanArray
-from core.text.offsets import utf16_table
+from core.text.offsets import utf16_offset, utf16_table
 
 _NO_BREAKS = np.zeros(0, np.int64)
 SMALL_EDIT = 2000  # code points; bigger changes reset the document instead of editing it
@@ -63,11 +63,6 @@ CACHED_LINE = 512
 """A paragraph with a visual line longer than this (Qt positions: a letter with hundreds of
 combining marks, which Qt would shape again on every paint) keeps its shaped glyphs
 (``QTextLayout.setCacheEnabled``) while it is not edited."""
-
-
-def _utf16_len(s: str) -> int:
-    """Qt positions (UTF-16 units) of ``s``. O(len)."""
-    return len(s) if s.isascii() else len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 class SpanTextView(QPlainTextEdit):
@@ -255,8 +250,8 @@ class SpanTextView(QPlainTextEdit):
         was = with_breaks(display_text(old[p : len(old) - q]), old_breaks, p)
         shown = with_breaks(display_text(inserted), breaks, p)
         k, m = common_affixes(was, shown)
-        start += _utf16_len(was[:k])
-        end -= _utf16_len(was[len(was) - m:])
+        start += utf16_offset(was, k)  # (Qt positions are UTF-16 units)
+        end -= utf16_offset(was, len(was)) - utf16_offset(was, len(was) - m)
         cursor = QTextCursor(doc)
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
@@ -523,11 +518,13 @@ class SpanTextView(QPlainTextEdit):
         self._redraw()
 
     def redraw_if_due(self) -> None:
-        """Run a scheduled redraw now (nothing if none is due). A caller that changed the
-        text and what is drawn on it calls this once it is done, so the next paint shows them
-        together: the text's change asks for a paint before the redraw's timer runs, which
-        would otherwise draw one frame of the new text with the old decorations first."""
-        if self._timer.isActive():
+        """Run a scheduled redraw now (nothing if none is due, nor while a long text still
+        goes in by chunks: each chunk's turn redraws, and one more redraw in the turn of the
+        first would lengthen that turn's stall). A caller that changed the text and what is
+        drawn on it calls this once it is done, so the next paint shows them together: the
+        text's change asks for a paint before the redraw's timer runs, which would otherwise
+        draw one frame of the new text with the old decorations first."""
+        if self._timer.isActive() and not self.filling:
             self.redraw_now()
 
     def _redraw(self) -> None:

@@ -45,7 +45,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from core.chat.errors import NoChatTemplateError, TemplateError
 from core.chat.messages import check_messages
-from core.text.files import TextFileError, read_file_bytes
+from core.text.files import TextFileError, read_text_file
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "ChatTemplate", "Rendered", "load_chat_template"]
 
@@ -350,27 +350,21 @@ def _added_tokens(config: dict) -> tuple[tuple[str, bool], ...]:
     return tuple((c, s) for _, c, s in sorted(rows))
 
 
-MAX_CHAT_FILE_BYTES = 64 * 2**20
-"""Largest ``tokenizer_config.json`` or ``chat_template.jinja`` read (published ones are
-at most a few MB)."""
-
-
 def _read_file(path: Path) -> str:
-    """The UTF-8 text of ``path``, a regular file of at most :data:`MAX_CHAT_FILE_BYTES`,
-    checked before it is opened (a FIFO or a device would block the read).
+    """The text of ``path`` as :func:`core.text.files.read_text_file` reads it (a regular
+    file only, checked before it is opened: a FIFO or a device would block the read;
+    size-capped; UTF-8).
 
     Raises
     ------
     NoChatTemplateError
-        It cannot be read, is not a regular file, is too large or is not UTF-8.
+        It cannot be read, is not a regular file, is too large or is not text.
     """
     try:
-        return read_file_bytes(path, MAX_CHAT_FILE_BYTES).decode("utf-8")
+        return read_text_file(path)
     except TextFileError as exc:
         reason = str(exc).removeprefix(f"{exc.path}: ")
         raise NoChatTemplateError(f"cannot read it: {reason}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise NoChatTemplateError(f"cannot read it: {exc}", str(path)) from None
 
 
 def _read_json(path: Path) -> dict:

@@ -10,17 +10,15 @@ XLM-R-tokenized multilingual MiniLM and e5 models count too. Nothing here downlo
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.data import data_dir
-from core.encoder.weights import MAX_CONFIG_BYTES, SUPPORTED_TYPES
-from core.errors import Cancelled, SubwordScopeError
+from core.encoder.weights import SUPPORTED_TYPES, EncoderLoadError, parse_config
+from core.errors import Cancelled
 from core.hf_cache import hub_cache_dir, scan_snapshots
-from core.text.files import read_file_bytes
 
 PREFERRED = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 """The encoder used when none is chosen, first match wins (data folder before the cache)."""
@@ -71,14 +69,13 @@ def is_encoder_folder(folder) -> bool:
 
 
 def _config(folder: Path) -> dict | None:
-    """``folder``'s ``config.json`` as an object, or None: missing, not a regular file (a
-    FIFO or a device is refused before it is opened: reading one would block), more than
-    :data:`MAX_CONFIG_BYTES`, not JSON or not an object. Never raises."""
+    """``folder``'s ``config.json`` as :func:`core.encoder.weights.parse_config` reads it
+    (a FIFO or a device is refused before it is opened: reading one would block), or None
+    when it refuses it. Never raises."""
     try:
-        raw = json.loads(read_file_bytes(folder / "config.json", MAX_CONFIG_BYTES).decode("utf-8-sig"))
-    except (SubwordScopeError, OSError, ValueError, RecursionError):
+        return parse_config(folder / "config.json")
+    except (EncoderLoadError, OSError):
         return None
-    return raw if isinstance(raw, dict) else None
 
 
 def find_encoders(models_dir=None, cache=None, *,

@@ -100,7 +100,16 @@ def _checked_file(path: Path, max_bytes: int, role: str, *, read: bool) -> bytes
     return None
 
 
-def _parse_config(path: Path) -> dict:
+def parse_config(path: Path) -> dict:
+    """``config.json`` parsed as an object, not checked further (:func:`read_config` checks
+    it): a regular file of at most :data:`MAX_CONFIG_BYTES`, checked before it is opened.
+
+    Raises
+    ------
+    EncoderLoadError
+        Naming the file: missing, not a regular file, too large, not UTF-8 JSON, nested
+        deeper than ``MAX_JSON_DEPTH``, holding ``NaN``/``Infinity``, or not an object.
+    """
     data = _checked_file(path, MAX_CONFIG_BYTES, "config.json", read=True)
     try:
         text = data.decode("utf-8-sig")
@@ -158,7 +167,7 @@ def read_config(path: Path) -> EncoderConfig:
         a multiple of ``num_attention_heads``; ``layer_norm_eps`` not a finite number in
         [0, 1]; ``pad_token_id`` not null or an id below ``vocab_size``.
     """
-    raw = _parse_config(path)
+    raw = parse_config(path)
     mtype = _choice(raw, "model_type", "", SUPPORTED_TYPES, "architecture", path)
     _choice(raw, "hidden_act", "gelu", SUPPORTED_ACTS, "activation", path)
     _choice(raw, "position_embedding_type", "absolute", ("absolute",), "position embeddings",

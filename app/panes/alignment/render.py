@@ -86,8 +86,7 @@ class AlignmentRendering:
         w.status.setText(self._status(result, seconds))
         w.count.setText(count_text(ready.counts if ready else None))
         for view in (w.original, w.normalized):
-            if not view.filling:  # (a long text goes in over many turns: each redraws as it comes)
-                view.redraw_if_due()  # one frame with the new text and its spans, not a stale one first
+            view.redraw_if_due()  # one frame with the new text and its spans, not a stale one first
 
     def clear_views(self) -> None:
         """Empty the span views, the token table, the entities and the offset map (the editor

@@ -102,7 +102,7 @@ def test_template_files_are_read_only_when_regular_and_not_too_big(tmp_path, mon
     config.write_text('{"chat_template": "C{{ messages | length }}"}', encoding="utf-8")
     os.mkfifo(tmp_path / "chat_template.jinja")
     assert load_chat_template(tmp_path).render([{"role": "user", "content": "x"}]).text == "C1"
-    monkeypatch.setattr("core.chat.template.MAX_CHAT_FILE_BYTES", 16)
+    monkeypatch.setattr("core.text.files.MAX_TEXT_FILE_BYTES", 16)
     with pytest.raises(NoChatTemplateError, match="limit|larger|bytes"):
         load_chat_template(tmp_path)
 
