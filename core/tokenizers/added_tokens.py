@@ -101,7 +101,7 @@ class AddedVocabulary:
         return self._matchers[normalized]
 
     def _split(self, normalized: bool, text: str, should_stop, parse_special: bool) -> list[Segment]:
-        """The reference's ``find_matches``: the automaton's matches, then the flags.
+        """The reference's ``find_matches``: the matcher's matches, then the flags.
         O(n) for n code points: the lstrip walks cover disjoint stretches between matches
         and the rstrip walk is remembered for the matches that end inside it."""
         n = len(text)
@@ -113,7 +113,7 @@ class AddedVocabulary:
         offset = 0  # end of the previous match taken
         run_from = run_to = -1  # the last whitespace run rstrip measured
         ws, is_word = chars.WHITESPACE, chars.is_word_char
-        for s, e, k in matcher.automaton.find(text, should_stop):
+        for s, e, k in matcher.finder.find(text, should_stop):
             tok = toks[k]
             if tok.special and not parse_special:
                 continue
@@ -152,9 +152,9 @@ def _as_the_reference_holds(tokens: list[AddedToken]) -> list[AddedToken]:
 
 
 class _Matcher:
-    """One automaton over the patterns of one kind (raw or normalized) and their tokens."""
+    """One matcher over the patterns of one kind (raw or normalized) and their tokens."""
 
     def __init__(self, by_pattern: dict[str, AddedToken]):
         self.tokens = list(by_pattern.values())
         self.all_special = all(t.special for t in self.tokens)
-        self.automaton = LeftmostLongest(list(by_pattern))
+        self.finder = LeftmostLongest(list(by_pattern))

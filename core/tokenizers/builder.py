@@ -124,10 +124,14 @@ class EncodingBuilder:
             self._wid = self.word_ids[-1] + 1 if len(self.word_ids) else 0
         nt = split.normalized
         if split.token is not None:
-            a, b = nt.to_original(split.start, split.end)
+            shift = split.shift
+            if nt.__dict__.get("_identity"):  # matched in the original text
+                a, b = split.start, split.end
+            else:
+                a, b = nt.to_original(split.start, split.end)
             self.tokens.append(split.surface)
             self.ids.append(split.token.id)
-            self.offsets.append((a + split.shift, b + split.shift))
+            self.offsets.append((a + shift, b + shift))
             self.word_ids.append(self._wid)
             self._wid += 1
             return

@@ -105,7 +105,9 @@ class TextSplit:
     words, word_starts, char_maps
         After :func:`pre_tokenize`: the words (the model's alphabet), their normalized
         starts, and for rewritten words the flat ``(lo, hi)`` normalized spans of every
-        word character (None when words are slices of the text).
+        word character (None when each word character stands for the normalized one at
+        its own place: words that are slices of the text, or ByteLevel's spelling of
+        ASCII text).
     runs : list of TokenRun or None
         After :func:`tokenize`: the words' tokens, a chunk at a time (None: no words).
     """
@@ -139,11 +141,16 @@ def split_added(added: AddedVocabulary, text: str,
     segments = (added.split_original(text, should_stop=should_stop, parse_special=parse_special)
                 if added.has_raw else [(0, len(text), None)])
     out = []
+    matched: dict[str, NormalizedText] = {}  # an added token's text: one map however often
     for a, b, tok in segments:
         if not len(out) % STOP_CHECK_SPLITS:
             check_stop(should_stop)
         piece = text if (a, b) == (0, len(text)) else text[a:b]
-        out.append(TextSplit(a, NormalizedText.identity(piece), 0, b - a, tok))
+        if tok is None:
+            nt = NormalizedText.identity(piece)
+        elif (nt := matched.get(piece)) is None:
+            nt = matched[piece] = NormalizedText.identity(piece)
+        out.append(TextSplit(a, nt, 0, b - a, tok))
     return out
 
 
@@ -174,8 +181,11 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
     in the reference: the bound given to the pre-tokenizer (Metaspace's
     ``prepend_scheme="first"``) is how many leading normalized characters come from
     offset 0 (e.g. "¯" normalizes to " \\u0304" and the split "\\u0304" still starts
-    it). Returns the new list of splits; O(n) plus the pre-tokenizer's cost."""
+    it). The pieces that do not start it go to the pre-tokenizer together
+    (:func:`_split_together`). Returns the new list of splits; O(n) plus the
+    pre-tokenizer's cost."""
     out: list[TextSplit] = []
+    jobs: list[tuple[TextSplit, str, int, int]] = []  # (split, its text, first, its start)
     for s in splits:
         if s.token is not None:
             out.append(s)
@@ -191,32 +201,58 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
                     if added.has_normalized else None)
         if segments is None or segments == [(0, len(text), None)]:
             # no added token in it: the split itself goes on, with its words
-            if pre is None:
-                s.words, s.word_starts = [text], [0]
-            else:
-                s.words, s.word_starts, s.char_maps = split_stoppable(pre, text, first,
-                                                                      should_stop)
             out.append(s)
+            jobs.append((s, text, first, 0))
             continue
         opens = True
         for a, b, tok in segments:
             sub = TextSplit(s.shift, nt, a, b, tok, opens)
             opens = False
-            if tok is None:
-                if pre is None:
-                    sub.words, sub.word_starts = [text[a:b]], [a]
-                elif (a, b) == (0, len(text)):
-                    sub.words, sub.word_starts, sub.char_maps = split_stoppable(
-                        pre, text, first, should_stop)
-                else:
-                    words, starts, maps = split_stoppable(pre, text[a:b], max(first - a, 0),
-                                                          should_stop)
-                    if maps is not None:
-                        maps = (maps[0] + a, maps[1] + a)
-                    sub.words, sub.word_starts = words, [x + a for x in starts]
-                    sub.char_maps = maps
             out.append(sub)
+            if tok is None:
+                jobs.append((sub, text if (a, b) == (0, len(text)) else text[a:b],
+                             max(first - a, 0), a))
+    if pre is None:
+        for split, text, _, a in jobs:
+            split.words, split.word_starts = [text], [a]
+        return out
+    together = [job for job in jobs if not job[2] and len(job[1]) < STOP_CHECK_CHARS]
+    if len(together) < 2:
+        together = []
+    _split_together(pre, together, should_stop)
+    for split, text, first, a in jobs:
+        if split.words is None:
+            words, starts, maps = split_stoppable(pre, text, first, should_stop)
+            if a:
+                starts = [x + a for x in starts]
+                if maps is not None:
+                    maps = (maps[0] + a, maps[1] + a)
+            split.words, split.word_starts, split.char_maps = words, starts, maps
     return out
+
+
+def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
+                    should_stop: Callable[[], bool] | None) -> None:
+    """Stage 3's words of many short pieces at once (``pre.split_mapped_many``, pieces of
+    up to :data:`STOP_CHECK_CHARS` code points in all per call, ``should_stop`` asked
+    between): a text cut by many added tokens costs the pre-tokenizer's per-call work
+    once per batch, not once per piece. O(characters) besides the pre-tokenizer's work."""
+    at = 0
+    while at < len(jobs):
+        check_stop(should_stop)
+        end, size = at, 0
+        while end < len(jobs) and (end == at or size + len(jobs[end][1]) <= STOP_CHECK_CHARS):
+            size += len(jobs[end][1])
+            end += 1
+        batch = jobs[at:end]
+        for (split, _, _, a), (words, starts, maps) in zip(
+                batch, pre.split_mapped_many([job[1] for job in batch])):
+            if a:
+                starts = [x + a for x in starts]
+                if maps is not None:
+                    maps = (maps[0] + a, maps[1] + a)
+            split.words, split.word_starts, split.char_maps = words, starts, maps
+        at = end
 
 
 def split_stoppable(pre: Any, text: str, first: int,
@@ -305,32 +341,15 @@ def tokenize(model: Any, splits: list[TextSplit],
 
 def _tokenize_small_splits(model: Any, splits: list[TextSplit],
                            should_stop: Callable[[], bool] | None) -> None:
-    """Stage 4 for many splits of few words each: all their words in one model call (in
-    chunks of :data:`STOP_CHECK_WORDS`, ``should_stop`` asked between), the pieces then
-    dealt back to each split as one :class:`TokenRun`. O(words + tokens) besides the
-    model's work."""
+    """Stage 4 for many splits of few words each (a text cut into lines or turns by added
+    tokens): all their words go to the model together, :data:`FLAT_CHUNK` at a time with
+    ``should_stop`` asked between — through its ``tokenize_flat`` (many new words merged
+    together) or, where it answers None (few or mostly cached words), ``tokenize_words``
+    laid flat — and the spans of all their tokens are found in one pass
+    (:func:`spans_in_text`, the splits' character maps laid end to end); each split then
+    gets its slice as one :class:`TokenRun`. O(words + tokens + characters) besides the
+    model's work, with no numpy call per split."""
     words = list(chain.from_iterable(s.words for s in splits))
-    if all(s.char_maps is None for s in splits) and _flat_small_splits(
-            model, splits, words, should_stop):
-        return
-    pieces = _tokenize_words(model, words, should_stop)
-    at = 0
-    for s in splits:
-        n = len(s.words)
-        s.runs = [_token_run(s.words, s.word_starts, s.char_maps, pieces[at:at + n])]
-        at += n
-
-
-def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
-                       should_stop: Callable[[], bool] | None) -> bool:
-    """:func:`_tokenize_small_splits` through the model's ``tokenize_flat`` (many new words
-    merged together, no per-word pieces to build and lay out again: a long text cut into
-    lines by added tokens, as Gemma 3's newlines cut it), :data:`FLAT_CHUNK` words at a
-    time with ``should_stop`` asked between; each split then gets its slice of the flat
-    columns as one :class:`TokenRun`. For splits whose words are slices of their text
-    (no ``char_maps``). False, with nothing done, when the model answers None for the
-    first chunk; a later chunk it declines goes word by word. O(words + tokens) besides
-    the model's work."""
     tokens: list[str] = []
     ids: list[int] = []
     counts, rel_a, rel_b = [], [], []
@@ -339,8 +358,6 @@ def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
         chunk = words[i:i + FLAT_CHUNK]
         got = model.tokenize_flat(chunk, should_stop)
         if got is None:
-            if not i:
-                return False
             got = laid_flat(_tokenize_words(model, chunk, should_stop))
         tokens += got[0]
         ids += got[1]
@@ -348,9 +365,10 @@ def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
         rel_a.append(got[3])
         rel_b.append(got[4])
     per_word = np.concatenate(counts)
-    base = np.repeat(np.fromiter(chain.from_iterable(s.word_starts for s in splits), np.int64,
-                                 len(words)), per_word)
-    lo_all, hi_all = base + np.concatenate(rel_a), base + np.concatenate(rel_b)
+    starts = list(chain.from_iterable(s.word_starts for s in splits))
+    lo_all, hi_all = spans_in_text(words, starts, _joined_maps(splits, words, starts),
+                                   per_word,
+                                   np.concatenate(rel_a), np.concatenate(rel_b))
     lo_list, hi_list, count_list = lo_all.tolist(), hi_all.tolist(), per_word.tolist()
     word_at = token_at = 0
     for s in splits:
@@ -363,7 +381,27 @@ def _flat_small_splits(model: Any, splits: list[TextSplit], words: list[str],
                            hi_list[cut] if small else hi_all[cut])]
         word_at += n
         token_at += m
-    return True
+
+
+def _joined_maps(splits: list[TextSplit], words: list[str], starts: list[int]
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The character maps of the splits (whose ``words``/``starts`` are laid end to end in
+    ``words``/``starts``) laid end to end, each in its own split's normalized code points; a
+    split without one has its words' own places. None when no split has one.
+    O(characters), numpy calls only for the splits with maps."""
+    if all(s.char_maps is None for s in splits):
+        return None
+    lens = np.fromiter(map(len, words), np.int64, len(words))
+    lo = np.repeat(np.asarray(starts, np.int64) - (np.cumsum(lens) - lens), lens)
+    lo += np.arange(len(lo), dtype=np.int64)
+    hi = lo + 1
+    at = 0
+    for s in splits:
+        n = sum(map(len, s.words))
+        if s.char_maps is not None:
+            lo[at:at + n], hi[at:at + n] = s.char_maps
+        at += n
+    return lo, hi
 
 
 def laid_flat(pieces: list) -> tuple[list[str], list[int], np.ndarray, np.ndarray, np.ndarray]:

@@ -7,7 +7,8 @@ stands for the normalized code points ``[starts[k], starts[k] + len(words[k]))``
 (starts, ends)`` (for every character of ``word`` the normalized span it stands for,
 absolute in ``text``) or, faster, ``split_mapped(text, first) -> (words, starts, (lo,
 hi))`` with ``lo``/``hi`` flat int64 arrays: the normalized span of every character of
-every word, words concatenated in order. The tokenizer maps model offsets through them.
+every word, words concatenated in order (or None where every character stands at its own
+place). The tokenizer maps model offsets through them.
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ class PreTokenizer:
 
     def split_mapped(self, text: str, first: bool = True) -> tuple[list[str], list[int], Any]:
         """``(words, starts, maps)``: :meth:`split` plus, for rewriting pre-tokenizers, the
-        flat ``(lo, hi)`` normalized spans of every word character (None otherwise).
+        flat ``(lo, hi)`` normalized spans of every word character; None where each word
+        character stands for the normalized character at its own place (``starts[k] + i``:
+        always for pre-tokenizers that do not rewrite, and for ByteLevel's spelling of
+        ASCII text).
         ``first``: ``text`` starts the original text (Metaspace's ``"first"`` scheme); a
         Sequence reads it as a bound: a word starting before normalized position ``first``
         starts the original text (``True`` = 1, ``False`` = 0)."""
@@ -64,6 +68,12 @@ class PreTokenizer:
             lo += a
             hi += b
         return words, starts, (np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64))
+
+    def split_mapped_many(self, texts: list[str]) -> list[tuple[list[str], list[int], Any]]:
+        """``[split_mapped(text, 0) for text in texts]``: many texts none of which starts
+        the original text (the pieces of a text cut by added tokens). A pre-tokenizer that
+        can do them together (a Sequence ending in ByteLevel) overrides it."""
+        return [self.split_mapped(text, 0) for text in texts]
 
     def safe_cut(self, text: str, at: int) -> int | None:
         """The first position ``p >= at`` where ``text`` may be cut and its halves split

@@ -125,6 +125,8 @@ class ByteLevel(PreTokenizer):
             words = list(map(self._words.__getitem__, pieces))
         if pfx:
             starts = [max(s - 1, 0) for s in starts]
+        elif full.isascii():  # one byte a character, in place: no map
+            return words, starts, None
         index = byte_char_index(full)
         if pfx:
             index = index - 1
@@ -134,14 +136,18 @@ class ByteLevel(PreTokenizer):
 
     def split_many(self, words: list[str], starts: list[int], first: bool):
         """:meth:`split_mapped` of many words at once (a Sequence member after a Split):
-        each word becomes one byte-level word. None (word by word) unless ``use_regex``
-        and ``add_prefix_space`` are off."""
+        each word becomes one byte-level word (no map for ASCII words: each byte-level
+        character stands at its own place). None (word by word) unless ``use_regex`` and
+        ``add_prefix_space`` are off."""
         if self.use_regex or self.add_prefix_space:
             return None
         if not words:
             return [], [], (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        spelled = list(map(self._words.__getitem__, words))
+        if all(map(str.isascii, words)):  # one byte a character, in place: no map
+            return spelled, list(starts), None
         lens = np.fromiter(map(len, words), np.int64, len(words))
         char_pos = np.repeat(np.asarray(starts, dtype=np.int64) - (np.cumsum(lens) - lens), lens)
         char_pos += np.arange(int(lens.sum()), dtype=np.int64)
         lo = char_pos[byte_char_index("".join(words))]
-        return list(map(self._words.__getitem__, words)), list(starts), (lo, lo + 1)
+        return spelled, list(starts), (lo, lo + 1)

@@ -7,6 +7,7 @@ Maps are flat int64 arrays of normalized code-point spans, one entry per charact
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -61,12 +62,7 @@ class Sequence(PreTokenizer):
         words, starts, maps = ([text], [0], None) if text else ([], [], None)
         for p, cache in zip(self.pre_tokenizers, self._caches):
             if maps is None and not p.transforms:
-                nw, ns = [], []
-                for word, base in zip(words, starts):
-                    w2, s2 = p.split(word)
-                    nw += w2
-                    ns += [base + s for s in s2]
-                words, starts = nw, ns
+                words, starts = _split_plain(p, words, starts)
             elif maps is None:
                 bulk = getattr(p, "split_many", None)
                 done = bulk(words, starts, first) if bulk is not None else None
@@ -74,6 +70,56 @@ class Sequence(PreTokenizer):
             else:
                 words, starts, maps = _rewrite_mapped(p, words, starts, maps, first)
         return words, starts, maps
+
+    def split_mapped_many(self, texts: list[str]) -> list[tuple[list[str], list[int], Any]]:
+        """:meth:`split_mapped` of many texts none of which starts the original text: where
+        plain members end in one rewriting member that rewrites many words at once (its
+        ``split_many``: ByteLevel after a Split, as Llama 3 and Qwen3 have it), the plain
+        members split each text and the last rewrites the words of all texts in one call
+        (a chat prompt's many short turns); else text by text. O(characters) besides the
+        members' own work; a numpy call per text only for texts whose words have maps."""
+        *plain, last = self.pre_tokenizers or [None]
+        bulk = getattr(last, "split_many", None)
+        if bulk is None or any(p.transforms for p in plain) or not last.transforms:
+            return super().split_mapped_many(texts)
+        per_text = []
+        for text in texts:
+            words, starts = ([text], [0]) if text else ([], [])
+            for p in plain:
+                words, starts = _split_plain(p, words, starts)
+            per_text.append((words, starts))
+        got = bulk(list(chain.from_iterable(w for w, _ in per_text)),
+                   list(chain.from_iterable(s for _, s in per_text)), 0)
+        if got is None:
+            return super().split_mapped_many(texts)
+        new_words, new_starts, maps = got
+        out = []
+        word_at = char_at = 0
+        for words, _ in per_text:
+            n = len(words)
+            w2 = new_words[word_at:word_at + n]
+            m2 = None
+            if maps is not None:
+                chars = sum(map(len, w2))
+                m2 = (maps[0][char_at:char_at + chars], maps[1][char_at:char_at + chars])
+                char_at += chars
+            out.append((w2, new_starts[word_at:word_at + n], m2))
+            word_at += n
+        return out
+
+
+def _split_plain(p: PreTokenizer, words: list[str], starts: list[int]
+                 ) -> tuple[list[str], list[int]]:
+    """A non-rewriting member's split of every word (starts made absolute)."""
+    if len(words) == 1:
+        w2, s2 = p.split(words[0])
+        return w2, ([starts[0] + s for s in s2] if starts[0] else s2)
+    nw, ns = [], []
+    for word, base in zip(words, starts):
+        w2, s2 = p.split(word)
+        nw += w2
+        ns += [base + s for s in s2]
+    return nw, ns
 
 
 def _identity_maps(words: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -89,7 +89,7 @@ _texts = st.text(_ALPHABET + "x.\u3000", max_size=60)
 
 @settings(max_examples=400, deadline=None)
 @given(_patterns, _texts)
-def test_automaton_finds_the_reference_matches(patterns, text):
+def test_matcher_finds_the_reference_matches(patterns, text):
     got = [(s, e, patterns[k]) for s, e, k in LeftmostLongest(patterns).find(text)]
     assert got == reference_matches(patterns, text)
 
@@ -127,7 +127,7 @@ def test_gemma_contents_are_found_as_the_reference_finds_them(data_dir):
     """The 6,415 added tokens of Gemma 3 (nested prefixes: runs of newlines, tabs and ▁,
     ``<unused…>``), on text woven from them."""
     contents = [t.content for t in shared_tokenizer(data_dir, "gemma-3/tokenizer.json").added.tokens]
-    automaton = LeftmostLongest(contents)
+    matcher = LeftmostLongest(contents)
     rng = random.Random(24)
     for _ in range(30):
         parts = []
@@ -136,7 +136,7 @@ def test_gemma_contents_are_found_as_the_reference_finds_them(data_dir):
             cut = rng.randrange(len(c) + 1) if rng.random() < 0.3 else len(c)
             parts.append(c[:cut] + rng.choice(["", " ", "x", "\n", "<", "▁", "\t\t"]))
         text = "".join(parts)
-        got = [(s, e, contents[k]) for s, e, k in automaton.find(text)]
+        got = [(s, e, contents[k]) for s, e, k in matcher.find(text)]
         assert got == reference_matches(contents, text), repr(text)
 
 

@@ -99,6 +99,27 @@ def test_modern_files_split_added_tokens_as_the_reference(name, data_dir, udhr_t
         _assert_same(ours, ref, text, k % 2 == 0)
 
 
+TURNS = {
+    "gemma-3": "<start_of_turn>{role}\n{text}<end_of_turn>\n",
+    "llama-3": "<|start_header_id|>{role}<|end_header_id|>\n\n{text}<|eot_id|>",
+    "qwen3": "<|im_start|>{role}\n{text}<|im_end|>\n",
+}
+
+
+@pytest.mark.parametrize("name", MODERN)
+def test_long_chat_prompts_over_every_language_equal_the_reference(name, data_dir, udhr_texts):
+    """Hundreds of short turns (the pieces between special tokens pre-tokenized and
+    tokenized together, ASCII and other scripts mixed), one prompt per ten languages."""
+    ours, ref = _modern_pair(data_dir, name)
+    lines = [ln for text in udhr_texts.values() for ln in text.splitlines()[:12] if ln.strip()]
+    lines += ["👨\u200d👩\u200d👧 e\u0301 ok", " ", "x\n\n", "'s 123456 ..."]
+    for start in range(0, len(lines), 120):
+        prompt = "".join(TURNS[name].format(role=("user", "model")[k % 2], text=line[:90])
+                         for k, line in enumerate(lines[start:start + 120]))
+        for special in (False, True):
+            _assert_same(ours, ref, prompt, special)
+
+
 @pytest.mark.parametrize("name", MODERN)
 def test_special_tokens_left_unparsed_are_text_as_with_encode_special_tokens(name, data_dir,
                                                                             udhr_texts):

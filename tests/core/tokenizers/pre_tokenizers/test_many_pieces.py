@@ -1,0 +1,74 @@
+"""Many pieces pre-tokenized together equal each pre-tokenized alone.
+
+A text cut by many added tokens (a chat prompt) sends its pieces to the pre-tokenizer in one
+``split_mapped_many`` call; a Sequence ending in ByteLevel then spells the words of all
+pieces at once. Maps may be None where each word character stands for the normalized
+character at its own place (ByteLevel on ASCII text): the tests compare maps after writing
+such a None out as those places.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from core.text.byte_alphabet import from_byte_level
+from core.tokenizers.pre_tokenizers import build_pre_tokenizer
+
+BL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
+LLAMA_SPLIT = {"type": "Split", "pattern": {"Regex": (
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+"
+    "[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+")}, "behavior": "Isolated", "invert": False}
+PRE_TOKENIZERS = {
+    "split-then-bytes": {"type": "Sequence", "pretokenizers": [LLAMA_SPLIT, BL]},
+    "bytes-gpt2": dict(BL, use_regex=True),
+    "bytes-prefix": dict(BL, use_regex=True, add_prefix_space=True),
+    "whitespace-then-metaspace": {"type": "Sequence", "pretokenizers": [
+        {"type": "WhitespaceSplit"},
+        {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}]},
+    "plain": {"type": "Sequence", "pretokenizers": [
+        {"type": "WhitespaceSplit"}, {"type": "Punctuation", "behavior": "Isolated"}]},
+}
+BUILT = {name: build_pre_tokenizer(cfg) for name, cfg in PRE_TOKENIZERS.items()}
+
+_pieces = st.lists(st.text(st.sampled_from(list(
+    "ab Z1'\n\t.,éअि्கு한ไก่مرحبا👨\u200d👩\u00a0\u0301")), max_size=24), min_size=1, max_size=8)
+
+
+def _written_out(words: list[str], starts: list[int], maps):
+    """``maps`` as two lists, a None written out as each word character's own place."""
+    if maps is not None:
+        return np.asarray(maps[0]).tolist(), np.asarray(maps[1]).tolist()
+    lo = [s + k for w, s in zip(words, starts) for k in range(len(w))]
+    return lo, [x + 1 for x in lo]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(BUILT)), _pieces)
+@example("split-then-bytes", ["Hi there", "", "नमस्ते दुनिया", "ok\n\n", "👨\u200d👩 x"])
+def test_pieces_together_equal_each_alone(name, pieces):
+    pre = BUILT[name]
+    together = pre.split_mapped_many(pieces)
+    assert len(together) == len(pieces)
+    for piece, (words, starts, maps) in zip(pieces, together):
+        w1, s1, m1 = pre.split_mapped(piece, 0)
+        assert (words, starts) == (w1, s1), piece
+        assert _written_out(words, starts, maps) == _written_out(w1, s1, m1), piece
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+@example("")
+@example("a b")
+@example(" é")
+def test_byte_level_leaves_out_the_map_only_where_places_are_kept(text):
+    """ByteLevel gives no map exactly for ASCII text with no space prepended (and for no
+    text), and then each word spells, one character a byte, the text at its own places."""
+    for name in ("bytes-gpt2", "bytes-prefix"):
+        words, starts, maps = BUILT[name].split_mapped(text)
+        prepends = name == "bytes-prefix" and not text.startswith(" ")
+        assert (maps is None) == (not text or text.isascii() and not prepends), (name, text)
+        if maps is None:
+            assert [from_byte_level(w).decode("ascii") for w in words] == [
+                text[s:s + len(w)] for w, s in zip(words, starts)]
