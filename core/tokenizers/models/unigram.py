@@ -101,14 +101,15 @@ class Unigram(CachedModel):
         self.unk_score = self.min_score - UNK_PENALTY
         # every prefix of a piece -> its score, or -inf when the prefix is not a piece
         # itself (so it never improves a path): the Viterbi walk stops extending a slice
-        # as soon as it is no prefix (a trie walk)
-        self._prefixes: dict[str, float] = {}
+        # as soon as it is no prefix (a trie walk). The pieces go in first, so that a
+        # piece's walk down its prefixes mostly stops at once (at a shorter piece).
+        prefixes = self._prefixes = dict(zip(self.vocab, map(scores.__getitem__,
+                                                              self.vocab.values())))
         for t in self.vocab:
-            for k in range(len(t) - 1, 0, -1):
-                if t[:k] in self._prefixes:
-                    break
-                self._prefixes[t[:k]] = _NO_PATH
-        self._prefixes.update(zip(self.vocab, map(scores.__getitem__, self.vocab.values())))
+            k = len(t) - 1
+            while k and t[:k] not in prefixes:
+                prefixes[t[:k]] = _NO_PATH
+                k -= 1
         # first character -> (its score, None when it is no piece; longest piece starting
         # with it): the one-character edge and the bound of the slices tried
         reach: dict[str, int] = {}
