@@ -39,11 +39,11 @@ COLUMN_CHARS = 32768
 
 class Chunks:
     """Rows of ``k`` int64 columns gathered as numpy chunks (offsets: ``k = 2``; word ids:
-    ``k = 1``). ``len`` and ``[-1]`` (the last row: an int, or a tuple of ints) read like
-    the list it replaces; :meth:`add` adds a chunk of columns (arrays), :meth:`extend` rows
-    given as lists and :meth:`append` one row — those two are kept in lists until the
-    next chunk or :meth:`columns` (a text cut by thousands of added tokens costs no numpy
-    call per token); :meth:`columns` concatenates them (O(rows))."""
+    ``k = 1``). ``len`` reads like the list it replaces; :meth:`add` adds a chunk of
+    columns (arrays), :meth:`extend` rows given as lists and :meth:`append` one row —
+    those two are kept in lists until the next chunk or :meth:`columns` (a text cut by
+    thousands of added tokens costs no numpy call per token); :meth:`columns` concatenates
+    them (O(rows))."""
 
     __slots__ = ("parts", "n", "pending")
 
@@ -69,22 +69,19 @@ class Chunks:
         self.n += len(cols[0])
 
     def append(self, row) -> None:
-        self.extend(*([v] for v in (row if isinstance(row, tuple) else (row,))))
+        """One row: an int (``k = 1``) or a tuple of ``k`` ints."""
+        row = row if type(row) is tuple else (row,)
+        if self.pending is None:
+            self.pending = tuple([] for _ in row)
+        for kept, value in zip(self.pending, row):
+            kept.append(value)
+        self.n += 1
 
     def _flush(self) -> None:
         if self.pending is not None:
             if self.pending[0]:
                 self.parts.append(tuple(np.asarray(c, np.int64) for c in self.pending))
             self.pending = None
-
-    def __getitem__(self, i: int):
-        if i != -1 or not self.n:
-            raise IndexError("only the last row of a Chunks can be read")
-        if self.pending is not None and self.pending[0]:
-            last = tuple(int(c[-1]) for c in self.pending)
-        else:
-            last = tuple(int(c[-1]) for c in self.parts[-1])
-        return last[0] if len(last) == 1 else last
 
     def columns(self, k: int) -> tuple[np.ndarray, ...]:
         """The ``k`` columns, each one ``(rows,) int64`` array (fresh, writable)."""
@@ -104,7 +101,7 @@ class EncodingBuilder:
         The text's length in code points (picks lists or :class:`Chunks`).
     """
 
-    __slots__ = ("tokens", "ids", "offsets", "word_ids", "_wid", "_maps_of")
+    __slots__ = ("tokens", "ids", "offsets", "word_ids", "_wid", "_last", "_maps_of")
 
     def __init__(self, n_chars: int = 0):
         self.tokens: list[str] = []
@@ -112,7 +109,8 @@ class EncodingBuilder:
         columns = n_chars >= COLUMN_CHARS
         self.offsets: Any = Chunks() if columns else []
         self.word_ids: Any = Chunks() if columns else []
-        self._wid = 0
+        self._wid = 0  # the next word's id
+        self._last = -1  # the last token's word id (-1: no token yet)
         self._maps_of: tuple[Any, Any] = (None, None)  # (NormalizedText, its arrays)
 
     def add(self, split: TextSplit) -> None:
@@ -121,7 +119,7 @@ class EncodingBuilder:
         reports it), or its words' tokens. Word ids restart at the last token's + 1 where
         a piece of the original text opens. O(tokens)."""
         if split.opens_piece:
-            self._wid = self.word_ids[-1] + 1 if len(self.word_ids) else 0
+            self._wid = self._last + 1
         nt = split.normalized
         if split.token is not None:
             shift = split.shift
@@ -133,6 +131,7 @@ class EncodingBuilder:
             self.ids.append(split.token.id)
             self.offsets.append((a + shift, b + shift))
             self.word_ids.append(self._wid)
+            self._last = self._wid
             self._wid += 1
             return
         if not split.runs:
@@ -143,8 +142,11 @@ class EncodingBuilder:
             self.ids += run.ids
             if type(run.lo) is list:  # a short run: no numpy
                 wid, n_words = self._wid, len(run.counts)
-                self._add_wids(list(chain.from_iterable(
-                    map(repeat, range(wid, wid + n_words), run.counts))))
+                wids_list = list(chain.from_iterable(
+                    map(repeat, range(wid, wid + n_words), run.counts)))
+                if wids_list:
+                    self._last = wids_list[-1]
+                self._add_wids(wids_list)
                 self._wid = wid + n_words
                 self._add_offsets(small_original_spans(nt, run.lo, run.hi, split.shift))
                 continue
@@ -153,6 +155,8 @@ class EncodingBuilder:
                 self._maps_of = (nt, maps)
             n_words = len(run.counts)
             wids = np.repeat(np.arange(self._wid, self._wid + n_words), run.counts)
+            if len(wids):
+                self._last = int(wids[-1])
             self._wid += n_words
             starts, ends = original_spans(nt, maps, run.lo, run.hi, split.shift)
             if type(self.offsets) is list:

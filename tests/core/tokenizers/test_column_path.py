@@ -23,12 +23,20 @@ from core.tokenizers.processors.byte_level import trim_offsets, trim_offsets_arr
 from tests.core.tokenizers.loaded import shared_tokenizer
 
 RELS = ["bert-base-uncased/tokenizer.json", "gpt2/tokenizer.json", "pegasus-unigram/tokenizer.json",
-        "cl100k_base/cl100k_base.tiktoken"]
+        "cl100k_base/cl100k_base.tiktoken", "llama-3/tokenizer.json", "gemma-3/tokenizer.json"]
 
 
 def mixed_text(udhr_texts, n: int) -> str:
     parts = [udhr_texts[k][:n // 4] for k in ("eng", "rus", "cmn_hans", "arb") if k in udhr_texts]
     return "\n".join(parts) + " <|endoftext|>  [SEP] x\u0301 \U0001F600  "
+
+
+def chat_text(udhr_texts) -> str:
+    """Short turns between Llama 3's and Gemma 3's special tokens: many small splits."""
+    lines = [ln for k in ("eng", "hin", "tha") if k in udhr_texts
+             for ln in udhr_texts[k].splitlines()[:20] if ln.strip()]
+    return "".join(f"<|start_header_id|>user<|end_header_id|>\n\n{ln[:60]}<|eot_id|>"
+                   f"<start_of_turn>model\n{ln[60:120]}<end_of_turn>\n" for ln in lines)
 
 
 def fields(enc):
@@ -40,7 +48,8 @@ def fields(enc):
 @pytest.mark.parametrize("special", [False, True])
 def test_column_path_equals_list_path(rel, special, data_dir, udhr_texts, monkeypatch):
     tok = shared_tokenizer(data_dir, rel)
-    for text in (mixed_text(udhr_texts, 6000), "", " a", "  hello  world  ", "<|endoftext|>"):
+    for text in (mixed_text(udhr_texts, 6000), chat_text(udhr_texts), "", " a",
+                 "  hello  world  ", "<|endoftext|>"):
         monkeypatch.setattr(builder_module, "COLUMN_CHARS", 1 << 40)
         lists = tok.encode(text, add_special_tokens=special)
         monkeypatch.setattr(builder_module, "COLUMN_CHARS", 0)
