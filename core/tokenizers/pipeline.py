@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from itertools import chain
-from operator import itemgetter
+from itertools import accumulate, chain
+from operator import attrgetter, itemgetter
 from typing import Any, Callable
 
 import numpy as np
@@ -65,6 +65,7 @@ SMALL_RUN = 256
 many short pieces between special tokens cost no numpy calls."""
 
 _TOKENS, _IDS, _STARTS, _ENDS = (itemgetter(k) for k in range(4))
+_WORDS = attrgetter("words")
 
 
 @dataclass(slots=True, eq=False)
@@ -366,41 +367,37 @@ def _tokenize_small_splits(model: Any, splits: list[TextSplit],
         rel_b.append(got[4])
     per_word = np.concatenate(counts)
     starts = list(chain.from_iterable(s.word_starts for s in splits))
-    lo_all, hi_all = spans_in_text(words, starts, _joined_maps(splits, words, starts),
-                                   per_word,
-                                   np.concatenate(rel_a), np.concatenate(rel_b))
+    bounds = list(accumulate(map(len, map(_WORDS, splits)), initial=0))  # each split's words
+    lo_all, hi_all = spans_in_text(words, starts, _joined_maps(splits, words, starts, bounds),
+                                   per_word, np.concatenate(rel_a), np.concatenate(rel_b))
     lo_list, hi_list, count_list = lo_all.tolist(), hi_all.tolist(), per_word.tolist()
-    word_at = token_at = 0
-    for s in splits:
-        n = len(s.words)
-        m = sum(count_list[word_at:word_at + n])
-        cut = slice(token_at, token_at + m)
-        small = m < SMALL_RUN
-        s.runs = [TokenRun(tokens[cut], ids[cut], count_list[word_at:word_at + n],
-                           lo_list[cut] if small else lo_all[cut],
-                           hi_list[cut] if small else hi_all[cut])]
-        word_at += n
-        token_at += m
+    before = list(accumulate(count_list, initial=0))  # tokens before each word
+    for s, w0, w1 in zip(splits, bounds, bounds[1:]):
+        t0, t1 = before[w0], before[w1]
+        small = t1 - t0 < SMALL_RUN
+        s.runs = [TokenRun(tokens[t0:t1], ids[t0:t1], count_list[w0:w1],
+                           lo_list[t0:t1] if small else lo_all[t0:t1],
+                           hi_list[t0:t1] if small else hi_all[t0:t1])]
 
 
-def _joined_maps(splits: list[TextSplit], words: list[str], starts: list[int]
-                 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The character maps of the splits (whose ``words``/``starts`` are laid end to end in
-    ``words``/``starts``) laid end to end, each in its own split's normalized code points; a
-    split without one has its words' own places. None when no split has one.
-    O(characters), numpy calls only for the splits with maps."""
+def _joined_maps(splits: list[TextSplit], words: list[str], starts: list[int],
+                 bounds: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The character maps of the splits laid end to end, each in its own split's
+    normalized code points; a split without one has its words' own places. ``words`` /
+    ``starts``: the splits' words and starts laid end to end, split ``k``'s from word
+    ``bounds[k]`` on. None when no split has a map. O(characters), numpy calls only for
+    the splits with maps."""
     if all(s.char_maps is None for s in splits):
         return None
     lens = np.fromiter(map(len, words), np.int64, len(words))
     lo = np.repeat(np.asarray(starts, np.int64) - (np.cumsum(lens) - lens), lens)
     lo += np.arange(len(lo), dtype=np.int64)
     hi = lo + 1
-    at = 0
-    for s in splits:
-        n = sum(map(len, s.words))
+    chars_before = list(accumulate(lens.tolist(), initial=0))
+    for s, w0, w1 in zip(splits, bounds, bounds[1:]):
         if s.char_maps is not None:
-            lo[at:at + n], hi[at:at + n] = s.char_maps
-        at += n
+            a, b = chars_before[w0], chars_before[w1]
+            lo[a:b], hi[a:b] = s.char_maps
     return lo, hi
 
 

@@ -34,7 +34,7 @@ the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`
 from __future__ import annotations
 
 import re
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, filterfalse, repeat
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -403,12 +403,11 @@ class BPE:
     def _tokenize_uncut_flat(self, words: list[str],
                              should_stop: Callable[[], bool] | None = None) -> tuple | None:
         """:meth:`tokenize_flat` without the cuts."""
-        pos = {w: i for i, w in enumerate(dict.fromkeys(words))}
-        distinct = list(pos)
-        cached = self._pieces
-        new = [w for w in distinct if w not in cached]
+        distinct = list(dict.fromkeys(words))
+        new = list(filterfalse(self._pieces.__contains__, distinct))
         if 2 * len(new) < len(distinct) or sum(map(len, new)) < BATCH_WORDS:
-            return None
+            return None  # (found in C-level passes: a warm cache declines at little cost)
+        pos = dict(zip(distinct, range(len(distinct))))
         joined = "".join(distinct)
         chars = self._symbol_ids(joined)
         odd: list[str] = []  # words holding a character that is not a token: merged alone
@@ -417,7 +416,7 @@ class BPE:
             if 2 * len(odd) > len(distinct):
                 return None
             distinct = plain + odd  # odd ones last
-            pos = {w: i for i, w in enumerate(distinct)}
+            pos = dict(zip(distinct, range(len(distinct))))
             chars = self._symbol_ids("".join(distinct[:len(distinct) - len(odd)]))
             if chars is None:
                 return None
