@@ -223,12 +223,7 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
     _split_together(pre, together, should_stop)
     for split, text, first, a in jobs:
         if split.words is None:
-            words, starts, maps = split_stoppable(pre, text, first, should_stop)
-            if a:
-                starts = [x + a for x in starts]
-                if maps is not None:
-                    maps = (maps[0] + a, maps[1] + a)
-            split.words, split.word_starts, split.char_maps = words, starts, maps
+            _set_words(split, split_stoppable(pre, text, first, should_stop), a)
     return out
 
 
@@ -246,14 +241,20 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
             size += len(jobs[end][1])
             end += 1
         batch = jobs[at:end]
-        for (split, _, _, a), (words, starts, maps) in zip(
-                batch, pre.split_mapped_many([job[1] for job in batch])):
-            if a:
-                starts = [x + a for x in starts]
-                if maps is not None:
-                    maps = (maps[0] + a, maps[1] + a)
-            split.words, split.word_starts, split.char_maps = words, starts, maps
+        for (split, _, _, a), got in zip(batch, pre.split_mapped_many([job[1] for job in batch])):
+            _set_words(split, got, a)
         at = end
+
+
+def _set_words(split: TextSplit, got: tuple[list[str], list[int], Any], at: int) -> None:
+    """``split``'s words from the pre-tokenizer's ``(words, starts, maps)`` of its text,
+    which starts at normalized code point ``at`` of the split's piece. O(words + chars)."""
+    words, starts, maps = got
+    if at:
+        starts = [x + at for x in starts]
+        if maps is not None:
+            maps = (maps[0] + at, maps[1] + at)
+    split.words, split.word_starts, split.char_maps = words, starts, maps
 
 
 def split_stoppable(pre: Any, text: str, first: int,
