@@ -22,10 +22,12 @@ reused. Target: <= 1.5 (moonshot <= 1.0). Also the loop of ``encode`` calls it r
 
 Then every shared ``tokenizer.json`` file (BERT, GPT-2, Pegasus and the modern ones:
 Llama 3, Gemma 3, Qwen3, GPT-4o; issue 24), each against ``tokenizers`` on the same file:
-load (``core.tokenizers.load`` against ``Tokenizer.from_file``), encode_batch cold (fresh
-objects) and warm (reused) over the UDHR lines once (not three times), and one long text
-(the UDHR texts joined once, fresh objects), each the ratio of medians of ``--repeat``
-interleaved runs (``--repeat-files`` for this table). Targets (issue 24): load, cold and
+load (``core.tokenizers.load`` against ``Tokenizer.from_file``, each timed in a fresh
+process after its imports, as an app loads its first tokenizer: :func:`load_cpu`; loaded
+in this process after other work, the reference's load took up to twice as long and ours
+up to 1.2 times), encode_batch cold (fresh objects) and warm (reused) over the UDHR lines once (not
+three times), and one long text (the UDHR texts joined once, fresh objects), each the
+ratio of medians of ``--repeat`` interleaved runs (``--repeat-files`` for this table). Targets (issue 24): load, cold and
 one long text <= 1.5, warm <= 1.0. ``--only files`` prints only this table; ``--files``
 picks some of them (by folder name).
 
@@ -211,6 +213,37 @@ print(t, rss() - before)
 """
 
 
+_LOAD_CPU_PROBE = """
+import os, sys, time
+os.environ["RAYON_NUM_THREADS"] = "1"
+sys.path.insert(0, sys.argv[3])
+if sys.argv[1] == "core":
+    import core.tokenizers, numpy, regex, orjson
+    load = core.tokenizers.load
+else:
+    import tokenizers
+    def load(path):
+        tok = tokenizers.Tokenizer.from_file(path)
+        tok.no_truncation()
+        tok.no_padding()
+        return tok
+t0 = time.process_time()
+tok = load(sys.argv[2])
+print(time.process_time() - t0)
+"""
+
+
+def load_cpu(which: str, path: Path) -> float:
+    """CPU seconds of one load of ``path`` by core (``which="core"``) or the reference, in
+    a fresh process after its imports."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", _LOAD_CPU_PROBE, which, str(path),
+                          str(Path(__file__).resolve().parent.parent)],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.split()[-1])
+
+
 def load_figures(rel: str) -> tuple[float, float]:
     """Seconds to load a shared file and the extra resident memory (MB), in a fresh process."""
     import subprocess
@@ -326,10 +359,9 @@ def file_figures(name: str, lines_once: list[str], long_text: str, repeat: int
 
     runs: list[list[float]] = [[] for _ in range(8)]
     for _ in range(repeat):
-        box: dict[str, object] = {}
-        runs[0].append(_timed(lambda p: box.__setitem__("core", load(p)), path))
-        runs[1].append(_timed(lambda p: box.__setitem__("ref", ref_load(p)), path))
-        core, ref = box["core"], box["ref"]
+        runs[0].append(load_cpu("core", path))
+        runs[1].append(load_cpu("ref", path))
+        core, ref = load(path), ref_load(path)
         runs[2].append(_timed(core.encode_batch, lines_once))  # cold
         runs[3].append(_timed(ref_batch(ref), lines_once))
         runs[4].append(_timed(core.encode_batch, lines_once))  # warm
