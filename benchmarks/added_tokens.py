@@ -4,7 +4,8 @@ Run ``python -m benchmarks.added_tokens`` from the repository root. For Gemma 3 
 tokens), Llama 3 (256) and Qwen3 (26) it prints, in CPU milliseconds of this process
 (``time.process_time``, best of ``--repeat``; the reference single-threaded):
 
-- ``load``: loading the file, core / ``tokenizers.Tokenizer.from_file``;
+- ``load``: loading the file, core / ``tokenizers.Tokenizer.from_file``, each in a fresh
+  process after its imports (``benchmarks.encode.load_cpu``);
 - per text — the first 10,000 characters of the English UDHR, and a chat prompt of the same
   length full of the model's special tokens — ``encode`` core / reference (target for the
   whole encode: <= 1.5), and ``search``: core's added-token search alone
@@ -31,6 +32,7 @@ from typing import Callable  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.encode import load_cpu  # noqa: E402
 from core.data import data_dir  # noqa: E402
 
 TARGET = 1.5
@@ -88,10 +90,8 @@ def row(name: str, repeat: int) -> None:
     if not path.exists():
         print(f"{name}: {path} is absent, skipped")
         return
-    box: dict = {}
-    core_load = cpu_ms(lambda: box.__setitem__("core", load(path)), 1)
-    ref_load = cpu_ms(lambda: box.__setitem__("ref", tokenizers.Tokenizer.from_file(str(path))), 1)
-    tok, ref = box["core"], box["ref"]
+    core_load, ref_load = load_cpu("core", path) * 1000, load_cpu("ref", path) * 1000
+    tok, ref = load(path), tokenizers.Tokenizer.from_file(str(path))
     print(f"{name}: {len(tok.added.tokens):,} added tokens; load {core_load:.0f} / {ref_load:.0f} ms"
           f" = {core_load / ref_load:.2f}x")
     udhr = (data_dir() / "udhr" / "eng.txt").read_text(encoding="utf-8")

@@ -199,24 +199,12 @@ LOAD_FILES = ["bert-base-uncased/tokenizer.json", "bert-base-uncased/vocab.txt",
               "cl100k_base/cl100k_base.tiktoken"]
 
 _LOAD_PROBE = """
-import sys, time
-sys.path.insert(0, sys.argv[2])
-def rss():
-    with open("/proc/self/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS")) / 1024
-import core.tokenizers, numpy, regex
-before = rss()
-t0 = time.perf_counter()
-tok = core.tokenizers.load(sys.argv[1])
-t = time.perf_counter() - t0
-print(t, rss() - before)
-"""
-
-
-_LOAD_CPU_PROBE = """
 import os, sys, time
 os.environ["RAYON_NUM_THREADS"] = "1"
 sys.path.insert(0, sys.argv[3])
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS")) / 1024
 if sys.argv[1] == "core":
     import core.tokenizers, numpy, regex, orjson
     load = core.tokenizers.load
@@ -227,31 +215,35 @@ else:
         tok.no_truncation()
         tok.no_padding()
         return tok
-t0 = time.process_time()
+before = rss()
+t0, c0 = time.perf_counter(), time.process_time()
 tok = load(sys.argv[2])
-print(time.process_time() - t0)
+print(time.perf_counter() - t0, time.process_time() - c0, rss() - before)
 """
+
+
+def _load_probe(which: str, path: Path) -> tuple[float, float, float]:
+    """One load of ``path`` by core (``which="core"``) or the reference, in a fresh process
+    after its imports: wall seconds, CPU seconds and the extra resident memory (MB)."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", _LOAD_PROBE, which, str(path),
+                          str(Path(__file__).resolve().parent.parent)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    wall, cpu, mb = map(float, out[-3:])
+    return wall, cpu, mb
 
 
 def load_cpu(which: str, path: Path) -> float:
     """CPU seconds of one load of ``path`` by core (``which="core"``) or the reference, in
     a fresh process after its imports."""
-    import subprocess
-
-    out = subprocess.run([sys.executable, "-c", _LOAD_CPU_PROBE, which, str(path),
-                          str(Path(__file__).resolve().parent.parent)],
-                         capture_output=True, text=True, check=True).stdout
-    return float(out.split()[-1])
+    return _load_probe(which, path)[1]
 
 
 def load_figures(rel: str) -> tuple[float, float]:
     """Seconds to load a shared file and the extra resident memory (MB), in a fresh process."""
-    import subprocess
-
-    out = subprocess.run([sys.executable, "-c", _LOAD_PROBE, str(data_dir() / "tokenizers" / rel),
-                          str(Path(__file__).resolve().parent.parent)],
-                         capture_output=True, text=True, check=True).stdout.split()
-    return float(out[0]), float(out[1])
+    wall, _, mb = _load_probe("core", data_dir() / "tokenizers" / rel)
+    return wall, mb
 
 
 def corpus() -> str:

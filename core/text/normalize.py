@@ -95,11 +95,18 @@ class NormalizedText:
         else:
             nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
             nt.__dict__["_arrays"] = (nt.starts, nt.ends, _COUNT[:n], _COUNT[1:n + 1])
-        nt.__dict__["_identity"] = True  # (kept by same_map: what concat reads)
+        nt.__dict__["_identity"] = True  # (kept by same_map: what maps_in_place reads)
         return nt
 
     def __len__(self) -> int:
         return len(self.text)
+
+    @property
+    def maps_in_place(self) -> bool:
+        """Whether normalized character ``j`` is known to come from original character
+        ``j`` alone, for every ``j``: a text made by :meth:`identity`, or :meth:`same_map`
+        of one (O(1); False does not say the map is not so)."""
+        return "_identity" in self.__dict__
 
     def true_map(self) -> "NormalizedText":
         """This text with the map its characters really come from: :attr:`truthful`, or
@@ -371,7 +378,7 @@ class NormalizedText:
         if not parts:
             return cls(original, "", IntArray(), IntArray())
         shifts, pieces = zip(*parts)
-        if all(p.__dict__.get("_identity") for p in pieces):  # one-to-one pieces
+        if all(p.maps_in_place for p in pieces):  # one-to-one pieces
             lens = np.fromiter(map(len, pieces), np.int64, len(pieces))
             if int(lens.sum()) == len(original) and (
                     np.asarray(shifts, np.int64) == np.cumsum(lens) - lens).all():

@@ -123,7 +123,7 @@ class EncodingBuilder:
         nt = split.normalized
         if split.token is not None:
             shift = split.shift
-            if nt.__dict__.get("_identity"):  # matched in the original text
+            if nt.maps_in_place:  # matched in the original text
                 a, b = split.start, split.end
             else:
                 a, b = nt.to_original(split.start, split.end)
@@ -278,7 +278,7 @@ def small_original_spans(nt: NormalizedText, lo: list[int], hi: list[int], shift
     """:func:`original_spans` in lists, for short runs (the same spans). O(T); for an
     unnormalized text (``NormalizedText.identity``, as Gemma 3's many lines are) the spans
     are the normalized ones, shifted."""
-    if nt.__dict__.get("_identity"):
+    if nt.maps_in_place:
         return ([a + shift for a in lo], [b + shift for b in hi]) if shift else (list(lo), list(hi))
     starts, ends = nt.starts, nt.ends
     out_a: list[int] = []

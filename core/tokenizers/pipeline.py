@@ -217,10 +217,8 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
         for split, text, _, a in jobs:
             split.words, split.word_starts = [text], [a]
         return out
-    together = [job for job in jobs if not job[2] and len(job[1]) < STOP_CHECK_CHARS]
-    if len(together) < 2:
-        together = []
-    _split_together(pre, together, should_stop)
+    _split_together(pre, [job for job in jobs if not job[2] and len(job[1]) < STOP_CHECK_CHARS],
+                    should_stop)
     for split, text, first, a in jobs:
         if split.words is None:
             _set_words(split, split_stoppable(pre, text, first, should_stop), a)
