@@ -41,6 +41,7 @@ from core.text.byte_alphabet import bytes_to_byte_level
 from core.text.normalize import NormalizedText
 from core.tokenizers.batch_bulk import ALL, CHUNK, FIRST, encode_chunk
 from core.tokenizers.builder import build_encoding
+from core.tokenizers.models.base import mostly_new
 
 __all__ = ["BatchEncoder", "SMALL_TEXT"]
 
@@ -113,12 +114,12 @@ class BatchEncoder:
                   should_stop: Callable[[], bool] | None = None) -> None:
         """Give the model the words of ``texts`` all at once (:meth:`_Rewrites.prefetch`)
         when its cache looks cold — it holds fewer words than there are texts — and the
-        model merges many words better together (``merges_together``: BPE): the words of
+        model segments many new words better together (``batches_new_words``: BPE, Unigram): the words of
         the pieces between added tokens, split as :meth:`encode` splits them. O(total
         code points) for the splits (repeated by :meth:`encode`, which is why a warm cache
         skips this)."""
         cache = self.rewrites[0]
-        if self.plan is None or not self.model.merges_together or len(cache) >= len(texts):
+        if self.plan is None or not self.model.batches_new_words or len(cache) >= len(texts):
             return
         added = self.tok.added
         words: list[str] = []
@@ -330,11 +331,10 @@ class _Rewrites(dict):
     def prefetch(self, words: list[str],
                  should_stop: Callable[[], bool] | None = None) -> None:
         """Let the model see the ``words`` not yet kept all at once (its
-        ``prefetch_words``: BPE merges many new words together) before they are looked up
-        one by one. Skipped when a sample of 256 of the words finds fewer than a quarter of
-        them new (a warm cache: nothing to gain). O(W) for W words plus the model's work."""
-        sample = words[::max(1, len(words) // 256)]
-        if 4 * sum([w not in self for w in sample]) < len(sample):
+        ``prefetch_words``: BPE merges many new words together, Unigram walks their
+        lattices together) before they are looked up one by one. Skipped unless
+        :func:`~core.tokenizers.models.base.mostly_new` (a warm cache: nothing to gain). O(W) for W words plus the model's work."""
+        if not mostly_new(words, self):
             return
         new = [w for w in dict.fromkeys(words) if w not in self]
         if len(new) < 64:
@@ -343,7 +343,7 @@ class _Rewrites(dict):
                        if self.byte_level else new)
         self.model.prefetch_words(model_words, should_stop)
         check_stop(should_stop)
-        if not self.shifted and self.model.merges_together:
+        if self.model.batches_new_words and not (self.shifted and self.byte_level):
             short = [k for k, w in enumerate(new) if len(w) < MAX_CACHED_WORD]
             self._keep_many([new[k] for k in short], [model_words[k] for k in short])
 
@@ -358,10 +358,11 @@ class _Rewrites(dict):
         return None
 
     def _keep_many(self, words: list[str], model_words: list[str]) -> None:
-        """Keep the rewritten pieces of many unshifted words at once (as
-        :meth:`__missing__` computes them one by one): their byte spans mapped to
-        character spans in numpy over the joined words. Words with an empty token are
-        left to :meth:`__missing__`. O(W + T) for W words of T tokens, plus the model's
+        """Keep the rewritten pieces of many words at once (as :meth:`__missing__`
+        computes them one by one), unshifted or not byte-level: byte spans mapped to
+        character spans in numpy over the joined words; the prepended first symbol of a
+        shifted word given the span [0, 1) of the character it stands for. Words with an
+        empty token are left to :meth:`__missing__`. O(W + T) for W words of T tokens, plus the model's
         :meth:`tokenize_word` per word (cached by :meth:`prefetch`)."""
         if not words:
             return
@@ -386,6 +387,8 @@ class _Rewrites(dict):
             last = len(char_of) - 1
             lo, hi = (char_of[np.minimum(lo + byte_base, last)] - char_base,
                       char_of[np.clip(hi - 1 + byte_base, 0, last)] + 1 - char_base)
+        elif self.shifted:  # one character per symbol, the first one prepended
+            lo, hi = np.maximum(lo - 1, 0), np.maximum(hi - 1, 1)
         bounds = np.concatenate(([0], np.cumsum(counts))).tolist()
         lo_list, hi_list = lo.tolist(), hi.tolist()
         keep = np.flatnonzero(full).tolist()

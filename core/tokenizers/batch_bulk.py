@@ -28,6 +28,8 @@ Public names: :func:`encode_chunk`, :data:`CHUNK`, :data:`FIRST`, :data:`ALL`.
 
 from __future__ import annotations
 
+import bisect
+
 from typing import Any, Callable
 
 import numpy as np
@@ -73,6 +75,8 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     out: list[Any] = [None] * len(texts)
     small = enc.small_text
     todo: list[tuple[int, str, Any]] = []  # (index, text, NormalizedText)
+    whole: list[tuple[int, str, Any, bool]] = []  # texts whose normalization moved text
+    extra: list[str] = []  # their words (when split as the others are)
     keys: list[str] = []
     starts: list[int] = []
     n_words: list[int] = []
@@ -87,7 +91,11 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         nt, identity = enc.normalize(text)
         if not identity or (added.has_normalized and nt.text and added.split_normalized(
                 nt.text) != [(0, len(nt.text), None)]):
-            out[k] = enc.encode_whole(text, nt, identity, add_special_tokens)
+            whole.append((k, text, nt, identity))
+            if not added.has_normalized and nt.text:  # its words are fetched with the rest
+                split = plan(enc, nt.text, bisect.bisect_right(nt.starts, 0))
+                if split is not None and split[2] == (ALL if all_shifted else 0):
+                    extra += split[0]
             continue
         if nt.text:
             split = plan(enc, nt.text, 1)
@@ -103,11 +111,14 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         else:
             n_words.append(0)
         todo.append((k, text, nt))
+    flat = None if firsts or not todo else enc.bulk_cache.flat(keys, should_stop)
+    if flat is None or extra:
+        enc.bulk_cache.prefetch(keys + extra if flat is None else extra, should_stop)
+    for k, text, nt, identity in whole:
+        check_stop(should_stop)
+        out[k] = enc.encode_whole(text, nt, identity, add_special_tokens)
     if not todo:
         return out
-    flat = None if firsts else enc.bulk_cache.flat(keys, should_stop)
-    if flat is None:
-        enc.bulk_cache.prefetch(keys, should_stop)
     check_stop(should_stop)
     tokens, ids, offsets, word_ids, bounds = _flat(enc, keys, starts, n_words, firsts, flat,
                                                    should_stop)

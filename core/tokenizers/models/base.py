@@ -7,11 +7,12 @@ text has only tens of thousands of distinct words.
 
 ``Piece = (tokens, ids, starts, ends)``: tuples of equal length; ``starts``/``ends`` are
 code-point offsets relative to the word (model input), ``start <= end``.
+:func:`mostly_new` tells a cold cache from a warm one by a sample.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Container
 
 from core.errors import map_stoppable
 
@@ -24,6 +25,13 @@ MAX_CACHED_WORDS = 500_000
 MAX_CACHED_WORD_LENGTH = 256
 #: :meth:`CachedModel.tokenize_words` asks ``should_stop`` before every this many words.
 STOP_CHECK_WORDS = 4096
+
+
+def mostly_new(words: list[str], known: Container[str]) -> bool:
+    """Whether a sample of 256 of the ``words`` finds a quarter of them or more not in
+    ``known`` (a cold cache: worth segmenting the new words together). O(256)."""
+    sample = words[::max(1, len(words) // 256)]
+    return 4 * sum([w not in known for w in sample]) >= len(sample)
 
 
 class _WordCache(dict):
@@ -45,8 +53,9 @@ class CachedModel:
 
     type_name = "Model"
     unk_token: str | None = None
-    merges_together = False
-    """Whether :meth:`prefetch_words` gains anything (BPE: True)."""
+    batches_new_words = False
+    """Whether :meth:`prefetch_words` gains anything: BPE merges many new words in numpy
+    rounds, Unigram walks their lattices together."""
 
     def __init__(self) -> None:
         self._cache = _WordCache(self._tokenize)
@@ -67,7 +76,8 @@ class CachedModel:
     def prefetch_words(self, words: list[str],
                        should_stop: Callable[[], bool] | None = None) -> None:
         """Nothing (None): these models gain nothing from seeing many new words at once
-        (BPE merges them together; see :meth:`core.tokenizers.models.bpe.BPE.prefetch_words`)."""
+        (BPE and Unigram do: see ``prefetch_words`` in :mod:`core.tokenizers.models.bpe`
+        and :mod:`core.tokenizers.models.unigram`)."""
 
     def tokenize_flat(self, words: list[str],
                       should_stop: Callable[[], bool] | None = None) -> tuple | None:

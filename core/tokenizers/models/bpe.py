@@ -283,7 +283,7 @@ class BPE:
                 pieces[w] = piece
         return fresh
 
-    merges_together = True
+    batches_new_words = True
     """:meth:`prefetch_words` merges many first-seen words together (numpy rounds)."""
 
     def prefetch_words(self, words: list[str],

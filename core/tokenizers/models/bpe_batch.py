@@ -27,6 +27,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.errors import check_stop
+from core.tokenizers.models.int_hash import IntTable
 
 BATCH_WORD = 2048
 """Symbols from which :class:`~core.tokenizers.models.bpe.BPE` merges one word in rounds."""
@@ -63,7 +64,7 @@ class PairTable:
         self._seen: dict[int, int] = {}  # left << 32 | right → rank << 32 | merged id
         self._keys: np.ndarray | None = None  # (from_arrays) the distinct pair keys
         self._packed: np.ndarray | None = None  # their entries
-        self._slots: np.ndarray | None = None  # their hash table: index into _keys, or -1
+        self._table: IntTable | None = None  # their hash table
         if lookup is not None:
             def many(left: list[int], right: list[int]) -> list[int]:
                 found = map(lookup, left, right)
@@ -83,19 +84,21 @@ class PairTable:
         its next slot — so no Python runs per pair. Building is O(m) expected (a sort of
         the keys would be O(m log m) and, on Gemma 3's 514,906 merges, slower), a look-up
         O(1) expected per pair. Keys that crowd the table (a run of more than
-        :data:`MAX_PROBE` filled slots: only a file crafted against the hash does that) are
-        sorted instead, and looked up by binary search: O(m log m), O(log m) per pair."""
+        :data:`~core.tokenizers.models.int_hash.MAX_PROBE` filled slots: only a file crafted
+        against the hash does that) are sorted instead, and looked up by binary search:
+        O(m log m), O(log m) per pair (:class:`~core.tokenizers.models.int_hash.IntTable`)."""
         self = cls()
         keys = np.asarray(left, np.int64) << 32 | np.asarray(right, np.int64)
         packed = np.asarray(rank, np.int64) << 32 | np.asarray(merged, np.int64)
-        slots = _hash_table(keys, packed)
-        if slots is None:  # crowded keys (a crafted file): sorted, for binary searches
+        table = IntTable.build(keys, packed)
+        if table is None:  # crowded keys (a crafted file): sorted, for binary searches
             order = np.argsort(keys)
             keys, packed = keys[order], packed[order]
             if len(keys) > 1 and not (keys[1:] != keys[:-1]).all():  # a pair given twice
                 first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
                 keys, packed = keys[first], np.maximum.reduceat(packed, first)
-        self._keys, self._packed, self._slots = keys, packed, slots
+            self._keys, self._packed = keys, packed
+        self._table = table
         return self
 
     @classmethod
@@ -105,25 +108,6 @@ class PairTable:
         self = cls()
         self._many = many
         return self
-
-    def _probe(self, keys: np.ndarray) -> np.ndarray:
-        """The packed entries of ``keys`` (``NO_PAIR`` for a pair not in the table), shape
-        keys.shape: every key still looking probes its next slot, a round at a time, until
-        it meets its pair or an empty slot. O(k) expected."""
-        slots, known, packed = self._slots, self._keys, self._packed
-        bits = len(slots).bit_length() - 1
-        out = np.full(len(keys), NO_PAIR, np.int64)
-        todo = np.arange(len(keys))
-        slot = _slot_of(keys, bits)
-        while len(todo):
-            held = slots[slot]
-            filled = held >= 0
-            hit = filled.copy()
-            hit[filled] = known[held[filled]] == keys[filled]
-            out[todo[hit]] = packed[held[hit]]
-            go = filled & ~hit
-            todo, keys, slot = todo[go], keys[go], (slot[go] + 1) & (len(slots) - 1)
-        return out
 
     def ranks(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Ranks (``NO_RANK``: no merge) and merged ids of the pairs, shape (k,) each.
@@ -136,8 +120,8 @@ class PairTable:
         if not len(left):
             return np.empty(0, np.int64), np.empty(0, np.int64)
         keys = left << 32 | right
-        if self._slots is not None:  # every merging pair known: the hash table
-            table = self._probe(keys)
+        if self._table is not None:  # every merging pair known: the hash table
+            table = self._table.get(keys, NO_PAIR)
             return table >> 32, table & 0xFFFFFFFF
         if self._keys is not None:  # every merging pair known, sorted: a binary search
             known = self._keys
@@ -164,61 +148,6 @@ class PairTable:
         else:
             table = np.broadcast_to(table, keys.shape)
         return table >> 32, table & 0xFFFFFFFF
-
-
-def _hash_table(keys: np.ndarray, packed: np.ndarray) -> np.ndarray | None:
-    """The slots of :meth:`PairTable.from_arrays`' hash table (int32 of shape (2**bits,),
-    at most a quarter full: each slot the index of its key, or -1), a pair given twice
-    keeping its highest entry; None when the keys crowd it (a round of placing runs past
-    :data:`MAX_PROBE`, or so does a run of filled slots). O(m) expected: a round places
-    or moves on every key still pending, a whole array at a time."""
-    m = len(keys)
-    bits = max(4, (4 * m).bit_length())
-    slots = np.full(1 << bits, -1, np.int32)
-    slot = _slot_of(keys, bits)
-    pending = np.arange(m, dtype=np.int32)
-    rounds = 0
-    while len(pending):  # a round: every pending key tries its slot
-        rounds += 1
-        if rounds > MAX_PROBE:
-            return None
-        at = slot[pending]
-        free = slots[at] == -1
-        slots[at[free]] = pending[free]  # (one of the keys aiming at a slot wins it)
-        lost = pending[slots[at] != pending]
-        held = slots[slot[lost]]
-        same = keys[held] == keys[lost]  # a pair given twice: its highest entry stays
-        stay = lost[:0]
-        if same.any():
-            a, b = held[same], lost[same]
-            slots[slot[b]] = np.where(packed[b] > packed[a], b, a)
-            stay = b[packed[b] > packed[slots[slot[b]]]]  # lost to a lower twin: again
-            lost = lost[~same]
-        slot[lost] = (slot[lost] + 1) & ((1 << bits) - 1)
-        pending = np.concatenate((lost, stay))
-    # a look-up probes to the end of its run of filled slots (runs wrap around the end)
-    edges = np.diff(np.concatenate(([0], (slots >= 0).view(np.int8), [0])))
-    opens, closes = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    runs = closes - opens
-    longest = int(runs.max()) if len(runs) else 0
-    if len(runs) > 1 and opens[0] == 0 and closes[-1] == len(slots):
-        longest = max(longest, int(runs[0] + runs[-1]))
-    return slots if longest <= MAX_PROBE else None
-
-
-MAX_PROBE = 64
-"""Rounds a key may take to find its slot, and filled slots in a row, before a
-:class:`PairTable` gives its hash table up for a sorted array (the shared merge lists need
-under 16)."""
-
-
-def _slot_of(keys: np.ndarray, bits: int) -> np.ndarray:
-    """Each key's home slot in a table of 2**bits: the top bits of the key times 2**64/φ
-    (Fibonacci hashing, Knuth, TAOCP vol. 3, 6.4), int64 of shape keys.shape."""
-    return ((keys.view(np.uint64) * _FIBONACCI) >> np.uint64(64 - bits)).astype(np.int64)
-
-
-_FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 
 
 def merge_segments(sym: np.ndarray, seg: np.ndarray, pairs: PairTable,

@@ -14,9 +14,21 @@ piece per UTF-8 byte (all sharing the token's span) when every such piece exists
 Scores are float64 sums, as in ``tokenizers`` (SentencePiece itself sums in float32; see
 :mod:`core.tokenizers.models.sentencepiece`). Results are memoized per word.
 
-Cost per word of n code points: O(n·R) lookups of slices of at most R code points (R: the
-longest piece starting with the character at hand; the walk stops at the first slice that
-is no piece's prefix), so O(n·R²) character work; O(n) memory for the lattice and the path.
+Three walks give that same result:
+
+- many new words at once (:meth:`Unigram.prefetch_words`, and :meth:`Unigram.tokenize_words`
+  when it meets many): all their lattices in numpy
+  (:func:`~core.tokenizers.models.unigram_lattice.best_paths`);
+- one word of fewer than :data:`LONG_WORD` code points: a Python walk trying, from each
+  position, every slice up to the longest piece that starts with its character
+  (O(n·R) look-ups for n code points, R that length);
+- one longer word: its edges found in numpy
+  (:meth:`~core.tokenizers.models.unigram_lattice.PieceIndex.edges`: a slice is extended
+  only while it is a prefix of a piece) and the best path taken over them in Python,
+  O(E) for E edges (at most n·R, about 2n in practice).
+
+The pieces' index (hashes of every piece and of every prefix of one) is built at load, in
+numpy (O(piece code points)); the first characters' reach on the first short walk.
 
 Public names: :class:`Unigram`, :data:`UNK_PENALTY`, :data:`STOP_EVERY`.
 """
@@ -27,13 +39,25 @@ import math
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from core.errors import Cancelled, SubwordScopeError, TokenizerLoadError, check_stop
-from core.tokenizers.models.base import CachedModel, Piece
+from core.tokenizers.models.base import MAX_CACHED_WORDS, CachedModel, Piece, mostly_new
+from core.tokenizers.models.unigram_lattice import PieceIndex, best_paths
 
 #: Subtracted from the lowest piece score to score an unknown character (both libraries).
 UNK_PENALTY = 10.0
 #: Lattice positions between two ``should_stop()`` calls (a few milliseconds of work).
 STOP_EVERY = 4096
+#: Code points (summed over the new words) from which :meth:`Unigram.prefetch_words`
+#: walks the words' lattices together in numpy.
+LATTICE_FROM = 4096
+#: Words of this many code points or more are left to the per-word walk by
+#: :meth:`Unigram.prefetch_words` (its numpy steps grow with the longest word).
+LATTICE_WORD = 64
+#: Words of this many code points or more are walked over their numpy-found edges (the
+#: short walk's look-ups cost more from about there).
+LONG_WORD = 96
 _NO_PATH = float("-inf")  # the lattice's start value: below every (finite) path score
 
 
@@ -99,27 +123,11 @@ class Unigram(CachedModel):
         self.unk_token = tokens[unk_id] if unk_id is not None else None
         self.min_score = min(scores) if scores else float("inf")
         self.unk_score = self.min_score - UNK_PENALTY
-        # every prefix of a piece -> its score, or -inf when the prefix is not a piece
-        # itself (so it never improves a path): the Viterbi walk stops extending a slice
-        # as soon as it is no prefix (a trie walk). The pieces go in first, so that a
-        # piece's walk down its prefixes mostly stops at once (at a shorter piece).
-        prefixes = self._prefixes = dict(zip(self.vocab, map(scores.__getitem__,
-                                                              self.vocab.values())))
-        for t in self.vocab:
-            k = len(t) - 1
-            while k and t[:k] not in prefixes:
-                prefixes[t[:k]] = _NO_PATH
-                k -= 1
-        # first character -> (its score, None when it is no piece; longest piece starting
-        # with it): the one-character edge and the bound of the slices tried
-        reach: dict[str, int] = {}
-        for t in self.vocab:
-            if t and len(t) > reach.get(t[0], 0):
-                reach[t[0]] = len(t)
-        self._first: dict[str, tuple[float | None, int]] = {}
-        for c, r in reach.items():
-            id_ = self.vocab.get(c)
-            self._first[c] = (scores[id_] if id_ is not None else None, r)
+        # the pieces indexed for the numpy walks (None when they cannot be: see
+        # PieceIndex.build); the first characters' reach for the short walk, on first use
+        self._index = PieceIndex.build(list(self.vocab), self.vocab.values())
+        self._score_array = np.asarray(scores, np.float64)
+        self._first: dict[str, tuple[int | None, int]] | None = None
 
     @classmethod
     def from_tokenizer_json_model(cls, model: dict, checked: bool = False) -> "Unigram":
@@ -166,7 +174,7 @@ class Unigram(CachedModel):
             "vocab_size": self.vocab_size, "unk_id": self.unk_id, "unk_token": self.unk_token,
             "byte_fallback": self.byte_fallback, "min_score": self.min_score,
             "unk_score": self.unk_score,
-            "max_piece_length": max((r for _, r in self._first.values()), default=0),
+            "max_piece_length": max(map(len, self.vocab), default=0),
         }
 
     # -- segmentation --------------------------------------------------------------------
@@ -186,14 +194,17 @@ class Unigram(CachedModel):
 
     def tokenize_words(self, words: list[str], should_stop: Callable[[], bool] | None = None
                        ) -> list[Piece]:
-        """:meth:`tokenize_word` for many words; with ``should_stop``, asked before every
-        word and every :data:`STOP_EVERY` positions of a long word's lattice.
+        """:meth:`tokenize_word` for many words (many new ones walked together first:
+        :meth:`prefetch_words`); with ``should_stop``, asked before every word and every
+        :data:`STOP_EVERY` positions of a long word's lattice.
 
         Raises
         ------
         core.errors.Cancelled
             If ``should_stop()`` returned True.
         """
+        if len(words) >= 64 and mostly_new(words, self._cache):
+            self.prefetch_words(words, should_stop)
         if should_stop is None:
             return super().tokenize_words(words)
         cache, out = self._cache, []
@@ -203,25 +214,144 @@ class Unigram(CachedModel):
                        else self._tokenize(word, should_stop))
         return out
 
-    def _tokenize(self, word: str, should_stop: Callable[[], bool] | None = None) -> Piece:
-        """The Viterbi walk and read-back of the module docstring, fused: O(n·R) slice
-        look-ups for n code points (R: the longest piece from a position), O(n) lists;
-        ``should_stop`` is asked every :data:`STOP_EVERY` positions (``Cancelled``).
+    batches_new_words = True
+    """:meth:`prefetch_words` walks many first-seen words' lattices together (numpy)."""
 
-        An edge is kept as its text (its id is the text's), an unknown one as None; as
-        soon as the best path to a position ends in an unknown edge after another one
+    def prefetch_words(self, words: list[str],
+                       should_stop: Callable[[], bool] | None = None) -> None:
+        """Segment the ``words`` not yet cached together and cache them, so that the
+        :meth:`tokenize_word` calls that follow look them up: when the new words of 1 to
+        :data:`LATTICE_WORD` - 1 code points hold :data:`LATTICE_FROM` code points or more,
+        their lattices are walked together in numpy
+        (:func:`~core.tokenizers.models.unigram_lattice.best_paths`, equal to
+        :meth:`_tokenize` word by word). Words left out (longer ones; with byte fallback,
+        those spelled in bytes; without ``unk_id``, those with a character no piece
+        covers, which must raise) are segmented when asked for. O(W) for W words plus
+        the numpy walk; ``should_stop`` is asked between its steps (``Cancelled``)."""
+        if len(words) < 64:
+            return None
+        cache = self._cache
+        new = [w for w in dict.fromkeys(words) if w not in cache and 0 < len(w) < LATTICE_WORD]
+        if sum(map(len, new)) < LATTICE_FROM or self._index is None:
+            return None
+        fresh = self._pieces_together(new, should_stop)
+        if len(cache) + len(fresh) > MAX_CACHED_WORDS:
+            cache.clear()
+        cache.update(fresh)
+        return None
+
+    def _first_chars(self) -> dict[str, tuple[int | None, int]]:
+        """First character of a piece -> (its id when it is a piece itself, else None;
+        the longest piece starting with it), built on first use (from the index, else
+        one pass over the pieces)."""
+        if self._first is None:
+            index = self._index
+            if index is not None:
+                chars, reach, ids = index.first_chars()
+                self._first = dict(zip(map(chr, chars), zip(
+                    [None if i < 0 else i for i in ids], reach)))
+            else:
+                longest: dict[str, int] = {}
+                for t in self.vocab:
+                    if t and len(t) > longest.get(t[0], 0):
+                        longest[t[0]] = len(t)
+                get = self.vocab.get
+                self._first = {c: (get(c), r) for c, r in longest.items()}
+        return self._first
+
+    def _pieces_together(self, words: list[str],
+                         should_stop: Callable[[], bool] | None = None) -> dict[str, Piece]:
+        """``{word: piece}`` for the ``words`` (distinct, 1 to :data:`LATTICE_WORD` - 1
+        code points) from one numpy walk of their lattices, unknown runs fused and looked
+        up as :meth:`_spell_unknown` does; the words it cannot finish are left out (see
+        :meth:`prefetch_words`). O(T) for their T tokens besides the walk."""
+        ids, starts, ends, counts, wrong = best_paths(self._index, words,  # type: ignore[arg-type]
+                                                      self._score_array, self.unk_score,
+                                                      should_stop)
+        n = len(ids)
+        word = np.repeat(np.arange(len(words)), counts)
+        unk_id = self.unk_id
+        unknown = ids < 0 if unk_id is None else (ids < 0) | (ids == unk_id)
+        fused = np.zeros(n, bool)  # an unknown token after another in its word
+        if n > 1:
+            fused[1:] = unknown[1:] & unknown[:-1] & (word[1:] == word[:-1])
+        keep = np.flatnonzero(~fused)
+        ends = ends[np.concatenate((keep[1:], [n])) - 1]  # a run ends where it stops
+        ids, starts, word, unknown = ids[keep], starts[keep], word[keep], unknown[keep]
+        pieces = self.pieces
+        ids_l = ids.tolist()
+        tokens = list(map(pieces.__getitem__, ids_l))
+        dropped = set(np.flatnonzero(wrong).tolist())
+        runs = np.flatnonzero(unknown).tolist()
+        if runs:
+            word_start = np.zeros(len(words), np.int64)
+            np.cumsum(np.fromiter(map(len, words), np.int64, len(words))[:-1], out=word_start[1:])
+            base = word_start[word[runs]]
+            joined = "".join(words)
+            texts = list(map(joined.__getitem__, map(slice, (base + starts[runs]).tolist(),
+                                                        (base + ends[runs]).tolist())))
+            found = (list(map(self.vocab.get, texts)) if unk_id is not None
+                     else [None] * len(texts))
+            if (unk_id is None or self.byte_fallback) and None in found:
+                # it raises, or it may be spelled in bytes: left to the per-word walk
+                dropped.update(word[[k for k, f in zip(runs, found) if f is None]].tolist())
+            list(map(tokens.__setitem__, runs, texts))
+            list(map(ids_l.__setitem__, runs, [unk_id if f is None else f for f in found]))
+        bounds = np.zeros(len(words) + 1, np.int64)
+        np.cumsum(np.bincount(word, minlength=len(words)), out=bounds[1:])
+        cuts = list(map(slice, bounds[:-1].tolist(), bounds[1:].tolist()))
+        columns = [list(map(tuple, map(col.__getitem__, cuts)))
+                   for col in (tokens, ids_l, starts.tolist(), ends.tolist())]
+        fresh = dict(zip(words, zip(*columns)))
+        for k in dropped:
+            del fresh[words[k]]
+        return fresh
+
+    def _tokenize(self, word: str, should_stop: Callable[[], bool] | None = None) -> Piece:
+        """The best segmentation of one word (see the module docstring for the two walks:
+        :meth:`_walk` under :data:`LONG_WORD` code points, else :meth:`_walk_edges`), read
+        back; ``should_stop`` is asked every :data:`STOP_EVERY` positions (``Cancelled``).
+        O(n) for the read-back of n code points."""
+        n = len(word)
+        if self.unk_id is None:
+            self._check_covered(word)
+        index = self._index if n >= LONG_WORD else None
+        back, edge = (self._walk(word, should_stop) if index is None
+                      else self._walk_edges(word, index, should_stop))
+        ends: list[int] = []
+        ids: list[int | None] = []
+        end = n
+        while end:  # read back
+            ends.append(end)
+            ids.append(edge[end])
+            end = back[end]
+        ends.reverse()
+        ids.reverse()
+        starts = [0, *ends[:-1]]
+        if None in ids or (self.unk_id is not None and self.unk_id in ids):
+            return self._spell_unknown(word, ids, starts, ends)
+        return (tuple(map(self.pieces.__getitem__, ids)), tuple(ids), tuple(starts),
+                tuple(ends))
+
+    def _walk(self, word: str, should_stop: Callable[[], bool] | None = None
+              ) -> tuple[list[int], list[int | None]]:
+        """The Viterbi walk of a short word: from each position, every slice up to the
+        longest piece starting with its character is looked up. Returns ``back`` and
+        ``edge`` (length n + 1): the start and the piece id (None: unknown) of the last
+        edge of the best path to each position. O(n·R) slice look-ups for n code points
+        (R: that longest piece), O(n) lists.
+
+        As soon as the best path to a position ends in an unknown edge after another one
         (it is final then: no later edge ends there), its start is moved to the run's,
         so that the read-back meets every run of unknown characters as one edge."""
         n = len(word)
-        get, first = self._prefixes.get, self._first.get
-        unk_score = self.unk_score
-        if self.unk_id is None:
-            self._check_covered(word)
-        # best[j]: best score of word[:j]; back[j], edge[j]: start and text of its last
-        # edge. -inf start values make "strictly better" also accept the first candidate.
+        first = self._first_chars().get
+        get, scores, unk_score = self.vocab.get, self.scores, self.unk_score
+        # best[j]: best score of word[:j]. -inf start values make "strictly better" also
+        # accept the first candidate.
         best = [0.0] + [_NO_PATH] * n
         back = [0] * (n + 1)
-        edge: list[str | None] = [""] * (n + 1)
+        edge: list[int | None] = [-1] * (n + 1)
         asks = should_stop is not None
         i = 0
         for c in word:
@@ -241,41 +371,67 @@ class Unigram(CachedModel):
                 reach = hit[1]
             else:
                 one, reach = hit
-                score = here + one
+                score = here + scores[one]
                 if score > best[i + 1]:
                     best[i + 1] = score
                     back[i + 1] = i
-                    edge[i + 1] = c
-            if reach > 1:  # a while loop: most positions try one or two slices
-                j, stop = i + 2, i + reach
-                if stop > n:
-                    stop = n
-                while j <= stop:
-                    piece = word[i:j]
-                    piece_score = get(piece)
-                    if piece_score is None:
-                        break
-                    score = here + piece_score
-                    if score > best[j]:
-                        best[j] = score
-                        back[j] = i
-                        edge[j] = piece
-                    j += 1
+                    edge[i + 1] = one
+            if reach > 1:
+                stop = i + reach
+                for j in range(i + 2, (stop if stop < n else n) + 1):
+                    id_ = get(word[i:j])
+                    if id_ is not None:
+                        score = here + scores[id_]
+                        if score > best[j]:
+                            best[j] = score
+                            back[j] = i
+                            edge[j] = id_
             i += 1
-        ends: list[int] = []
-        tokens: list[str | None] = []
-        end = n
-        while end:  # read back
-            ends.append(end)
-            tokens.append(edge[end])
-            end = back[end]
-        ends.reverse()
-        tokens.reverse()
-        ids = list(map(self.vocab.get, tokens))  # None: a run of unknown characters
-        starts = [0, *ends[:-1]]
-        if None in ids or (self.unk_id is not None and self.unk_id in ids):
-            return self._spell_unknown(word, ids, starts, ends)
-        return tuple(tokens), tuple(ids), tuple(starts), tuple(ends)
+        return back, edge
+
+    def _walk_edges(self, word: str, index: PieceIndex,
+                    should_stop: Callable[[], bool] | None = None
+                    ) -> tuple[list[int], list[int | None]]:
+        """:meth:`_walk` of a long word over its edges found in numpy (each checked
+        against its piece's code points; unknown edges where a character is no piece):
+        the edges taken by start, one Python step each. O(n·R) numpy, O(E) Python for E
+        edges; ``should_stop`` asked for every slice length and every
+        :data:`STOP_EVERY` positions."""
+        n = len(word)
+        code = np.frombuffer(word.encode("utf-32-le", "surrogatepass"), np.uint32)
+        start, length, ids, which = index.edges(code, n - np.arange(n), should_stop)
+        if (which >= 0).any():
+            ok = index.confirm(code, start, length, which)
+            start, length, ids = start[ok], length[ok], ids[ok]
+        unknown = np.ones(n, bool)
+        unknown[start[length == 1]] = False
+        lone = np.flatnonzero(unknown)
+        start = np.concatenate((start, lone))
+        end = start + np.concatenate((length, np.ones(len(lone), np.int64)))
+        ids = np.concatenate((ids, np.full(len(lone), -1, np.int64)))
+        order = np.argsort(start, kind="stable")
+        start, end, ids = start[order], end[order], ids[order]
+        score = np.where(ids >= 0, self._score_array[np.maximum(ids, 0)], self.unk_score)
+        best = [0.0] + [_NO_PATH] * n
+        back = [0] * (n + 1)
+        edge: list[int | None] = [-1] * (n + 1)
+        cuts = np.searchsorted(start, np.arange(0, n + STOP_EVERY, STOP_EVERY)).tolist()
+        for a, b in zip(cuts, cuts[1:]):
+            if a == b:
+                continue
+            check_stop(should_stop)
+            for s, e, id_, sc in zip(start[a:b].tolist(), end[a:b].tolist(),
+                                     ids[a:b].tolist(), score[a:b].tolist()):
+                cand = best[s] + sc
+                if cand > best[e]:
+                    best[e] = cand
+                    if id_ < 0:  # unknown: a run's start moves back to the run's
+                        back[e] = back[s] if edge[s] is None else s
+                        edge[e] = None
+                    else:
+                        back[e] = s
+                        edge[e] = id_
+        return back, edge
 
     def _check_covered(self, word: str) -> None:
         """Raise when a character of ``word`` is no piece (the model has no ``unk_id``).

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.tokenizers.models import bpe as bpe_module
-from core.tokenizers.models import bpe_batch
+from core.tokenizers.models import bpe_batch, int_hash
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_batch import PairTable, merge_word
 from core.tokenizers.models.bpe_merge import heap_merge
@@ -105,7 +105,7 @@ def test_whole_merge_list_table_answers_as_the_asking_one(table, data):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
     whole = model._pair_table()
-    assert whole._slots is not None  # the merge list came whole
+    assert whole._table is not None  # the merge list came whole
     ids = st.integers(0, len(symbols) - 1)
     asked = data.draw(st.lists(st.tuples(ids, ids), max_size=60))
     asked += [(model._vocab[a], model._vocab[b]) for a, b in merges]  # every merge asked
@@ -142,9 +142,9 @@ def test_whole_table_answers_as_a_dict_with_pairs_given_many_times(entries, aske
     asked += list(want)
     left = np.asarray([a for a, _ in asked], np.int64)
     right = np.asarray([b for _, b in asked], np.int64)
-    for limit in (bpe_batch.MAX_PROBE, 1):
+    for limit in (int_hash.MAX_PROBE, 1):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(bpe_batch, "MAX_PROBE", limit)
+            patch.setattr(int_hash, "MAX_PROBE", limit)
             table = PairTable.from_arrays(*cols)
         rank, new = table.ranks(left, right)
         for (a, b), r, g in zip(asked, rank.tolist(), new.tolist()):
@@ -159,10 +159,10 @@ def test_keys_crafted_to_crowd_the_hash_table_fall_back_to_a_sorted_one():
     inverse = pow(0x9E3779B97F4A7C15, -1, 1 << 64)
     keys = np.array([((s << (64 - bits)) * inverse) % (1 << 64) for s in range(1000)],
                     np.uint64).view(np.int64)
-    assert (bpe_batch._slot_of(keys, bits) == np.arange(1000)).all()
+    assert (int_hash._slot_of(keys, bits) == np.arange(1000)).all()
     left, right = keys >> 32, keys & 0xFFFFFFFF
     ok = (left >= 0) & (left < 2**31)
     table = PairTable.from_arrays(left[ok], right[ok], np.arange(ok.sum()), np.zeros(ok.sum()))
-    assert table._slots is None
+    assert table._table is None
     rank, _ = table.ranks(left[ok], right[ok])
     assert rank.tolist() == list(range(ok.sum()))
