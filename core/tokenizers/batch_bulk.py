@@ -77,6 +77,7 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
     todo: list[tuple[int, str, Any]] = []  # (index, text, NormalizedText)
     whole: list[tuple[int, str, Any, bool]] = []  # texts whose normalization moved text
     extra: list[str] = []  # their words (when split as the others are)
+    fetch_whole = enc.model.batches_new_words and not added.has_normalized
     keys: list[str] = []
     starts: list[int] = []
     n_words: list[int] = []
@@ -92,7 +93,7 @@ def encode_chunk(enc: Any, texts: list[str], add_special_tokens: bool,
         if not identity or (added.has_normalized and nt.text and added.split_normalized(
                 nt.text) != [(0, len(nt.text), None)]):
             whole.append((k, text, nt, identity))
-            if not added.has_normalized and nt.text:  # its words are fetched with the rest
+            if fetch_whole and nt.text:  # its words are fetched with the rest
                 split = plan(enc, nt.text, bisect.bisect_right(nt.starts, 0))
                 if split is not None and split[2] == (ALL if all_shifted else 0):
                     extra += split[0]

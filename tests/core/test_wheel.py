@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_WHEEL_BYTES = 5_000_000 + 1_800_000  # four built-in tokenizers, xz-compressed (GPT-4o 2.0 MB,
-# Qwen3 1.4 MB), and the UDHR collection (resources/udhr_all, 1.77 MB of xz)
+MAX_WHEEL_BYTES = 5_000_000 + 1_800_000 + 200_000  # four built-in tokenizers, xz-compressed
+# (GPT-4o 2.0 MB, Qwen3 1.4 MB), the UDHR collection (resources/udhr_all, 1.77 MB of xz), and
+# room for the code to grow (the wheel was 6.80 MB when it reached the old cap)
 
 PROBE = textwrap.dedent("""
     import json, sys

@@ -27,6 +27,12 @@ are merged together in numpy rounds (:func:`~core.tokenizers.models.bpe_batch.me
 O(n log n) per word). Words shorter than :data:`CACHE_MAX_WORD` are cached, longer ones are recomputed (so the
 cache holds O(CACHE_SIZE · CACHE_MAX_WORD) characters at most).
 
+Loading keeps the merge list as it was read: the merge loops look a pair up by its key
+``a + sep + b`` (:class:`~core.tokenizers.models.bpe_merge.PairRanks`), which for a list
+read as ``"a b"`` strings is each string itself; the ids of the tokens it names are found
+in numpy (:mod:`core.tokenizers.models.bpe_ids`); the ``(a, b)`` tuples of :attr:`BPE.merges`
+are made when first asked for.
+
 Public names: :class:`BPE`. The merge loops live in :mod:`core.tokenizers.models.bpe_merge`,
 the vocabulary and merge-table checks in :mod:`core.tokenizers.models.bpe_build`.
 """
@@ -48,8 +54,8 @@ from core.tokenizers.models.bpe_cuts import cut_words, join_pieces, merge_free_c
 from core.tokenizers.models.bpe_build import (MergeList, bpe_options_from_json, check_vocab,
                                               merge_tables)
 from core.tokenizers.models.bpe_merge import (
-    LONG_WORD, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs, merge_by_rank,
-    merges_from_ranks, reference_spans)
+    LONG_WORD, PairRanks, heap_merge, initial_symbols, merge_all_ranks, merge_by_pairs,
+    merge_by_rank, merges_from_ranks, reference_spans)
 
 __all__ = ["BPE"]
 
@@ -144,16 +150,17 @@ class BPE:
         self.ignore_merges = bool(ignore_merges)
         self.dropout = dropout
         self._by_rank = False
-        self._merges: Sequence[tuple[str, str]] | None = (
-            merges if isinstance(merges, MergeList)  # checked tuples: kept as they are
-            else [tuple(m) if isinstance(m, list) else m for m in merges]
-            if list in set(map(type, merges)) else list(merges))
-        self._pair_rank, self._pair_new, merge_ids = merge_tables(
-            self._vocab, self._merges, continuing_subword_prefix or "", source)
-        # Kept as a tuple of (str, str) tuples: the cyclic collector stops tracking such a
-        # tuple after its first passes, where a list (Gemma 3: 514,906 pairs, with its two
-        # columns) would be walked by every full collection for as long as the model lives.
-        self._merges = tuple(self._merges)
+        if not isinstance(merges, MergeList):  # (a checked list is kept as it is)
+            merges = ([tuple(m) if isinstance(m, list) else m for m in merges]
+                      if list in set(map(type, merges)) else list(merges))
+        pair_rank, sep, merge_ids = merge_tables(
+            self._vocab, merges, continuing_subword_prefix or "", source)
+        self._rule = PairRanks(pair_rank, sep, len(continuing_subword_prefix or ""))
+        # the (a, b) tuples are made when .merges is first asked for
+        if isinstance(merges, MergeList):
+            merges.joined = None  # (its text: only needed to find the ids)
+        self._merge_source: MergeList | list | None = merges
+        self._merges: tuple[tuple[str, str], ...] | None = None
         self._cache: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
         self._pieces = _PieceCache(self._piece)
         # Built with the model, as the reference builds its merge map: the first long text
@@ -205,8 +212,9 @@ class BPE:
         vocab = {bytes_to_byte_level(b): r for b, r in ranks.items()}
         self = cls(vocab, [], ignore_merges=True, source=source)
         self._by_rank = True
+        self._rule = PairRanks(self._vocab)
         self._pieces = _PieceCache(self._rank_piece)
-        self._merges = None  # derived on first use of .merges
+        self._merge_source = None  # derived on first use of .merges
         return self
 
     # Encoding ---------------------------------------------------------------------------
@@ -501,9 +509,7 @@ class BPE:
         back, vocab = self._vocab_r.__getitem__, self._vocab
         for k in np.searchsorted(seg[np.concatenate(([0], bounds))], unfinished).tolist():
             toks = list(map(back, parts[k].tolist()))
-            toks = (heap_merge(toks, vocab, should_stop=should_stop) if self._by_rank
-                    else heap_merge(toks, self._pair_rank, self._pair_new,
-                                    should_stop=should_stop))
+            toks = heap_merge(toks, self._rule, should_stop=should_stop)
             parts[k] = np.fromiter(map(vocab.__getitem__, toks), np.int64, len(toks))
             words[k] = np.full(len(toks), words[k][0], np.int64)
         return np.concatenate(parts), np.concatenate(words)
@@ -592,13 +598,15 @@ class BPE:
                 rank = np.fromiter(found, np.int64, len(left))
                 return rank << 32 | rank
         else:
-            rank_of, new_of = self._pair_rank.get, self._pair_new.__getitem__
+            (ranks, sep, cut), rank_of = self._rule, self._rule.ranks.get
 
             def many(left: list[int], right: list[int]) -> np.ndarray:
-                keys = list(zip(map(back, left), map(back, right)))
-                rank = np.fromiter(map(rank_of, keys, repeat(NO_RANK)), np.int64, len(keys))
-                new = map(get, map(new_of, keys), repeat(0))
-                return rank << 32 | np.fromiter(new, np.int64, len(keys))
+                a, b = list(map(back, left)), list(map(back, right))
+                keys = map(str.__add__, map(str.__add__, a, repeat(sep)), b)
+                rank = np.fromiter(map(rank_of, keys, repeat(NO_RANK)), np.int64, len(a))
+                new = map(get, map(str.__add__, a, [t[cut:] for t in b] if cut else b),
+                          repeat(0))
+                return rank << 32 | np.fromiter(new, np.int64, len(a))
         pairs = self._pairs = PairTable.from_many(many)
         return pairs
 
@@ -662,7 +670,7 @@ class BPE:
         if (self.continuing_subword_prefix or self.end_of_word_suffix
                 or not all(map(vocab.__contains__, word))):
             return None
-        return merge_by_pairs(list(word), self._pair_rank, self._pair_new)
+        return merge_by_pairs(list(word), self._rule)
 
     def _piece_from_parts(self, parts: list[str]) -> tuple[tuple, tuple, tuple, tuple]:
         """``(tokens, ids, starts, ends)`` of merged symbols laid end to end (spans: their
@@ -687,7 +695,7 @@ class BPE:
                 return tuple(zip(*piece))
         if self._by_rank:
             if len(word) >= LONG_WORD:
-                return self._tokens_from_parts(heap_merge(list(word), self._vocab,
+                return self._tokens_from_parts(heap_merge(list(word), self._rule,
                                                           should_stop=should_stop))
             return self._tokens_from_parts(merge_by_rank(list(word), self._vocab))
         return self._merge_word(word, should_stop)
@@ -737,11 +745,7 @@ class BPE:
             return (self._vocab_r[id_list[0]],), tuple(id_list), (0,), (len(word),)
         tokens = _picked(self._vocab_r, id_list)
         if not done:
-            if self._by_rank:
-                tokens = heap_merge(list(tokens), self._vocab, should_stop=should_stop)
-            else:
-                tokens = heap_merge(list(tokens), self._pair_rank, self._pair_new,
-                                    should_stop=should_stop)
+            tokens = heap_merge(list(tokens), self._rule, should_stop=should_stop)
             check_stop(should_stop)
             id_list = list(map(self._vocab.__getitem__, tokens))
             ends = np.cumsum(np.fromiter(map(len, tokens), np.int64, len(tokens)))
@@ -756,8 +760,9 @@ class BPE:
         if self._by_rank:
             rank = self._vocab.get(a + b)
             return None if rank is None else (rank, rank)
-        rank = self._pair_rank.get((a, b))
-        return None if rank is None else (rank, self._vocab[self._pair_new[(a, b)]])
+        ranks, sep, cut = self._rule
+        rank = ranks.get(a + sep + b)
+        return None if rank is None else (rank, self._vocab[a + b[cut:]])
 
     def _tokens_from_parts(self, parts: list[str]) -> tuple[tuple[str, int, int, int], ...]:
         vocab, out, pos = self._vocab, [], 0
@@ -782,15 +787,13 @@ class BPE:
         prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
         if not prefix and not suffix and all(map(self._vocab.__contains__, word)):
             if len(word) >= LONG_WORD:
-                parts = heap_merge(list(word), self._pair_rank, self._pair_new,
-                                   should_stop=should_stop)
+                parts = heap_merge(list(word), self._rule, should_stop=should_stop)
             else:
-                parts = merge_by_pairs(list(word), self._pair_rank, self._pair_new)
+                parts = merge_by_pairs(list(word), self._rule)
             return self._tokens_from_parts(parts)
         parts, widths = initial_symbols(word, self._vocab, prefix, suffix, self.unk_token,
                                         self.fuse_unk, self.byte_fallback)
-        parts = heap_merge(parts, self._pair_rank, self._pair_new, widths,
-                           should_stop=should_stop)
+        parts = heap_merge(parts, self._rule, widths, should_stop=should_stop)
         return tuple(reference_spans(word, parts, widths, self._vocab))
 
     # Vocabulary -------------------------------------------------------------------------
@@ -835,7 +838,14 @@ class BPE:
             When ``should_stop()`` returns true while they are being derived.
         """
         if self._merges is None:
-            self._merges = tuple(merges_from_ranks(self._vocab, should_stop))
+            source = self._merge_source
+            # Kept as a tuple of (str, str) tuples: the cyclic collector stops tracking such
+            # a tuple after its first passes, where a list (Gemma 3: 514,906 pairs) would be
+            # walked by every full collection for as long as the model lives.
+            self._merges = tuple(merges_from_ranks(self._vocab, should_stop) if source is None
+                                 else source.pairs() if isinstance(source, MergeList)
+                                 else source)
+            self._merge_source = None
         return list(self._merges)
 
     @property
@@ -846,6 +856,7 @@ class BPE:
     def describe(self) -> dict[str, Any]:
         """The model's settings for display (dropout is shown, never applied)."""
         n_merges = (len(self._merges) if self._merges is not None
+                    else len(self._merge_source) if self._merge_source is not None
                     else sum(1 for t in self._vocab if len(t) > 1))
         return {
             "type": "BPE",

@@ -2,9 +2,8 @@
 ``tokenizer.json`` BPE ``"model"`` object (used by :class:`core.tokenizers.models.bpe.BPE`
 and the GPT-2 file reader).
 
-Public names: :class:`MergeError`, :class:`MergedTokens`, :class:`MergeList`,
-:func:`check_vocab`, :func:`merge_tables`, :func:`parse_merge_entry`,
-:func:`bpe_options_from_json`.
+Public names: :class:`MergeError`, :class:`MergeList`, :func:`check_vocab`,
+:func:`merge_tables`, :func:`parse_merge_entry`, :func:`bpe_options_from_json`.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import TokenizerLoadError
+from core.tokenizers.models.bpe_ids import merge_ids
 
 
 class MergeError(TokenizerLoadError):
@@ -49,40 +49,52 @@ def check_vocab(vocab: Any, source: str | None) -> dict[str, int]:
     return dict(vocab)
 
 
-class MergedTokens:
-    """Pair → the token its merge builds: ``a + b`` with ``b``'s continuing-subword prefix
-    (``cut`` code points) dropped — what a table of every merge would hold, computed on
-    demand (a table of every merge costs as much to build as the rank table: Gemma 3's
-    514,906 merges, ~0.1 s of every load)."""
+class MergeList:
+    """A merge list already checked to be pairs of strings, so that :func:`merge_tables`
+    need not check or split it again and no tuple is made per merge (Llama 3's 280,147
+    tuples took ~0.08 s of every load).
 
-    __slots__ = ("cut",)
+    Read as ``"a b"`` strings it is kept as those strings (``keys``: a pair's key with the
+    separator ``" "``, which no token of such a list holds) and their text joined by
+    spaces (``joined``: the tokens in order, for
+    :func:`~core.tokenizers.models.bpe_ids.merge_ids`; dropped once the model is built);
+    its two columns (``firsts``, ``seconds``) are split from the strings when first asked
+    for (:meth:`columns`). Read as ``["a", "b"]`` lists it is kept as its columns. Built by
+    :func:`bpe_options_from_json`; :meth:`pairs` gives the ``(a, b)`` tuples when asked."""
 
-    def __init__(self, cut: int):
-        self.cut = cut
+    def __init__(self, firsts: list[str] | None = None, seconds: list[str] | None = None,
+                 keys: list[str] | None = None, joined: str | None = None):
+        self.firsts, self.seconds, self.keys, self.joined = firsts, seconds, keys, joined
 
-    def __getitem__(self, pair: tuple[str, str]) -> str:
-        return pair[0] + pair[1][self.cut:]
+    def __len__(self) -> int:
+        return len(self.keys) if self.keys is not None else len(self.firsts or ())
+
+    def columns(self) -> tuple[list[str], list[str]]:
+        """The left and the right tokens, in list order. O(merges) the first time."""
+        if self.firsts is None or self.seconds is None:
+            joined = self.joined if self.joined is not None else " ".join(self.keys or ())
+            flat = joined.split(" ") if self.keys else []
+            self.firsts, self.seconds = flat[::2], flat[1::2]
+        return self.firsts, self.seconds
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The merges as ``(a, b)`` tuples, in list order. O(merges)."""
+        return list(zip(*self.columns()))
 
 
-class MergeList(list):
-    """A merge list already checked to be ``(str, str)`` tuples, with its two columns
-    (``firsts``, ``seconds``: lists of the left and right tokens, in list order), so that
-    :func:`merge_tables` and :class:`~core.tokenizers.models.bpe.BPE` need not check or
-    split it again (each a pass over every merge: Gemma 3's 514,906 take ~0.03 s a pass).
-    Built by :func:`bpe_options_from_json`; any other list is checked as given."""
+def merge_tables(vocab: dict[str, int], merges: "list[tuple[str, str]] | MergeList",
+                 prefix: str, source: str | None
+                 ) -> tuple[dict[str, int], str, "np.ndarray | None"]:
+    """The merge list's ranks as :class:`~core.tokenizers.models.bpe_merge.PairRanks`
+    wants them — ``a + sep + b → rank`` — with ``sep``, and the ids of every merge as read:
+    int64 of shape (m, 3), ``(left, right, merged)`` in list order (None when the merge
+    list needed the merge-by-merge checks). The merged token is ``a`` + ``b`` without its
+    first ``len(prefix)`` code points (the continuing-subword prefix).
 
-    def __init__(self, firsts: list[str], seconds: list[str]):
-        super().__init__(zip(firsts, seconds))
-        self.firsts, self.seconds = firsts, seconds
-
-
-def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: str,
-                 source: str | None) -> tuple[dict, MergedTokens, "np.ndarray | None"]:
-    """Pair → rank, pair → merged token (:class:`MergedTokens`: it drops ``b``'s prefix),
-    and the ids of every merge as read: int64 of shape (m, 3), ``(left, right, merged)``
-    in list order (None when the merge list needed the merge-by-merge checks).
-
-    A pair listed twice keeps its last rank, as in ``tokenizers``.
+    ``sep`` is a character that no token of the vocabulary holds (``" "`` for a list read
+    as ``"a b"`` strings, whose tokens hold none), so a key names one pair, and the key
+    of two symbols of which one holds it (at least two separators) is no merge's. A pair
+    listed twice keeps its last rank, as in ``tokenizers``.
 
     Raises
     ------
@@ -93,8 +105,8 @@ def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: s
     fast = _fast_tables(vocab, merges, cut)
     if fast is not None:
         return fast
-    pair_rank: dict[tuple[str, str], int] = {}
-    for rank, pair in enumerate(merges):
+    pairs = merges.pairs() if isinstance(merges, MergeList) else merges
+    for rank, pair in enumerate(pairs):
         if type(pair) is not tuple or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
             raise MergeError(f"merge {rank + 1} is not a pair of tokens: {pair!r}", rank, source)
         a, b = pair
@@ -104,32 +116,55 @@ def merge_tables(vocab: dict[str, int], merges: list[tuple[str, str]], prefix: s
                            if t not in vocab)
             raise MergeError(f"merge {rank + 1} ({a!r} {b!r}): {what} {t!r} is not in "
                              "the vocabulary", rank, source)
-        pair_rank[pair] = rank
-    return pair_rank, MergedTokens(cut), None
+    sep = separator(vocab)
+    return {a + sep + b: rank for rank, (a, b) in enumerate(pairs)}, sep, None
 
 
-def _fast_tables(vocab: dict[str, int], merges: list, cut: int
-                 ) -> tuple[dict, MergedTokens, np.ndarray] | None:
-    """:func:`merge_tables` in C-level ``map`` chains when every merge is right; None when
-    one is not (the loop then names it). O(merges): one vocabulary look-up per token named
-    (the ids are kept: they are the check that every token is in the vocabulary)."""
-    if isinstance(merges, MergeList):
-        firsts, seconds = merges.firsts, merges.seconds
-    else:
-        if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
+def separator(vocab: dict[str, int]) -> str:
+    """A character that no token of ``vocab`` holds: NUL when none does (the usual case),
+    else the first such one from U+0001 on. O(vocabulary characters)."""
+    joined = "".join(vocab)
+    if "\0" not in joined:
+        return "\0"
+    held = set(joined)
+    return next(chr(c) for c in range(1, 0x110000) if chr(c) not in held)
+
+
+def _fast_tables(vocab: dict[str, int], merges: "list | MergeList", cut: int
+                 ) -> tuple[dict[str, int], str, np.ndarray] | None:
+    """:func:`merge_tables` in numpy and C-level ``map`` chains when every merge is right;
+    None when one is not (the loop then names it). The ids of the tokens every merge
+    names are found in numpy (:func:`~core.tokenizers.models.bpe_ids.merge_ids`), else
+    by one vocabulary look-up per token; they are the check that every token is in the
+    vocabulary. O(merges)."""
+    ids = keys = None
+    if isinstance(merges, MergeList) and merges.keys is not None:  # "a b" strings
+        keys, sep = merges.keys, " "
+        ids = merge_ids(vocab, merges.joined or "", sep, cut)
+    if keys is None:
+        if isinstance(merges, MergeList):
+            firsts, seconds = merges.columns()
+        else:
+            if set(map(type, merges)) - {tuple} or set(map(len, merges)) - {2}:
+                return None
+            firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
+            if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
+                return None
+        sep = separator(vocab)
+        keys = list(map(str.__add__, map(str.__add__, firsts, repeat(sep)), seconds))
+        ids = merge_ids(vocab, sep.join(keys), sep, cut)
+    m = len(keys)
+    if ids is None:  # looked up one by one (a token not in the vocabulary, or a collision)
+        firsts, seconds = merges.columns() if isinstance(merges, MergeList) else (firsts, seconds)
+        new = list(map(str.__add__, firsts, seconds if not cut else [b[cut:] for b in seconds]))
+        get = vocab.get
+        ids = np.empty((m, 3), np.int64)
+        for column, tokens in enumerate((firsts, seconds, new)):
+            ids[:, column] = np.fromiter(map(get, tokens, repeat(-1)), np.int64, m)
+        if m and ids.min() < 0:
             return None
-        firsts, seconds = list(map(_FIRST, merges)), list(map(_SECOND, merges))
-        if set(map(type, firsts)) - {str} or set(map(type, seconds)) - {str}:
-            return None
-    new = list(map(str.__add__, firsts, seconds if not cut else [b[cut:] for b in seconds]))
-    m, get = len(merges), vocab.get
-    ids = np.empty((m, 3), np.int64)
-    for column, tokens in enumerate((firsts, seconds, new)):
-        ids[:, column] = np.fromiter(map(get, tokens, repeat(-1)), np.int64, m)
-    if m and ids.min() < 0:
-        return None
     # (a pair listed twice keeps its last rank: later values overwrite)
-    return dict(zip(merges, range(m))), MergedTokens(cut), ids
+    return dict(zip(keys, range(m))), sep, ids
 
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
@@ -206,8 +241,8 @@ def _fast_merges(entries: list) -> MergeList | None:
     if kinds == {str}:
         if set(map(str.count, entries, repeat(" "))) - {1}:
             return None
-        flat = " ".join(entries).split(" ")  # one split in C: a0 b0 a1 b1 ...
-    elif kinds == {list}:
+        return MergeList(keys=entries, joined=" ".join(entries))  # "a0 b0 a1 b1 ..."
+    if kinds == {list}:
         if set(map(len, entries)) - {2}:
             return None
         flat = list(chain.from_iterable(entries))

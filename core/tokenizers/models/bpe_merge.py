@@ -14,7 +14,8 @@ and :func:`merge_by_rank` (a list scan for short words, :func:`heap_merge` from
 :func:`heap_merge` (the loop of long words, widths and a rank limit included), and the
 numpy rounds of :mod:`core.tokenizers.models.bpe_batch`.
 
-Also :func:`merges_from_ranks`, :func:`initial_symbols`, :func:`reference_spans`. Symbol
+A model hands the loops its pairs as :class:`PairRanks`. Also :func:`merges_from_ranks`,
+:func:`initial_symbols`, :func:`reference_spans`. Symbol
 widths and positions are UTF-8 bytes; spans handed back are code points of the word.
 """
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from heapq import heapify, heappop, heappush
 from itertools import repeat
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from core.errors import Cancelled, check_stop
 from core.text.byte_alphabet import byte_span_to_char_span, byte_to_char_index, utf8_len
@@ -61,7 +62,7 @@ def reference_merge(parts: list[str], ranks: dict, pair_new=None,
     ranks : dict
         With ``pair_new``: ``(a, b) → rank`` of a merge list; without: ``token → rank``,
         and ``a`` and ``b`` merge into ``a + b`` when that is a token (tiktoken's rule).
-    pair_new : dict or MergedTokens, optional
+    pair_new : dict, optional
         ``pair_new[(a, b)]`` → merged symbol (asked only of pairs that merge).
     widths : list of int, optional
         Each symbol's width; replaced in place by the merged symbols' summed widths.
@@ -93,29 +94,44 @@ def reference_merge(parts: list[str], ranks: dict, pair_new=None,
     return parts
 
 
-def merge_by_pairs(parts: list[str], pair_rank: dict, pair_new) -> list[str]:
+class PairRanks(NamedTuple):
+    """What a merge loop needs of a model: ``ranks[a + sep + b]`` is the rank of the pair
+    ``(a, b)`` (absent: the pair never merges), and the pair merges into ``a + b[cut:]``.
+
+    A merge list: its pair keys with a separator that no token of it holds (so every key
+    names one pair), ``cut`` the continuing-subword prefix's length. Token ranks
+    (tiktoken): the vocabulary, ``sep = ""`` and ``cut = 0`` (two parts merge when their
+    concatenation is a token, at its rank)."""
+
+    ranks: dict
+    sep: str = ""
+    cut: int = 0
+
+
+def merge_by_pairs(parts: list[str], rule: PairRanks) -> list[str]:
     """Merge symbols in place by merge-list rank; returns ``parts``.
 
     O(n²) list scan below :data:`LONG_WORD` symbols, else O(n log n) (:func:`heap_merge`).
     """
     if len(parts) < 2:
         return parts
-    get = pair_rank.get
     if len(parts) >= LONG_WORD:
-        parts[:] = heap_merge(parts, pair_rank, pair_new)
+        parts[:] = heap_merge(parts, rule)
         return parts
-    ranks = [get(p, _NO_RANK) for p in zip(parts, parts[1:])]
+    get, sep, cut = rule
+    get = get.get
+    ranks = [get(a + sep + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
     while ranks:
         m = min(ranks)
         if m == _NO_RANK:
             break
         i = ranks.index(m)
-        parts[i] = pair_new[(parts[i], parts[i + 1])]
+        parts[i] = parts[i] + parts[i + 1][cut:]
         del parts[i + 1], ranks[i]
         if i < len(ranks):
-            ranks[i] = get((parts[i], parts[i + 1]), _NO_RANK)
+            ranks[i] = get(parts[i] + sep + parts[i + 1], _NO_RANK)
         if i:
-            ranks[i - 1] = get((parts[i - 1], parts[i]), _NO_RANK)
+            ranks[i - 1] = get(parts[i - 1] + sep + parts[i], _NO_RANK)
     return parts
 
 
@@ -124,7 +140,7 @@ def merge_by_rank(parts: list[str], vocab: dict[str, int]) -> list[str]:
     in place; returns ``parts``. O(n²) list scan (:func:`merge_all_ranks`) below
     :data:`LONG_WORD` parts, else O(n log n) (:func:`heap_merge`)."""
     if len(parts) >= LONG_WORD:
-        parts[:] = heap_merge(parts, vocab)
+        parts[:] = heap_merge(parts, PairRanks(vocab))
         return parts
     return merge_all_ranks(parts, vocab.get)
 
@@ -157,9 +173,9 @@ def merge_all_ranks(parts: list[str], get: Callable) -> list[str]:
     return parts
 
 
-def heap_merge(parts: list[str], ranks: dict, pair_new=None,
-               widths: list[int] | None = None, limit: int = _NO_RANK,
-               should_stop: Callable[[], bool] | None = None) -> list[str]:
+def heap_merge(parts: list[str], rule: PairRanks, widths: list[int] | None = None,
+               limit: int = _NO_RANK, should_stop: Callable[[], bool] | None = None
+               ) -> list[str]:
     """Merge the lowest-ranked adjacent pair (leftmost on ties) until none merges.
 
     A heap of ``(rank, position)`` entries over a doubly linked list of the symbols; an
@@ -172,11 +188,8 @@ def heap_merge(parts: list[str], ranks: dict, pair_new=None,
     ----------
     parts : list of str
         The symbols (not modified).
-    ranks : dict
-        With ``pair_new``: ``(a, b) → rank`` of the merge list; without: ``token → rank``,
-        and ``a`` and ``b`` merge when ``a + b`` is a token of rank ``< limit`` (tiktoken).
-    pair_new : dict or MergedTokens, optional
-        ``pair_new[(a, b)]`` → merged symbol (asked only of pairs that merge).
+    rule : PairRanks
+        The pairs' ranks and how a pair merges (a merge list, or token ranks).
     widths : list of int, optional
         Each symbol's width; merged in place (the widths of merged symbols are added up).
     limit : int
@@ -199,14 +212,15 @@ def heap_merge(parts: list[str], ranks: dict, pair_new=None,
     parts = list(parts)
     nxt = list(range(1, n + 1))  # n: no next symbol
     prv = list(range(-1, n - 1))  # -1: no previous symbol
-    get, by_pair = ranks.get, pair_new is not None
+    ranks, sep, cut = rule
+    get = ranks.get
     # an entry is one int, rank << 32 | position: int comparisons are cheaper than tuples';
     # the pairs are first ranked STOP_CHECK_PAIRS at a time (should_stop asked between)
     heap: list[int] = []
     for a in range(0, max(n - 1, 0), STOP_CHECK_PAIRS):
         check_stop(should_stop)
-        cut = parts[a:a + STOP_CHECK_PAIRS + 1]
-        keys = zip(cut, cut[1:]) if by_pair else map(str.__add__, cut, cut[1:])
+        part = parts[a:a + STOP_CHECK_PAIRS + 1]
+        keys = map(str.__add__, map(str.__add__, part, repeat(sep)), part[1:])
         heap += [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK)), a)
                  if r < limit]
     heapify(heap)
@@ -223,23 +237,21 @@ def heap_merge(parts: list[str], ranks: dict, pair_new=None,
         if a is None or j == n:
             continue  # stale: the left symbol is gone or has no right neighbour
         b = parts[j]
-        if get((a, b) if by_pair else a + b) != entry >> 32:
+        if get(a + sep + b) != entry >> 32:
             continue  # stale: the pair changed
-        a = parts[i] = pair_new[(a, b)] if by_pair else a + b
+        a = parts[i] = a + b[cut:]
         parts[j] = None
         if widths is not None:
             widths[i] += widths[j]
         k = nxt[i] = nxt[j]
         if k < n:
             prv[k] = i
-            b = parts[k]
-            r = get((a, b) if by_pair else a + b, _NO_RANK)
+            r = get(a + sep + parts[k], _NO_RANK)
             if r < limit:
                 push(heap, r << 32 | i)
         h = prv[i]
         if h >= 0:
-            b = parts[h]
-            r = get((b, a) if by_pair else b + a, _NO_RANK)
+            r = get(parts[h] + sep + a, _NO_RANK)
             if r < limit:
                 push(heap, r << 32 | h)
     if widths is not None:
@@ -262,14 +274,14 @@ def merges_from_ranks(vocab: dict[str, int], should_stop: Callable[[], bool] | N
     core.errors.Cancelled
         When ``should_stop()`` (asked every 1,024 tokens) returns true.
     """
-    out = []
+    out, rule = [], PairRanks(vocab)
     for n, (rank, token) in enumerate(sorted((r, t) for t, r in vocab.items() if len(t) > 1)):
         if should_stop is not None and not n % 1024 and should_stop():
             raise Cancelled("deriving the merge list from the ranks was cancelled")
         if len(token) == 2:  # two single symbols: they are the merge
             out.append((token[0], token[1]))
             continue
-        parts = heap_merge(list(token), vocab, limit=rank)
+        parts = heap_merge(list(token), rule, limit=rank)
         if len(parts) == 2:
             out.append((parts[0], parts[1]))
     return out

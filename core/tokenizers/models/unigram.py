@@ -43,6 +43,7 @@ import numpy as np
 
 from core.errors import Cancelled, SubwordScopeError, TokenizerLoadError, check_stop
 from core.tokenizers.models.base import MAX_CACHED_WORDS, CachedModel, Piece, mostly_new
+from core.tokenizers.models.span_hash import code_points
 from core.tokenizers.models.unigram_lattice import PieceIndex, best_paths
 
 #: Subtracted from the lowest piece score to score an unknown character (both libraries).
@@ -398,7 +399,7 @@ class Unigram(CachedModel):
         edges; ``should_stop`` asked for every slice length and every
         :data:`STOP_EVERY` positions."""
         n = len(word)
-        code = np.frombuffer(word.encode("utf-32-le", "surrogatepass"), np.uint32)
+        code = code_points(word)
         start, length, ids, which = index.edges(code, n - np.arange(n), should_stop)
         if (which >= 0).any():
             ok = index.confirm(code, start, length, which)

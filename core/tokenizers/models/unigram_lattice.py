@@ -6,7 +6,7 @@ when strictly better, so ties keep the earliest start). The words are laid end t
 code points, and three stages each run over all of them at once:
 
 1. **Edges.** From every position, slices of 1, 2, ... code points are hashed one code
-   point at a time (a polynomial hash mod 2**64) and looked up in a hash table of every
+   point at a time (:mod:`core.tokenizers.models.span_hash`) and looked up in a hash table of every
    prefix of every piece (:class:`PrefixTable`); a position leaves the walk at its first
    slice that is no such prefix, as the per-word walk does, or at its word's end. A slice
    whose hash names a piece is compared code point by code point with that piece, so a
@@ -33,9 +33,8 @@ import numpy as np
 
 from core.errors import check_stop
 from core.tokenizers.models.int_hash import IntTable
+from core.tokenizers.models.span_hash import code_points as _code_points, step as _step
 
-_BASE = np.uint64(0x100000001B3)  # odd: the polynomial hash's base (FNV-1's prime)
-_ONE = np.uint64(1)
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 _NONE = -2  # a character that starts no piece (in PieceIndex's table of characters)
 _PREFIX = -1  # a character that starts pieces but is none
@@ -273,13 +272,3 @@ def best_paths(table: PieceIndex, words: Sequence[str], scores: np.ndarray,
     wrong = np.zeros(w, bool)
     wrong[word[~ok]] = True
     return ids[taken], back[ends] - first[word], ends - first[word], counts, wrong
-
-
-def _step(hashes: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """The hashes of slices one code point longer: ``h * base + code + 1`` mod 2**64."""
-    return hashes * _BASE + code.astype(np.uint64) + _ONE
-
-
-def _code_points(text: str) -> np.ndarray:
-    """The code points of ``text`` (uint32, shape (len(text),)); lone surrogates kept."""
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from core.tokenizers.models.bpe_merge import PairRanks
+
 ALPHABET = "abc"
 EVERY_ROUND = 1 << 40  # min_share: every round runs, however few pairs it merges
 
@@ -33,3 +35,16 @@ def rank_vocabs(draw, max_extra: int = 24):
         vocab.setdefault(token, len(vocab))
     order = draw(st.permutations(list(vocab)))
     return {t: r for r, t in enumerate(order)}
+
+
+def reference_tables(model) -> tuple[dict, dict]:
+    """The plain reference loop's tables of a merge-list model, from its merge list:
+    ``(a, b) → rank`` (a pair listed twice: its last) and ``(a, b) → merged token``."""
+    cut = len(model.continuing_subword_prefix or "")
+    ranks = {pair: r for r, pair in enumerate(model.merges)}
+    return ranks, {p: p[0] + p[1][cut:] for p in ranks}
+
+
+def rule_of(pair_rank: dict, cut: int = 0) -> PairRanks:
+    """The :class:`PairRanks` of a plain ``(a, b) → rank`` table (NUL separated keys)."""
+    return PairRanks({a + "\0" + b: r for (a, b), r in pair_rank.items()}, "\0", cut)

@@ -291,14 +291,42 @@ def test_merge_tables_read_in_bulk_equal_the_merge_by_merge_loop(prefix, monkeyp
     fast = bpe_build.merge_tables(vocab, merges, prefix, None)
     monkeypatch.setattr(bpe_build, "_fast_tables", lambda *a: None)
     slow = bpe_build.merge_tables(vocab, merges, prefix, None)
-    assert fast[0] == slow[0] and list(fast[0].items()) == list(slow[0].items())
-    assert fast[0][merges[0]] == 2  # a pair listed twice keeps its last rank
+    assert fast[:2] == slow[:2] and list(fast[0].items()) == list(slow[0].items())
+    ranks, sep, ids = fast
+    assert sep == "\0" and ranks[merges[0][0] + sep + merges[0][1]] == 2  # the last rank
     cut = len(prefix)
     # the merged token drops the second token's prefix (not what the vocabulary holds)
-    assert [fast[1][m] for m in merges] == [slow[1][m] for m in merges] == [
-        a + b[cut:] for a, b in merges]
-    assert fast[2].tolist() == [[vocab[a], vocab[b], vocab[a + b[cut:]]] for a, b in merges]
+    assert ids.tolist() == [[vocab[a], vocab[b], vocab[a + b[cut:]]] for a, b in merges]
     assert slow[2] is None
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+def test_pair_keys_name_one_pair_whatever_the_tokens_hold(bulk, monkeypatch):
+    """A merge list whose tokens hold NUL and spaces gets a separator none holds; two
+    symbols of which one holds it never take a merge's rank."""
+    from core.tokenizers.models import bpe_build
+    if not bulk:
+        monkeypatch.setattr(bpe_build, "_fast_tables", lambda *a: None)
+    symbols = ["a", "\0", " ", "\x01", "a\0", "a ", "\x01a", "a\0a"]
+    vocab = {t: i for i, t in enumerate(symbols)}
+    merges = [("a", "\0"), ("a", " "), ("\x01", "a"), ("a\0", "a")]
+    ranks, sep, _ = bpe_build.merge_tables(vocab, merges, "", None)
+    assert sep not in "".join(symbols) and len(ranks) == len(merges)
+    model = BPE(vocab, merges)
+    for word in ["a\0a", "a a\0", "\x01a\0a", "a\0\x01a a"]:
+        assert model.tokenize(word) == [
+            (t, vocab[t], a, b) for t, a, b in _reference_segmentation(model, word)]
+
+
+def _reference_segmentation(model, word):
+    from core.tokenizers.models.bpe_merge import reference_merge
+    from tests.core.tokenizers.models.merge_lists import reference_tables
+    parts = reference_merge(list(word), *reference_tables(model))
+    out, at = [], 0
+    for p in parts:
+        out.append((p, at, at + len(p)))
+        at += len(p)
+    return out
 
 
 @pytest.mark.parametrize("form", ["strings", "lists"])
@@ -311,8 +339,9 @@ def test_merges_read_from_json_are_checked_once_and_kept_as_columns(form):
     model = {"type": "BPE", "vocab": {t: i for i, t in enumerate(["a", "b", "l", "ab", "la", "lab"])},
              "merges": entries}
     vocab, merges, options = bpe_build.bpe_options_from_json(model)
-    assert isinstance(merges, bpe_build.MergeList) and merges == pairs
-    assert (merges.firsts, merges.seconds) == (["a", "l", "la"], ["b", "a", "b"])
+    assert isinstance(merges, bpe_build.MergeList) and merges.pairs() == pairs
+    assert merges.columns() == (["a", "l", "la"], ["b", "a", "b"])
+    assert merges.keys == (entries if form == "strings" else None)  # "a b": its own key
     read, plain = BPE(vocab, merges, **options), BPE(vocab, list(pairs), **options)
     assert read.merges == plain.merges == pairs
     assert [read.tokenize(w) for w in ("lab", "labab", "ba")] == [

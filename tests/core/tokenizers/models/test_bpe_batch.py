@@ -12,7 +12,7 @@ from core.tokenizers.models import bpe as bpe_module
 from core.tokenizers.models import bpe_batch, int_hash
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_batch import PairTable, merge_word
-from core.tokenizers.models.bpe_merge import heap_merge
+from core.tokenizers.models.bpe_merge import PairRanks, heap_merge
 from tests.core.tokenizers.models.merge_lists import ALPHABET, EVERY_ROUND, merge_lists
 
 
@@ -30,8 +30,7 @@ def finish(model: BPE, ids: np.ndarray, by_rank: bool) -> list[str]:
     parts = [model.id_to_token(i) for i in out.tolist()]
     if done:
         return parts
-    return heap_merge(parts, model.vocab) if by_rank else heap_merge(
-        parts, model._pair_rank, model._pair_new)
+    return heap_merge(parts, model._rule)
 
 
 words = st.lists(st.text(ALPHABET, min_size=1, max_size=6), min_size=1, max_size=40).map(
@@ -46,8 +45,7 @@ def test_rounds_equal_heap_merge_by_merge_list(table, piece, repeat):
     word = piece * repeat
     ids = np.array([model.vocab[c] for c in word], np.int64)
     # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
-    assert finish(model, ids, False) == heap_merge(list(word), model._pair_rank,
-                                                   model._pair_new)
+    assert finish(model, ids, False) == heap_merge(list(word), model._rule)
 
 
 @settings(max_examples=300, deadline=None)
@@ -60,9 +58,10 @@ def test_rounds_equal_heap_merge_by_token_rank(table, piece, repeat, rnd):
     model = BPE(vocab, [])
     # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     model._by_rank = True
+    model._rule = PairRanks(model.vocab)
     word = piece * repeat
     ids = np.array([vocab[c] for c in word], np.int64)
-    assert finish(model, ids, True) == heap_merge(list(word), vocab)
+    assert finish(model, ids, True) == heap_merge(list(word), PairRanks(vocab))
 
 
 def test_a_round_that_would_form_a_lower_pair_merges_only_the_leftmost():
@@ -78,7 +77,7 @@ def test_a_round_that_would_form_a_lower_pair_merges_only_the_leftmost():
     # merges only the leftmost pair, as the one-at-a-time rule does
     out, done = batch_merge(np.array([1, 1, 1, 1], np.int64), model._pair_lookup)
     assert done and [model.id_to_token(i) for i in out.tolist()] == ["ccc", "c"]
-    assert heap_merge(["c"] * 4, model._pair_rank, model._pair_new) == ["ccc", "c"]
+    assert heap_merge(["c"] * 4, model._rule) == ["ccc", "c"]
 
 
 def test_long_words_use_the_rounds_and_agree_with_the_plain_loop(monkeypatch):

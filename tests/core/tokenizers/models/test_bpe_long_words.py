@@ -17,11 +17,12 @@ from core.tokenizers.models import base as models_base
 from core.tokenizers.models import bpe as bpe_module
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_merge import (
-    LONG_WORD, heap_merge, merge_by_pairs, merge_by_rank, merges_from_ranks, reference_merge)
+    LONG_WORD, PairRanks, heap_merge, merge_by_pairs, merge_by_rank, merges_from_ranks,
+    reference_merge)
 from core.tokenizers.models.unigram import Unigram
 from core.tokenizers.models.wordpiece import WordPiece
 from core.tokenizers.pre_tokenizers.split_patterns import CL100K_PATTERN
-from tests.core.tokenizers.models.merge_lists import rank_vocabs
+from tests.core.tokenizers.models.merge_lists import rank_vocabs, rule_of
 
 tokenizers = pytest.importorskip("tokenizers")
 tiktoken = pytest.importorskip("tiktoken")
@@ -63,10 +64,11 @@ def merge_case(draw):
 def test_merge_list_loops_equal_the_plain_reference(case):
     pair_rank, pair_new, parts = case
     expected, expected_widths = naive_pairs(parts, pair_rank, pair_new)
-    assert heap_merge(parts, pair_rank, pair_new) == expected
-    assert merge_by_pairs(list(parts), pair_rank, pair_new) == expected
+    rule = rule_of(pair_rank)
+    assert heap_merge(parts, rule) == expected
+    assert merge_by_pairs(list(parts), rule) == expected
     heap_widths = [1] * len(parts)
-    assert heap_merge(parts, pair_rank, pair_new, heap_widths) == expected
+    assert heap_merge(parts, rule, heap_widths) == expected
     assert heap_widths == expected_widths
 
 
@@ -85,7 +87,7 @@ def rank_case(draw):
 def test_rank_loops_equal_the_plain_reference(case):
     vocab, parts, limit = case
     expected = naive_ranks(parts, vocab, limit)
-    assert heap_merge(parts, vocab, limit=limit) == expected
+    assert heap_merge(parts, PairRanks(vocab), limit=limit) == expected
     if limit == 1 << 62:
         assert merge_by_rank(list(parts), vocab) == expected
 
@@ -104,14 +106,13 @@ def test_merges_from_ranks_equal_the_plain_derivation(case):
 
 def test_ties_go_to_the_leftmost_pair_in_long_words():
     # (a, a) everywhere: the leftmost pair merges first, so an odd run keeps its last "a".
-    assert heap_merge(list("a" * 101), {("a", "a"): 0}, {("a", "a"): "aa"}) == ["aa"] * 50 + ["a"]
+    assert heap_merge(list("a" * 101), rule_of({("a", "a"): 0})) == ["aa"] * 50 + ["a"]
     # a lower-ranked pair made by a merge is taken before the next equal-ranked one
     ranks = {("a", "b"): 1, ("ab", "a"): 0}
-    new = {("a", "b"): "ab", ("ab", "a"): "aba"}
-    assert heap_merge(list("ab" * 60), ranks, new) == ["aba", "b"] * 30
+    assert heap_merge(list("ab" * 60), rule_of(ranks)) == ["aba", "b"] * 30
     # a pair whose right symbol merged first is stale: "ab" no longer forms once "bc" has
     vocab = {"a": 0, "b": 1, "c": 2, "bc": 3, "ab": 4}
-    assert heap_merge(list("abc" * LONG_WORD), vocab) == ["a", "bc"] * LONG_WORD
+    assert heap_merge(list("abc" * LONG_WORD), PairRanks(vocab)) == ["a", "bc"] * LONG_WORD
 
 
 # -- long words against the reference libraries ---------------------------------------------

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from core.errors import SubwordScopeError
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_merge import (
-    LONG_WORD, heap_merge, merge_all_ranks, merge_by_rank, reference_merge)
+    LONG_WORD, PairRanks, heap_merge, merge_all_ranks, merge_by_rank, reference_merge)
 from tests.core.tokenizers.models.merge_lists import rank_vocabs
 
 _WORD = st.text("abc", max_size=LONG_WORD - 1)
@@ -22,7 +22,7 @@ _WORD = st.text("abc", max_size=LONG_WORD - 1)
 def test_unlimited_rank_loop_equals_the_limited_one_and_the_heap(vocab, word):
     limited = reference_merge(list(word), vocab, limit=(1 << 62) - 1)  # the rule with a limit
     assert merge_all_ranks(list(word), vocab.get) == limited
-    assert heap_merge(list(word), vocab) == limited
+    assert heap_merge(list(word), PairRanks(vocab)) == limited
     assert merge_by_rank(list(word), vocab) == limited  # dispatches to the unlimited loop
 
 

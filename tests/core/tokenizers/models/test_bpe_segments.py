@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from core.tokenizers.models import bpe as bpe_module
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_batch import PairTable, merge_segments
-from core.tokenizers.models.bpe_merge import heap_merge
+from core.tokenizers.models.bpe_merge import PairRanks, heap_merge
 from tests.core.tokenizers.models.merge_lists import ALPHABET, EVERY_ROUND, merge_lists
 
 
@@ -30,14 +30,13 @@ def by_rank_model(symbols: list[str], rnd) -> BPE:
     model = BPE({s: i for i, s in enumerate(ranked)}, [])  # a token may outrank its parts
     # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
     model._by_rank = True
+    model._rule = PairRanks(model.vocab)
     return model
 
 
 def reference(model: BPE, word: str) -> list[str]:
     # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
-    if model._by_rank:
-        return heap_merge(list(word), model.vocab)
-    return heap_merge(list(word), model._pair_rank, model._pair_new)
+    return heap_merge(list(word), model._rule)
 
 
 def segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
@@ -50,8 +49,7 @@ def segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
     assert (np.diff(out_seg) >= 0).all() and set(out_seg.tolist()) == set(range(len(words)))
     out = [[model.id_to_token(i) for i in sym[out_seg == k].tolist()] for k in range(len(words))]
     for k in unfinished.tolist():
-        out[k] = (heap_merge(out[k], model.vocab) if model._by_rank
-                  else heap_merge(out[k], model._pair_rank, model._pair_new))
+        out[k] = heap_merge(out[k], model._rule)
     assert all("".join(parts) == w for parts, w in zip(out, words))  # nothing crosses words
     return out
 

@@ -14,9 +14,11 @@ from core.errors import Cancelled
 from core.tokenizers.models.bpe import BPE
 from core.tokenizers.models.bpe_batch import STOP_CHECK_PAIRS, merge_segments, merge_word
 from core.tokenizers.models.bpe_merge import (
-    LONG_WORD, heap_merge, merge_all_ranks, merge_by_pairs, merge_by_rank, reference_merge)
+    LONG_WORD, PairRanks, heap_merge, merge_all_ranks, merge_by_pairs, merge_by_rank,
+    reference_merge)
 from tests.core.tokenizers.loaded import shared_tokenizer
-from tests.core.tokenizers.models.merge_lists import EVERY_ROUND, merge_lists, rank_vocabs
+from tests.core.tokenizers.models.merge_lists import (
+    EVERY_ROUND, merge_lists, rank_vocabs, reference_tables, rule_of)
 
 _WORDS = st.one_of(st.text("abc", max_size=2 * LONG_WORD),
                    st.text("ab", min_size=LONG_WORD, max_size=4 * LONG_WORD),
@@ -32,8 +34,7 @@ def _rounds(model: BPE, word: str, min_share: int) -> list[str]:
     parts = [model.id_to_token(i) for i in out.tolist()]
     if done:
         return parts
-    return (heap_merge(parts, model.vocab) if model._by_rank
-            else heap_merge(parts, model._pair_rank, model._pair_new))
+    return heap_merge(parts, model._rule)
 
 
 def _segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
@@ -48,8 +49,7 @@ def _segments(model: BPE, words: list[str], min_share: int) -> list[list[str]]:
     for s, k in zip(sym.tolist(), seg.tolist()):
         out[k].append(model.id_to_token(s))
     for k in unfinished.tolist():
-        out[k] = (heap_merge(out[k], model.vocab) if model._by_rank
-                  else heap_merge(out[k], model._pair_rank, model._pair_new))
+        out[k] = heap_merge(out[k], model._rule)
     return out
 
 
@@ -62,15 +62,16 @@ def _model_parts(model: BPE, word: str) -> list[str]:
 def test_merge_list_loops_equal_the_reference(table, word, min_share):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
-    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
-    ranks, new = model._pair_rank, model._pair_new
+    ranks, new = reference_tables(model)
     widths = [1 + (i % 3) for i in range(len(word))]
     expected_widths = list(widths)
     expected = reference_merge(list(word), ranks, new, expected_widths)
-    assert merge_by_pairs(list(word), ranks, new) == expected
-    assert heap_merge(list(word), ranks, new) == expected
+    # private: the model's pair keys, the input of the merge loops tested
+    rule = model._rule
+    assert merge_by_pairs(list(word), rule) == expected
+    assert heap_merge(list(word), rule) == expected
     heap_widths = list(widths)
-    assert heap_merge(list(word), ranks, new, heap_widths) == expected
+    assert heap_merge(list(word), rule, heap_widths) == expected
     assert heap_widths == expected_widths
     if word:
         assert _rounds(model, word, min_share) == expected
@@ -82,7 +83,7 @@ def test_merge_list_loops_equal_the_reference(table, word, min_share):
 def test_rank_loops_equal_the_reference(vocab, word, min_share, limited):
     limit = len(vocab) // 2 if limited else 1 << 62
     expected = reference_merge(list(word), vocab, limit=limit)
-    assert heap_merge(list(word), vocab, limit=limit) == expected
+    assert heap_merge(list(word), PairRanks(vocab), limit=limit) == expected
     if limited:
         return
     assert merge_by_rank(list(word), vocab) == expected
@@ -92,6 +93,7 @@ def test_rank_loops_equal_the_reference(vocab, word, min_share, limited):
         model = BPE(vocab, [])
         # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
         model._by_rank = True
+        model._rule = PairRanks(model.vocab)
         assert _rounds(model, word, min_share) == expected
 
 
@@ -102,8 +104,7 @@ def test_rank_loops_equal_the_reference(vocab, word, min_share, limited):
 def test_many_words_merged_together_equal_the_reference(table, words, min_share):
     symbols, merges = table
     model = BPE({s: i for i, s in enumerate(symbols)}, merges)
-    # private: the model's merge tables and rank mode, the input of the numpy merge loops tested
-    expected = [reference_merge(list(w), model._pair_rank, model._pair_new) for w in words]
+    expected = [reference_merge(list(w), *reference_tables(model)) for w in words]
     assert _segments(model, words, min_share) == expected
     flat = model.tokenize_flat(words * 600)  # enough new symbols for the flat path
     if flat is not None:
@@ -161,8 +162,10 @@ def test_udhr_words_merge_as_the_reference(data_dir, udhr_texts, rel):
         def reference(word):
             return reference_merge(list(word), model.vocab)
     else:
+        tables = reference_tables(model)
+
         def reference(word):
-            return reference_merge(list(word), model._pair_rank, model._pair_new)
+            return reference_merge(list(word), *tables)
     for name, words in _udhr_words(tok, udhr_texts).items():
         # and a long word of the text's own symbols: the heap loop, the numpy rounds
         long_word = "".join(words)[:6 * LONG_WORD]
@@ -170,8 +173,7 @@ def test_udhr_words_merge_as_the_reference(data_dir, udhr_texts, rel):
         if model._by_rank:
             got = [merge_by_rank(list(w), model.vocab) for w in [*words, long_word]]
         else:
-            got = [merge_by_pairs(list(w), model._pair_rank, model._pair_new)
-                   for w in [*words, long_word]]
+            got = [merge_by_pairs(list(w), model._rule) for w in [*words, long_word]]
         assert got == expected, name
         assert _rounds(model, long_word, 64) == expected[-1], name
         assert _segments(model, [*words, long_word], 64) == expected, name
@@ -190,11 +192,10 @@ def _stop_after(calls: int):
 
 def test_heap_loop_asks_should_stop():
     parts = list("ab" * 20_000)
-    ranks, new = {("a", "b"): 0, ("ab", "ab"): 1}, {("a", "b"): "ab", ("ab", "ab"): "abab"}
+    rule = rule_of({("a", "b"): 0, ("ab", "ab"): 1})
     with pytest.raises(Cancelled):
-        heap_merge(parts, ranks, new, should_stop=_stop_after(0))
-    assert heap_merge(parts, ranks, new, should_stop=lambda: False) == heap_merge(
-        parts, ranks, new)
+        heap_merge(parts, rule, should_stop=_stop_after(0))
+    assert heap_merge(parts, rule, should_stop=lambda: False) == heap_merge(parts, rule)
 
 
 @pytest.mark.parametrize("rel", ["gpt2/tokenizer.json", "cl100k_base/cl100k_base.tiktoken"])
@@ -212,7 +213,8 @@ def test_a_long_words_pairs_are_ranked_a_chunk_at_a_time():
     # no pair merges: all the work is ranking the pairs, and should_stop is asked between
     n = 3 * STOP_CHECK_PAIRS
     asked: list[int] = []
-    assert len(heap_merge(["a"] * n, {}, {}, should_stop=lambda: asked.append(1) or False)) == n
+    assert len(heap_merge(["a"] * n, rule_of({}),
+                          should_stop=lambda: asked.append(1) or False)) == n
     assert len(asked) >= 3
     model = BPE({"a": 0}, [])
     asked.clear()
