@@ -220,9 +220,8 @@ def heap_merge(parts: list[str], rule: PairRanks, widths: list[int] | None = Non
     for a in range(0, max(n - 1, 0), STOP_CHECK_PAIRS):
         check_stop(should_stop)
         part = parts[a:a + STOP_CHECK_PAIRS + 1]
-        keys = map(str.__add__, map(str.__add__, part, repeat(sep)), part[1:])
-        heap += [r << 32 | i for i, r in enumerate(map(get, keys, repeat(_NO_RANK)), a)
-                 if r < limit]
+        ranked = [get(x + sep + y, _NO_RANK) for x, y in zip(part, part[1:])]
+        heap += [r << 32 | i for i, r in enumerate(ranked, a) if r < limit]
     heapify(heap)
     pop, push = heappop, heappush
     countdown = STOP_CHECK_MERGES if should_stop is not None else -1
