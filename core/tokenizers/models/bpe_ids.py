@@ -15,7 +15,7 @@ Cost for a merge list of C code points naming T tokens and a vocabulary of V cod
 O(C + V) numpy, in as many steps as the longest token has code points, O(T) expected hash
 probes. Memory O(C + V).
 
-Public names: :func:`merge_ids`.
+Public names: :func:`merge_ids`, :data:`LONGEST`.
 """
 
 from __future__ import annotations
@@ -26,11 +26,16 @@ from core.tokenizers.models import span_hash
 from core.tokenizers.models.int_hash import IntTable
 from core.tokenizers.models.span_hash import code_points, longest_first, span_hashes
 
+LONGEST = 256
+"""A merge list naming a token of more code points is looked up one by one (the checks
+here take one numpy step per code point of the longest token)."""
+
 
 def merge_ids(vocab: dict[str, int], text: str, sep: str, cut: int) -> np.ndarray | None:
     """The ids ``(left, right, merged)`` of every merge, int64 of shape (m, 3), in list
     order; None when one of them is not in the vocabulary, or cannot be told apart by
-    hash (the caller then looks the tokens up one by one).
+    hash, or one is longer than :data:`LONGEST` (the caller then looks the tokens up one by
+    one).
 
     Parameters
     ----------
@@ -51,6 +56,8 @@ def merge_ids(vocab: dict[str, int], text: str, sep: str, cut: int) -> np.ndarra
         return None
     starts = np.concatenate(([0], seps + 1))
     lengths = np.concatenate((seps, [len(code)])) - starts
+    if int(lengths.max(initial=0)) > LONGEST:
+        return None
     table, v_code, v_starts, v_lengths, v_ids = _vocab_table(vocab)
     if table is None:
         return None

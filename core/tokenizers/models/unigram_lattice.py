@@ -33,6 +33,7 @@ import numpy as np
 
 from core.errors import check_stop
 from core.tokenizers.models.int_hash import IntTable
+from core.tokenizers.models.span_hash import SHORT, prefix_hashes
 from core.tokenizers.models.span_hash import code_points as _code_points, step as _step
 
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
@@ -67,8 +68,8 @@ class PieceIndex:
     def build(cls, pieces: Sequence[str], ids: Sequence[int]) -> "PieceIndex | None":
         """The index of ``pieces`` (distinct strings) with their ``ids``. None when two
         of two or more code points hash alike (the walk could not tell them apart) or
-        crowd the hash table. O(total code points) numpy, in as many steps as the
-        longest piece has code points."""
+        crowd the hash table. O(total code points) numpy: one step per code point up to
+        :data:`~core.tokenizers.models.span_hash.SHORT`, then one per longer piece."""
         m = len(pieces)
         lengths = np.fromiter(map(len, pieces), np.int64, m)
         ids = np.fromiter(ids, np.int64, m)
@@ -97,13 +98,19 @@ class PieceIndex:
         hashes = np.zeros(len(order), np.uint64)
         mixed = np.empty(len(order), np.uint64)
         at = offsets[order]
+        first = int(np.count_nonzero(-left > SHORT))  # the longest pieces, one at a time
+        for j in range(first):
+            every = prefix_hashes(code[at[j]:at[j] - left[j]])
+            hashes[j] = every[-1]
+            prefixes[(every[1:] * _FIBONACCI) >> shift] = True
         live, k = len(order), 0
-        while live:
-            hashes[:live] = _step(hashes[:live], code[at[:live] + k])
+        while live > first:
+            part = slice(first, live)
+            hashes[part] = _step(hashes[part], code[at[part] + k])
             if k:
-                np.multiply(hashes[:live], _FIBONACCI, out=mixed[:live])
-                np.right_shift(mixed[:live], shift, out=mixed[:live])
-                prefixes[mixed[:live]] = True
+                np.multiply(hashes[part], _FIBONACCI, out=mixed[part])
+                np.right_shift(mixed[part], shift, out=mixed[part])
+                prefixes[mixed[part]] = True
             k += 1
             live = int(np.searchsorted(left, -k, side="left"))  # pieces longer than k
         table = IntTable.build(hashes.view(np.int64), order)
