@@ -4,16 +4,16 @@ Looking up every token a merge list names in the vocabulary dict costs a Python 
 dict probe per token, each a few cache misses: Llama 3's 280,147 merges name 840,441
 tokens (left, right and the merged one), ~0.2 s of every load. Here the tokens are read
 as code points from the merge list's text (tokens joined by a separator that none holds),
-hashed one code point at a time in numpy steps (:mod:`core.tokenizers.models.span_hash`:
-the merged token's hash is composed from its two parts'), and looked up in a hash table of the
-vocabulary's tokens hashed alike (:class:`~core.tokenizers.models.int_hash.IntTable`).
+hashed one code point at a time in numpy steps (:mod:`core.tokenizers.models.span_hash`;
+the merged token's hash is composed from its two parts'), and looked up in a hash table
+of the vocabulary's tokens hashed alike (:class:`~core.tokenizers.models.int_hash.IntTable`).
 Every id found is then checked code point by code point against its vocabulary token,
 so a hash collision can never give a wrong id: the caller then looks the tokens up one by
 one (as it does when a token is not in the vocabulary, to name it).
 
 Cost for a merge list of C code points naming T tokens and a vocabulary of V code points:
-O(C + V) numpy, in as many steps as the longest token has code points, O(T) expected hash
-probes. Memory O(C + V).
+O(C + V) numpy, in at most :data:`LONGEST` steps, O(T) expected hash probes. Memory
+O(C + V).
 
 Public names: :func:`merge_ids`, :data:`LONGEST`.
 """

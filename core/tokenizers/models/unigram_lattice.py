@@ -6,16 +6,17 @@ when strictly better, so ties keep the earliest start). The words are laid end t
 code points, and three stages each run over all of them at once:
 
 1. **Edges.** From every position, slices of 1, 2, ... code points are hashed one code
-   point at a time (:mod:`core.tokenizers.models.span_hash`) and looked up in a hash table of every
-   prefix of every piece (:class:`PrefixTable`); a position leaves the walk at its first
-   slice that is no such prefix, as the per-word walk does, or at its word's end. A slice
-   whose hash names a piece is compared code point by code point with that piece, so a
-   hash collision never makes an edge. A character that is no piece gets an *unknown* edge
-   of one character (score ``unk_score``).
+   point at a time (:mod:`core.tokenizers.models.span_hash`); a position leaves the walk
+   at its first slice whose hash is no piece prefix's (:class:`PieceIndex`), or at its
+   word's end. A slice whose hash names a piece is an edge. A character that is no piece
+   gets an *unknown* edge of one character (score ``unk_score``).
 2. **Best paths.** Every edge ending at offset ``e`` of its word starts before ``e``, so
    offsets are settled in order, ``e = 1, 2, ...``, each for all words at once; inside a
    step, edges are tried longest first (earliest start first).
 3. **Read-back.** The back-pointers are followed from every word's end, all words in step.
+   Every edge on a path is then checked code point by code point against its piece; a
+   word whose path took an edge that only a hash collision made is reported, to be
+   segmented alone (see :func:`best_paths` for why checking the path is enough).
 
 Cost for N code points in W words: O(N·R) hash look-ups in step 1 (R: the slices tried
 from a position, at most the longest piece), O(E) for the E edges in step 2, O(N) in step
@@ -176,7 +177,7 @@ class PieceIndex:
         start, length, which = start[check], length[check], which[check]
         same = self._lengths[which] == length
         for span in range(int(length.max())):
-            part = np.flatnonzero(span < length)
+            part = np.flatnonzero(same & (span < length))  # (a shorter piece: no read past it)
             same[part] &= (code[start[part] + span]
                            == self._code[self._offsets[which[part]] + span])
         ok[check] = same

@@ -161,3 +161,12 @@ def test_a_batch_of_new_words_stops_when_asked(everything_walked_together):
     assert not model._cache  # nothing half-made is kept
     model.prefetch_words(batch, should_stop=lambda: False)
     assert len(model._cache) == len(batch)
+
+
+def test_an_edge_longer_than_the_piece_its_hash_names_is_rejected_without_reading_past_it():
+    """A collision may pair a slice with a shorter piece, the last one of the index: the
+    check compares lengths first and reads no code point past that piece."""
+    index = PieceIndex.build(["x", "ab"], [0, 1])
+    code = np.frombuffer("abzzz".encode("utf-32-le"), np.uint32)
+    ok = index.confirm(code, np.array([0, 0]), np.array([5, 2]), np.array([1, 1]))
+    assert ok.tolist() == [False, True]
