@@ -114,10 +114,10 @@ class BatchEncoder:
                   should_stop: Callable[[], bool] | None = None) -> None:
         """Give the model the words of ``texts`` all at once (:meth:`_Rewrites.prefetch`)
         when its cache looks cold — it holds fewer words than there are texts — and the
-        model segments many new words better together (``batches_new_words``: BPE, Unigram): the words of
-        the pieces between added tokens, split as :meth:`encode` splits them. O(total
-        code points) for the splits (repeated by :meth:`encode`, which is why a warm cache
-        skips this)."""
+        model segments many new words better together (``batches_new_words``: BPE,
+        Unigram): the words of the pieces between added tokens, split as :meth:`encode`
+        splits them. O(total code points) for the splits (repeated by :meth:`encode`,
+        which is why a warm cache skips this)."""
         cache = self.rewrites[0]
         if self.plan is None or not self.model.batches_new_words or len(cache) >= len(texts):
             return
@@ -333,7 +333,8 @@ class _Rewrites(dict):
         """Let the model see the ``words`` not yet kept all at once (its
         ``prefetch_words``: BPE merges many new words together, Unigram walks their
         lattices together) before they are looked up one by one. Skipped unless
-        :func:`~core.tokenizers.models.base.mostly_new` (a warm cache: nothing to gain). O(W) for W words plus the model's work."""
+        :func:`~core.tokenizers.models.base.mostly_new` (a warm cache: nothing to gain).
+        O(W) for W words plus the model's work."""
         if not mostly_new(words, self):
             return
         new = [w for w in dict.fromkeys(words) if w not in self]
@@ -362,8 +363,8 @@ class _Rewrites(dict):
         computes them one by one), unshifted or not byte-level: byte spans mapped to
         character spans in numpy over the joined words; the prepended first symbol of a
         shifted word given the span [0, 1) of the character it stands for. Words with an
-        empty token are left to :meth:`__missing__`. O(W + T) for W words of T tokens, plus the model's
-        :meth:`tokenize_word` per word (cached by :meth:`prefetch`)."""
+        empty token are left to :meth:`__missing__`. O(W + T) for W words of T tokens,
+        plus the model's :meth:`tokenize_word` per word (cached by :meth:`prefetch`)."""
         if not words:
             return
         if len(self) + len(words) > MAX_CACHED:

@@ -29,7 +29,6 @@ Public names: :func:`encode_chunk`, :data:`CHUNK`, :data:`FIRST`, :data:`ALL`.
 from __future__ import annotations
 
 import bisect
-
 from typing import Any, Callable
 
 import numpy as np

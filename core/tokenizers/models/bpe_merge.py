@@ -15,8 +15,8 @@ and :func:`merge_by_rank` (a list scan for short words, :func:`heap_merge` from
 numpy rounds of :mod:`core.tokenizers.models.bpe_batch`.
 
 A model hands the loops its pairs as :class:`PairRanks`. Also :func:`merges_from_ranks`,
-:func:`initial_symbols`, :func:`reference_spans`. Symbol
-widths and positions are UTF-8 bytes; spans handed back are code points of the word.
+:func:`initial_symbols`, :func:`reference_spans`. Symbol widths and positions are UTF-8
+bytes; spans handed back are code points of the word.
 """
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ def merge_by_pairs(parts: list[str], rule: PairRanks) -> list[str]:
     if len(parts) >= LONG_WORD:
         parts[:] = heap_merge(parts, rule)
         return parts
-    get, sep, cut = rule
-    get = get.get
+    table, sep, cut = rule
+    get = table.get
     ranks = [get(a + sep + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
     while ranks:
         m = min(ranks)
