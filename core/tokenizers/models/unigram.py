@@ -404,12 +404,7 @@ class Unigram(CachedModel):
         if (which >= 0).any():
             ok = index.confirm(code, start, length, which)
             start, length, ids = start[ok], length[ok], ids[ok]
-        unknown = np.ones(n, bool)
-        unknown[start[length == 1]] = False
-        lone = np.flatnonzero(unknown)
-        start = np.concatenate((start, lone))
-        end = start + np.concatenate((length, np.ones(len(lone), np.int64)))
-        ids = np.concatenate((ids, np.full(len(lone), -1, np.int64)))
+        end = start + length
         order = np.argsort(start, kind="stable")
         start, end, ids = start[order], end[order], ids[order]
         score = np.where(ids >= 0, self._score_array[np.maximum(ids, 0)], self.unk_score)

@@ -136,15 +136,16 @@ class PieceIndex:
         Returns ``(start, length, id, which)``, int64 arrays of shape (E,): every slice
         ``code[start:start + length]`` whose hash names a piece — its id and its index in
         the pieces the index was built from (-1 for one character: looked up by code
-        point, so certain). A slice of two or more code points may be a hash collision
-        that :meth:`confirm` rejects. Grouped by length, ascending starts within a
-        length. ``should_stop`` is asked before every length. O(N·R) numpy for R the
-        slices tried from a position."""
+        point, so certain) — and an *unknown* edge (id -1) at every character that is no
+        piece. A slice of two or more code points may be a hash collision that
+        :meth:`confirm` rejects. Grouped by length, ascending starts within a length.
+        ``should_stop`` is asked before every length. O(N·R) numpy for R the slices
+        tried from a position."""
         chars = self._chars
         state = chars[np.minimum(code, len(chars) - 1)]
         state[code >= len(chars)] = _NONE
-        pos = np.flatnonzero(state >= 0)
-        found = [(pos, np.ones(len(pos), np.int64), state[pos].astype(np.int64),
+        pos = np.arange(len(code))  # one-character edges: a piece, else an unknown edge
+        found = [(pos, np.ones(len(pos), np.int64), np.maximum(state, -1).astype(np.int64),
                   np.full(len(pos), -1, np.int64))]
         pos = np.flatnonzero((state != _NONE) & (room > 1))
         hashes = _step(np.zeros(len(pos), np.uint64), code[pos])
@@ -227,13 +228,6 @@ def best_paths(table: PieceIndex, words: Sequence[str], scores: np.ndarray,
     word_of = np.repeat(np.arange(w), lens)
     offset = np.arange(n) - word_start[word_of]  # each position's offset in its word
     start, length, ids, which = table.edges(code, lens[word_of] - offset, should_stop)
-    single = np.ones(n, bool)  # characters that are no piece: one unknown edge each
-    single[start[length == 1]] = False
-    unknown = np.flatnonzero(single)
-    start = np.concatenate((start, unknown))
-    length = np.concatenate((length, np.ones(len(unknown), np.int64)))
-    ids = np.concatenate((ids, np.full(len(unknown), -1, np.int64)))
-    which = np.concatenate((which, np.full(len(unknown), -1, np.int64)))
     # groups of (end offset, length), longest first inside an end offset
     longest = int(length.max()) if len(length) else 1
     key = (offset[start] + length) * (longest + 1) + (longest - length)
