@@ -18,7 +18,7 @@ import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
@@ -31,6 +31,10 @@ COMPACT_FROM = 256
 """Offset lists at least this long are stored as compact :class:`IntArray` columns."""
 _COUNT = np.arange(COMPACT_FROM + 1, dtype=np.int64)  # the arrays() of short identity maps
 _COUNT.flags.writeable = False
+_IDENTITY_LISTS: dict[int, tuple[list[int], list[int]]] = {}
+"""The ``(starts, ends)`` lists of the identity map of each length under
+:data:`COMPACT_FROM`, shared by every :meth:`NormalizedText.identity` of that length (maps
+are never edited in place)."""
 
 
 def _view(values) -> np.ndarray:
@@ -91,11 +95,17 @@ class NormalizedText:
         """The unnormalized text: character ``i`` maps to ``(i, i+1)``."""
         n = len(original)
         if n >= COMPACT_FROM:
-            nt = cls(original, original, int_array(range(n)), int_array(range(1, n + 1)))
+            starts, ends = int_array(range(n)), int_array(range(1, n + 1))
         else:
-            nt = cls(original, original, list(range(n)), list(range(1, n + 1)))
-            nt.__dict__["_arrays"] = (nt.starts, nt.ends, _COUNT[:n], _COUNT[1:n + 1])
-        nt.__dict__["_identity"] = True  # (kept by same_map: what maps_in_place reads)
+            lists = _IDENTITY_LISTS.get(n)
+            if lists is None:
+                lists = _IDENTITY_LISTS[n] = (list(range(n)), list(range(1, n + 1)))
+            starts, ends = lists
+        # the fields set directly (the map is right by construction): a text cut by many
+        # added tokens makes one of these per piece
+        nt = object.__new__(cls)
+        nt.__dict__.update(original=original, text=original, starts=starts, ends=ends,
+                           truthful=None, _identity=True)  # (kept by same_map: maps_in_place)
         return nt
 
     def __len__(self) -> int:
@@ -121,11 +131,22 @@ class NormalizedText:
 
     def same_map(self, text: str) -> "NormalizedText":
         """A new text over the same offset map (a one-to-one rewrite), sharing the columns
-        and their arrays."""
-        nt = NormalizedText(self.original, text, self.starts, self.ends)
+        and their arrays.
+
+        Raises
+        ------
+        OffsetError
+            If ``text`` is not as long as this text.
+        """
+        if len(text) != len(self.text):
+            raise OffsetError(f"same_map of {len(self.text)} characters given {len(text)}")
+        nt = object.__new__(NormalizedText)  # (the fields set directly: the map is checked)
+        fields = nt.__dict__
+        fields.update(original=self.original, text=text, starts=self.starts, ends=self.ends,
+                      truthful=None)
         for kept in ("_arrays", "_identity"):
             if kept in self.__dict__:
-                nt.__dict__[kept] = self.__dict__[kept]
+                fields[kept] = self.__dict__[kept]
         return nt
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -135,7 +156,11 @@ class NormalizedText:
         kept = self.__dict__.get("_arrays")
         if kept is not None and kept[0] is self.starts and kept[1] is self.ends:
             return kept[2], kept[3]
-        starts, ends = _view(self.starts), _view(self.ends)
+        n = len(self.starts)
+        if "_identity" in self.__dict__ and n <= COMPACT_FROM:  # a short identity map
+            starts, ends = _COUNT[:n], _COUNT[1:n + 1]
+        else:
+            starts, ends = _view(self.starts), _view(self.ends)
         self.__dict__["_arrays"] = (self.starts, self.ends, starts, ends)
         return starts, ends
 
@@ -378,14 +403,15 @@ class NormalizedText:
         if not parts:
             return cls(original, "", IntArray(), IntArray())
         shifts, pieces = zip(*parts)
-        if all(p.maps_in_place for p in pieces):  # one-to-one pieces
-            lens = np.fromiter(map(len, pieces), np.int64, len(pieces))
-            if int(lens.sum()) == len(original) and (
-                    np.asarray(shifts, np.int64) == np.cumsum(lens) - lens).all():
-                # laid end to end over the whole text: its identity map (O(n), no work
-                # per piece — a text cut by tens of thousands of added tokens)
+        if all(["_identity" in p.__dict__ for p in pieces]):  # one-to-one pieces
+            texts = [p.text for p in pieces]
+            lens = list(map(len, texts))
+            if sum(lens) == len(original) and list(shifts) == list(
+                    accumulate(lens[:-1], initial=0)):
+                # laid end to end over the whole text: its identity map (O(n), C-level
+                # passes over the pieces — a text cut by tens of thousands of added tokens)
                 whole = cls.identity(original)
-                text = "".join([p.text for p in pieces])
+                text = "".join(texts)
                 return whole if text == original else whole.same_map(text)
         columns = list(map(cls.arrays, pieces))
         # each piece's columns laid end to end, then shifted in one pass (O(n) numpy; no

@@ -23,8 +23,8 @@ Spans: ``TextSplit.shift`` is the original code point where the split's normaliz
 starts; ``start``/``end`` and ``word_starts`` are normalized code points inside
 ``normalized.text``; :class:`TokenRun` spans are normalized code points of that text.
 
-Public names: :class:`TextSplit`, :class:`TokenRun`, :func:`split_added`,
-:func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :func:`laid_flat`,
+Public names: :class:`TextSplit`, :class:`TokenRun`, :class:`RunPart`, :class:`SharedWords`,
+:func:`split_added`, :func:`normalize`, :func:`pre_tokenize`, :func:`tokenize`, :func:`laid_flat`,
 :func:`split_stoppable`, :data:`STOP_CHECK_WORDS`, :data:`STOP_CHECK_SPLITS`,
 :data:`STOP_CHECK_CHARS`, :data:`FLAT_CHUNK`, :data:`WORD_CHUNK`.
 """
@@ -35,7 +35,7 @@ import bisect
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from operator import attrgetter, itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -43,10 +43,11 @@ from core.errors import check_stop
 from core.text.normalize import NormalizedText
 from core.tokenizers._components import cut_points
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
+from core.tokenizers.pre_tokenizers.base import laid_maps
 
-__all__ = ["FLAT_CHUNK", "STOP_CHECK_CHARS", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS", "TextSplit",
-           "TokenRun", "WORD_CHUNK", "laid_flat", "normalize", "pre_tokenize", "split_added",
-           "split_stoppable", "tokenize"]
+__all__ = ["FLAT_CHUNK", "RunPart", "STOP_CHECK_CHARS", "STOP_CHECK_SPLITS", "STOP_CHECK_WORDS",
+           "SharedWords", "TextSplit", "TokenRun", "WORD_CHUNK", "laid_flat", "normalize",
+           "pre_tokenize", "split_added", "split_stoppable", "tokenize"]
 
 STOP_CHECK_WORDS = 512
 """``should_stop`` is asked before every this many words the model tokenizes."""
@@ -84,6 +85,30 @@ class TokenRun:
     hi: np.ndarray
 
 
+class SharedWords(NamedTuple):
+    """The words the pre-tokenizer made of many small splits together
+    (:func:`_split_together`), laid end to end in the splits' order: each word's start in
+    its own split (normalized code points) and the flat character maps of all of them
+    (each in its own split's code points; None: every character at its own place)."""
+
+    words: list[str]
+    starts: list[int]
+    maps: tuple[np.ndarray, np.ndarray] | None
+
+
+class RunPart(NamedTuple):
+    """A split's tokens as a stretch of a :class:`TokenRun` that the small splits of one
+    text share (:func:`_tokenize_small_splits`): tokens ``[t0, t1)`` and words
+    ``[w0, w1)`` of ``run``, whose ``lo``/``hi`` are int64 arrays of normalized code points
+    of each token's own split (and ``counts`` a list)."""
+
+    run: TokenRun
+    t0: int
+    t1: int
+    w0: int
+    w1: int
+
+
 @dataclass(slots=True, eq=False)
 class TextSplit:
     """One split of the text as it goes from stage to stage.
@@ -108,9 +133,19 @@ class TextSplit:
         starts, and for rewritten words the flat ``(lo, hi)`` normalized spans of every
         word character (None when each word character stands for the normalized one at
         its own place: words that are slices of the text, or ByteLevel's spelling of
-        ASCII text).
+        ASCII text). Read the maps through :meth:`word_maps`: for words made together
+        with other splits' they are sliced from ``words_of`` when first asked for.
+    words_of : (SharedWords, int, int) or None
+        After :func:`pre_tokenize`, for a split whose words were made together with other
+        splits': those words, and where this split's first word and first character
+        are in them.
     runs : list of TokenRun or None
-        After :func:`tokenize`: the words' tokens, a chunk at a time (None: no words).
+        After :func:`tokenize`: the words' tokens, a chunk at a time (None: no words, or
+        the tokens are in ``part``).
+    part : RunPart or None
+        After :func:`tokenize`, for a split of few words among many such (a text cut by
+        added tokens): its tokens' place in the run those splits share. Read the tokens
+        either way through :meth:`token_runs`.
     """
 
     shift: int
@@ -122,7 +157,30 @@ class TextSplit:
     words: list[str] | None = None
     word_starts: list[int] | None = None
     char_maps: Any = None
+    words_of: tuple[SharedWords, int, int] | None = None
     runs: list[TokenRun] | None = None
+    part: RunPart | None = None
+
+    def word_maps(self) -> Any:
+        """``char_maps``, sliced from the shared words' maps on first use where the words
+        were made together with other splits' (O(1): views)."""
+        if self.char_maps is None and self.words_of is not None:
+            shared, _, c0 = self.words_of
+            if shared.maps is not None:
+                c1 = c0 + sum(map(len, self.words))
+                self.char_maps = (shared.maps[0][c0:c1], shared.maps[1][c0:c1])
+        return self.char_maps
+
+    def token_runs(self) -> list[TokenRun]:
+        """The split's tokens as runs: ``runs``, or its stretch of the shared run made into
+        one of its own (spans in lists when short); [] for none. O(its tokens)."""
+        if self.part is None:
+            return self.runs or []
+        run, t0, t1, w0, w1 = self.part
+        small = t1 - t0 < SMALL_RUN
+        lo, hi = run.lo[t0:t1], run.hi[t0:t1]
+        return [TokenRun(run.tokens[t0:t1], run.ids[t0:t1], run.counts[w0:w1],
+                         lo.tolist() if small else lo, hi.tolist() if small else hi)]
 
     @property
     def surface(self) -> str:
@@ -142,16 +200,17 @@ def split_added(added: AddedVocabulary, text: str,
     segments = (added.split_original(text, should_stop=should_stop, parse_special=parse_special)
                 if added.has_raw else [(0, len(text), None)])
     out = []
+    append, identity = out.append, NormalizedText.identity
     matched: dict[str, NormalizedText] = {}  # an added token's text: one map however often
-    for a, b, tok in segments:
-        if not len(out) % STOP_CHECK_SPLITS:
+    for k, (a, b, tok) in enumerate(segments):
+        if not k % STOP_CHECK_SPLITS:
             check_stop(should_stop)
-        piece = text if (a, b) == (0, len(text)) else text[a:b]
+        piece = text[a:b]  # (the text itself when the slice is all of it)
         if tok is None:
-            nt = NormalizedText.identity(piece)
+            nt = identity(piece)
         elif (nt := matched.get(piece)) is None:
-            nt = matched[piece] = NormalizedText.identity(piece)
-        out.append(TextSplit(a, nt, 0, b - a, tok))
+            nt = matched[piece] = identity(piece)
+        append(TextSplit(a, nt, 0, b - a, tok))
     return out
 
 
@@ -227,10 +286,13 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
 
 def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
                     should_stop: Callable[[], bool] | None) -> None:
-    """Stage 3's words of many short pieces at once (``pre.split_mapped_many``, pieces of
+    """Stage 3's words of many short pieces at once (``pre.split_mapped_flat``, pieces of
     up to :data:`STOP_CHECK_CHARS` code points in all per call, ``should_stop`` asked
     between): a text cut by many added tokens costs the pre-tokenizer's per-call work
-    once per batch, not once per piece. O(characters) besides the pre-tokenizer's work."""
+    once per batch, not once per piece. Each split gets its slices of the words and
+    starts, and :class:`SharedWords` for its maps (:meth:`TextSplit.word_maps`) and for
+    :func:`tokenize`. O(characters) besides the pre-tokenizer's work, with no numpy call
+    per piece."""
     at = 0
     while at < len(jobs):
         check_stop(should_stop)
@@ -239,8 +301,23 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
             size += len(jobs[end][1])
             end += 1
         batch = jobs[at:end]
-        for (split, _, _, a), got in zip(batch, pre.split_mapped_many([job[1] for job in batch])):
-            _set_words(split, got, a)
+        words, starts, maps, counts = pre.split_mapped_flat([job[1] for job in batch])
+        shared = SharedWords(words, starts, maps)
+        w = c = 0
+        for (split, _, _, a), n in zip(batch, counts):
+            mine = split.words = words[w:w + n]
+            if a:  # a split cut from its piece after normalization: spans in the piece
+                split.word_starts = [x + a for x in starts[w:w + n]]
+                if maps is not None:
+                    n_chars = sum(map(len, mine))
+                    split.char_maps = (maps[0][c:c + n_chars] + a, maps[1][c:c + n_chars] + a)
+                    c += n_chars
+            else:
+                split.word_starts = starts[w:w + n]
+                split.words_of = (shared, w, c)
+                if maps is not None:
+                    c += sum(map(len, mine))
+            w += n
         at = end
 
 
@@ -318,8 +395,9 @@ def tokenize(model: Any, splits: list[TextSplit],
         size = FLAT_CHUNK if flat else WORD_CHUNK
         char_at = 0
         runs = s.runs = []
+        s.part = None
         for i in range(0, len(words), size):
-            chunk, starts, maps = words, s.word_starts, s.char_maps
+            chunk, starts, maps = words, s.word_starts, s.word_maps()
             if len(words) > size:
                 chunk, starts = words[i:i + size], starts[i:i + size]
                 if maps is not None:
@@ -346,10 +424,13 @@ def _tokenize_small_splits(model: Any, splits: list[TextSplit],
     ``should_stop`` asked between — through its ``tokenize_flat`` (many new words merged
     together) or, where it answers None (few or mostly cached words), ``tokenize_words``
     laid flat — and the spans of all their tokens are found in one pass
-    (:func:`spans_in_text`, the splits' character maps laid end to end); each split then
-    gets its slice as one :class:`TokenRun`. O(words + tokens + characters) besides the
-    model's work, with no numpy call per split."""
-    words = list(chain.from_iterable(s.words for s in splits))
+    (:func:`spans_in_text`, the splits' character maps laid end to end, or those the
+    pre-tokenizer made for them together, :class:`SharedWords`); each split then
+    gets its stretch of the one :class:`TokenRun` they share (:class:`RunPart`), which
+    the builder reads in one pass. O(words + tokens + characters) besides the model's
+    work, with no numpy call per split."""
+    shared = _shared_words(splits)
+    words = shared.words if shared else list(chain.from_iterable(s.words for s in splits))
     tokens: list[str] = []
     ids: list[int] = []
     counts, rel_a, rel_b = [], [], []
@@ -365,39 +446,34 @@ def _tokenize_small_splits(model: Any, splits: list[TextSplit],
         rel_a.append(got[3])
         rel_b.append(got[4])
     per_word = np.concatenate(counts)
-    starts = list(chain.from_iterable(s.word_starts for s in splits))
     bounds = list(accumulate(map(len, map(_WORDS, splits)), initial=0))  # each split's words
-    lo_all, hi_all = spans_in_text(words, starts, _joined_maps(splits, words, starts, bounds),
-                                   per_word, np.concatenate(rel_a), np.concatenate(rel_b))
-    lo_list, hi_list, count_list = lo_all.tolist(), hi_all.tolist(), per_word.tolist()
+    if shared:
+        starts, maps = shared.starts, shared.maps
+    else:
+        starts = list(chain.from_iterable(s.word_starts for s in splits))
+        maps = laid_maps(words, starts, [s.word_maps() for s in splits], bounds)
+    lo_all, hi_all = spans_in_text(words, starts, maps, per_word, np.concatenate(rel_a),
+                                   np.concatenate(rel_b))
+    count_list = per_word.tolist()
+    shared = TokenRun(tokens, ids, count_list, lo_all, hi_all)
     before = list(accumulate(count_list, initial=0))  # tokens before each word
     for s, w0, w1 in zip(splits, bounds, bounds[1:]):
-        t0, t1 = before[w0], before[w1]
-        small = t1 - t0 < SMALL_RUN
-        s.runs = [TokenRun(tokens[t0:t1], ids[t0:t1], count_list[w0:w1],
-                           lo_list[t0:t1] if small else lo_all[t0:t1],
-                           hi_list[t0:t1] if small else hi_all[t0:t1])]
+        s.runs, s.part = None, RunPart(shared, before[w0], before[w1], w0, w1)
 
 
-def _joined_maps(splits: list[TextSplit], words: list[str], starts: list[int],
-                 bounds: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
-    """The character maps of the splits laid end to end, each in its own split's
-    normalized code points; a split without one has its words' own places. ``words`` /
-    ``starts``: the splits' words and starts laid end to end, split ``k``'s from word
-    ``bounds[k]`` on. None when no split has a map. O(characters), numpy calls only for
-    the splits with maps."""
-    if all(s.char_maps is None for s in splits):
+def _shared_words(splits: list[TextSplit]) -> SharedWords | None:
+    """The :class:`SharedWords` whose words are exactly those of ``splits``, in order (the
+    pieces of a text cut by added tokens, pre-tokenized together), or None. O(splits)."""
+    first = splits[0].words_of
+    if first is None or first[1]:
         return None
-    lens = np.fromiter(map(len, words), np.int64, len(words))
-    lo = np.repeat(np.asarray(starts, np.int64) - (np.cumsum(lens) - lens), lens)
-    lo += np.arange(len(lo), dtype=np.int64)
-    hi = lo + 1
-    chars_before = list(accumulate(lens.tolist(), initial=0))
-    for s, w0, w1 in zip(splits, bounds, bounds[1:]):
-        if s.char_maps is not None:
-            a, b = chars_before[w0], chars_before[w1]
-            lo[a:b], hi[a:b] = s.char_maps
-    return lo, hi
+    shared, at = first[0], 0
+    for s in splits:
+        of = s.words_of
+        if of is None or of[0] is not shared or of[1] != at:
+            return None
+        at += len(s.words)
+    return shared if at == len(shared.words) else None
 
 
 def laid_flat(pieces: list) -> tuple[list[str], list[int], np.ndarray, np.ndarray, np.ndarray]:
@@ -505,7 +581,7 @@ def spans_in_text(words, starts, char_maps, counts, rel_a, rel_b):
 def word_spans(split: TextSplit) -> list[tuple[str, int, int]]:
     """``(word, normalized start, normalized end)`` of each word of a pre-tokenized
     split. O(words + characters)."""
-    words, starts, maps = split.words or [], split.word_starts or [], split.char_maps
+    words, starts, maps = split.words or [], split.word_starts or [], split.word_maps()
     if maps is None:
         return [(w, s, s + len(w)) for w, s in zip(words, starts)]
     out, k = [], 0

@@ -262,10 +262,7 @@ class Tokenizer:
                                          parse_special_tokens)
             stages.tokenize(self.model, splits, should_stop)
             builder = EncodingBuilder(len(text))
-            for k, split in enumerate(splits):
-                if not k % stages.STOP_CHECK_SPLITS:
-                    check_stop(should_stop)
-                builder.add(split)
+            builder.add_many(splits, should_stop)
             check_stop(should_stop)
             normalized = stages.joined_normalized(text, pieces)
             check_stop(should_stop)

@@ -48,6 +48,7 @@ from core.errors import SubwordScopeError, TokenizerLoadError, check_stop
 from core.text.byte_alphabet import BYTE_TO_CHAR, bytes_to_byte_level
 import numpy as np
 
+from core.tokenizers.models.base import mostly_new
 from core.tokenizers.models.bpe_batch import (
     BATCH_WORD, BATCH_WORDS, NO_RANK, PairTable, merge_segments, merge_word)
 from core.tokenizers.models.bpe_cuts import cut_words, join_pieces, merge_free_cutter
@@ -350,7 +351,8 @@ class BPE:
         :class:`core.errors.Cancelled`.
         """
         pieces = self._pieces
-        fresh = self._cache_merged_together(words) if len(words) >= 64 else {}
+        fresh = (self._cache_merged_together(words)
+                 if len(words) >= 64 and mostly_new(words, pieces) else {})
         get = fresh.get
         if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
             return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD
@@ -389,6 +391,8 @@ class BPE:
         if (len(words) < FLAT_WORDS or self.continuing_subword_prefix
                 or self.end_of_word_suffix or len(self._vocab_r) != len(self._vocab)):
             return None  # (the conditions of _symbol_ids that need no look at the words)
+        if not mostly_new(words, self._pieces):
+            return None  # a warm cache, told by a sample: looked up
         cutter = self.merge_free_cutter() if max(map(len, words)) >= CUT_FROM else None
         if cutter is None:
             return self._tokenize_uncut_flat(words, should_stop)

@@ -13,6 +13,7 @@ place). The tokenizer maps model offsets through them.
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,12 @@ class PreTokenizer:
     def split(self, text: str) -> Words:  # pragma: no cover
         raise NotImplementedError
 
+    def split_texts(self, texts: list[str]) -> list[Words]:
+        """``[split(text) for text in texts]`` (an empty text has no words); a pre-tokenizer
+        that splits many short texts faster together (Split) overrides it."""
+        split = self.split
+        return [split(text) if text else ([], []) for text in texts]
+
     def word_map(self, text: str, word: str, start: int) -> tuple[list[int], list[int]]:
         """Normalized span of each character of a rewritten ``word`` (``transforms`` only)."""
         raise NotImplementedError  # pragma: no cover
@@ -69,11 +76,26 @@ class PreTokenizer:
             hi += b
         return words, starts, (np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64))
 
-    def split_mapped_many(self, texts: list[str]) -> list[tuple[list[str], list[int], Any]]:
-        """``[split_mapped(text, 0) for text in texts]``: many texts none of which starts
-        the original text (the pieces of a text cut by added tokens). A pre-tokenizer that
-        can do them together (a Sequence ending in ByteLevel) overrides it."""
-        return [self.split_mapped(text, 0) for text in texts]
+    def split_mapped_flat(self, texts: list[str]) -> tuple[list[str], list[int], Any, list[int]]:
+        """:meth:`split_mapped` of many texts none of which starts the original text (the
+        pieces of a text cut by added tokens), laid end to end.
+
+        Returns
+        -------
+        (words, starts, maps, counts)
+            Every text's words in order; each word's start in its own text (code points);
+            the flat ``(lo, hi)`` maps of all their characters, each in its own text's
+            code points (:func:`laid_maps`; None when every character stands at its own
+            place); and the number of words of each text. A pre-tokenizer that splits many
+            texts faster together (a Sequence ending in ByteLevel) overrides it.
+            O(characters) besides the splitting.
+        """
+        got = [self.split_mapped(text, 0) for text in texts]
+        words = list(chain.from_iterable(g[0] for g in got))
+        starts = list(chain.from_iterable(g[1] for g in got))
+        counts = [len(g[0]) for g in got]
+        maps = laid_maps(words, starts, [g[2] for g in got], list(accumulate(counts, initial=0)))
+        return words, starts, maps, counts
 
     def safe_cut(self, text: str, at: int) -> int | None:
         """The first position ``p >= at`` where ``text`` may be cut and its halves split
@@ -88,3 +110,25 @@ class PreTokenizer:
 
     def describe(self) -> dict[str, Any]:
         return {"type": self.type_name, **self.settings()}
+
+
+def laid_maps(words: list[str], starts: list[int], maps: list[Any],
+              bounds: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The character maps of groups of words laid end to end: group ``k`` is
+    ``words[bounds[k]:bounds[k + 1]]`` (with their ``starts``) and ``maps[k]`` its flat
+    ``(lo, hi)`` maps, or None when each of its word characters ``i`` stands at its own
+    place (``starts[j] + i``), which is then written out. None when no group has a map.
+    O(characters) in numpy, with numpy calls only for the groups that have maps."""
+    if all(m is None for m in maps):
+        return None
+    if all(m is not None for m in maps):
+        return np.concatenate([m[0] for m in maps]), np.concatenate([m[1] for m in maps])
+    lens = np.fromiter(map(len, words), np.int64, len(words))
+    lo = np.repeat(np.asarray(starts, np.int64) - (np.cumsum(lens) - lens), lens)
+    lo += np.arange(len(lo), dtype=np.int64)
+    hi = lo + 1
+    chars_before = list(accumulate(lens.tolist(), initial=0))
+    for m, w0, w1 in zip(maps, bounds, bounds[1:]):
+        if m is not None:
+            lo[chars_before[w0]:chars_before[w1]], hi[chars_before[w0]:chars_before[w1]] = m
+    return lo, hi

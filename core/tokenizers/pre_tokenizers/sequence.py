@@ -71,41 +71,26 @@ class Sequence(PreTokenizer):
                 words, starts, maps = _rewrite_mapped(p, words, starts, maps, first)
         return words, starts, maps
 
-    def split_mapped_many(self, texts: list[str]) -> list[tuple[list[str], list[int], Any]]:
-        """:meth:`split_mapped` of many texts none of which starts the original text: where
-        plain members end in one rewriting member that rewrites many words at once (its
-        ``split_many``: ByteLevel after a Split, as Llama 3 and Qwen3 have it), the plain
-        members split each text and the last rewrites the words of all texts in one call
-        (a chat prompt's many short turns); else text by text. O(characters) besides the
-        members' own work; a numpy call per text only for texts whose words have maps."""
+    def split_mapped_flat(self, texts: list[str]) -> tuple[list[str], list[int], Any, list[int]]:
+        """:meth:`PreTokenizer.split_mapped_flat`: where plain members end in one rewriting
+        member that rewrites many words at once, one word for one (its ``split_many``:
+        ByteLevel after a Split, as Llama 3 and Qwen3 have it), the plain members split
+        the texts (:meth:`PreTokenizer.split_texts`) and the last rewrites the words of all
+        of them in one call (a chat prompt's many short turns); else text by text.
+        O(characters) besides the members' own work, with no numpy call per text."""
         *plain, last = self.pre_tokenizers or [None]
         bulk = getattr(last, "split_many", None)
         if bulk is None or any(p.transforms for p in plain) or not last.transforms:
-            return super().split_mapped_many(texts)
-        per_text = []
-        for text in texts:
-            words, starts = ([text], [0]) if text else ([], [])
-            for p in plain:
-                words, starts = _split_plain(p, words, starts)
-            per_text.append((words, starts))
+            return super().split_mapped_flat(texts)
+        per_text = plain[0].split_texts(texts) if plain else [
+            ([text], [0]) if text else ([], []) for text in texts]
+        for p in plain[1:]:
+            per_text = [_split_plain(p, words, starts) for words, starts in per_text]
         got = bulk(list(chain.from_iterable(w for w, _ in per_text)),
                    list(chain.from_iterable(s for _, s in per_text)), 0)
         if got is None:
-            return super().split_mapped_many(texts)
-        new_words, new_starts, maps = got
-        out = []
-        word_at = char_at = 0
-        for words, _ in per_text:
-            n = len(words)
-            w2 = new_words[word_at:word_at + n]
-            m2 = None
-            if maps is not None:
-                chars = sum(map(len, w2))
-                m2 = (maps[0][char_at:char_at + chars], maps[1][char_at:char_at + chars])
-                char_at += chars
-            out.append((w2, new_starts[word_at:word_at + n], m2))
-            word_at += n
-        return out
+            return super().split_mapped_flat(texts)
+        return (*got, [len(w) for w, _ in per_text])
 
 
 def _split_plain(p: PreTokenizer, words: list[str], starts: list[int]

@@ -37,7 +37,7 @@ def test_splits_carry_the_piece_its_map_and_its_tokens(data_dir):
     assert first.normalized.text == "hello " and first.normalized.to_original(1, 2) == (1, 2)
     assert [s.words for s in splits] == [["hello"], None, ["world"]]
     assert [s.opens_piece for s in splits] == [True, True, True]
-    assert splits[0].runs[0].tokens == ["hello"] and splits[2].runs[0].tokens == ["world"]
+    assert splits[0].token_runs()[0].tokens == ["hello"] and splits[2].token_runs()[0].tokens == ["world"]
     builder = EncodingBuilder(len(text))
     for split in splits:
         builder.add(split)

@@ -1,8 +1,9 @@
 """Many pieces pre-tokenized together equal each pre-tokenized alone.
 
 A text cut by many added tokens (a chat prompt) sends its pieces to the pre-tokenizer in one
-``split_mapped_many`` call; a Sequence ending in ByteLevel then spells the words of all
-pieces at once. Maps may be None where each word character stands for the normalized
+``split_mapped_flat`` call, which lays their words end to end; a Sequence ending in
+ByteLevel then spells the words of all pieces at once, after its Split has cut each
+(``split_texts``). Maps may be None where each word character stands for the normalized
 character at its own place (ByteLevel on ASCII text): the tests compare maps after writing
 such a None out as those places.
 """
@@ -49,12 +50,30 @@ def _written_out(words: list[str], starts: list[int], maps):
 @example("split-then-bytes", ["Hi there", "", "नमस्ते दुनिया", "ok\n\n", "👨\u200d👩 x"])
 def test_pieces_together_equal_each_alone(name, pieces):
     pre = BUILT[name]
-    together = pre.split_mapped_many(pieces)
-    assert len(together) == len(pieces)
-    for piece, (words, starts, maps) in zip(pieces, together):
+    words, starts, maps, counts = pre.split_mapped_flat(pieces)
+    assert len(counts) == len(pieces) and sum(counts) == len(words) == len(starts)
+    lo, hi = _written_out(words, starts, maps)
+    assert len(lo) == sum(map(len, words))
+    at = chars = 0
+    for piece, n in zip(pieces, counts):
         w1, s1, m1 = pre.split_mapped(piece, 0)
-        assert (words, starts) == (w1, s1), piece
-        assert _written_out(words, starts, maps) == _written_out(w1, s1, m1), piece
+        assert (words[at:at + n], starts[at:at + n]) == (w1, s1), piece
+        size = sum(map(len, w1))
+        assert (lo[chars:chars + size], hi[chars:chars + size]) == _written_out(w1, s1, m1), piece
+        at, chars = at + n, chars + size
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("ab Z1'\n.,é👨\u200d")), max_size=24), max_size=8),
+       st.sampled_from(["Isolated", "Removed", "MergedWithPrevious"]), st.booleans())
+@example(["", "a  b", "1'\n"], "Isolated", False)
+def test_split_texts_equal_split_one_by_one(pieces, behavior, invert):
+    """A Split's tight loop over many texts (its tiles found by one ``findall`` a text)
+    equals :meth:`split` of each, for patterns whose matches tile the text or do not."""
+    for pattern in (LLAMA_SPLIT["pattern"]["Regex"], "\\s+", "a|(?=b)"):
+        split = build_pre_tokenizer({"type": "Split", "pattern": {"Regex": pattern},
+                                     "behavior": behavior, "invert": invert})
+        assert split.split_texts(pieces) == [split.split(p) for p in pieces]
 
 
 @settings(max_examples=200, deadline=None)
