@@ -118,9 +118,12 @@ class TextSplit:
     shift : int
         Original code point where the piece of ``normalized`` starts.
     normalized : NormalizedText
-        The normalized piece with its offset map (spans relative to ``shift``); for an
-        added token matched in the original text, its own text (identity map). Splits
-        cut from one piece after normalization share it.
+        The normalized piece with its offset map (spans relative to ``shift``). Splits
+        may share one: :func:`split_added` gives every split the identity map of the
+        whole text (``start``/``end`` its stretch of it); :func:`normalize` gives each
+        text split its normalized piece, or the whole text normalized at once where the
+        normalizer writes character for character; splits cut from one piece after
+        normalization share it.
     start, end : int
         This split's normalized code points inside ``normalized.text``.
     token : AddedToken or None
@@ -194,39 +197,54 @@ def split_added(added: AddedVocabulary, text: str,
                 parse_special: bool = True) -> list[TextSplit]:
     """Stage 1: ``text`` cut at the added tokens matched in it before normalization
     (special ones only when ``parse_special``; ``should_stop`` asked every few thousand
-    code points). O(n) for n code points, one pass of the matcher."""
+    code points). Every split is a stretch of one identity map of the whole text (no
+    object per piece: a chat prompt is cut into hundreds). O(n) for n code points, one
+    pass of the matcher."""
     if not text:
         return []
     segments = (added.split_original(text, should_stop=should_stop, parse_special=parse_special)
                 if added.has_raw else [(0, len(text), None)])
+    whole = NormalizedText.identity(text)
     out = []
-    append, identity = out.append, NormalizedText.identity
-    matched: dict[str, NormalizedText] = {}  # an added token's text: one map however often
-    for k, (a, b, tok) in enumerate(segments):
-        if not k % STOP_CHECK_SPLITS:
-            check_stop(should_stop)
-        piece = text[a:b]  # (the text itself when the slice is all of it)
-        if tok is None:
-            nt = identity(piece)
-        elif (nt := matched.get(piece)) is None:
-            nt = matched[piece] = identity(piece)
-        append(TextSplit(a, nt, 0, b - a, tok))
+    for k in range(0, len(segments), STOP_CHECK_SPLITS):
+        check_stop(should_stop)
+        out += [TextSplit(0, whole, a, b, tok) for a, b, tok in segments[k:k + STOP_CHECK_SPLITS]]
     return out
 
 
 def normalize(normalizer: Any, splits: list[TextSplit],
               should_stop: Callable[[], bool] | None = None) -> list[TextSplit]:
     """Stage 2: every text split's piece normalized (added tokens are kept verbatim), in
-    place; ``should_stop`` asked before each, and inside a long one
-    (:meth:`~core.tokenizers.normalizers.base.Normalizer.normalize_stoppable`). Returns
-    ``splits``. O(n) plus the normalizer's cost."""
-    if normalizer is None:
+    place, on the splits :func:`split_added` made; ``should_stop`` asked before each
+    piece, and inside a long one
+    (:meth:`~core.tokenizers.normalizers.base.Normalizer.normalize_stoppable`).
+
+    A normalizer that writes character for character (``char_for_char``) normalizes the
+    whole text once: the text splits take it, and so do the added tokens whose text it
+    leaves as it is (the others keep the original). Else each text split gets its own
+    normalized piece (``shift`` its start). Returns ``splits``. O(n) plus the
+    normalizer's cost."""
+    if normalizer is None or not splits:
+        return splits
+    if normalizer.char_for_char:
+        whole = splits[0].normalized
+        text = whole.text
+        norm = normalizer.normalize_stoppable(whole, should_stop)
+        if norm is not whole:
+            new = norm.text
+            for s in splits:
+                if s.token is None or new[s.start:s.end] == text[s.start:s.end]:
+                    s.normalized = norm
         return splits
     for s in splits:
         if s.token is None:
             check_stop(should_stop)
-            s.normalized = normalizer.normalize_stoppable(s.normalized, should_stop)
-            s.end = len(s.normalized.text)
+            nt = s.normalized  # (the whole text's identity map)
+            piece = NormalizedText.identity(nt.text[s.start:s.end]) if (
+                s.start or s.end != len(nt.text)) else nt
+            s.normalized = normalizer.normalize_stoppable(piece, should_stop)
+            s.shift += s.start
+            s.start, s.end = 0, len(s.normalized.text)
     return splits
 
 
@@ -246,32 +264,35 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
     pre-tokenizer's cost."""
     out: list[TextSplit] = []
     jobs: list[tuple[TextSplit, str, int, int]] = []  # (split, its text, first, its start)
-    for s in splits:
+    for k, s in enumerate(splits):
         if s.token is not None:
             out.append(s)
             continue
-        check_stop(should_stop)
-        nt = s.normalized
-        text = nt.text
-        if not text:
+        if not k % STOP_CHECK_SPLITS:
+            check_stop(should_stop)
+        nt, at, end = s.normalized, s.start, s.end
+        if at == end:
             continue
-        first = bisect.bisect_right(nt.starts, 0) if s.shift == 0 else 0
+        text = nt.text[at:end]  # (the text itself when the slice is all of it)
+        if s.shift or at and nt.maps_in_place:  # (in place, its first character is at)
+            first = 0
+        else:
+            first = bisect.bisect_right(nt.starts, 0, at, end) - at
         segments = (added.split_normalized(text, should_stop=should_stop,
                                            parse_special=parse_special)
                     if added.has_normalized else None)
         if segments is None or segments == [(0, len(text), None)]:
             # no added token in it: the split itself goes on, with its words
             out.append(s)
-            jobs.append((s, text, first, 0))
+            jobs.append((s, text, first, at))
             continue
         opens = True
         for a, b, tok in segments:
-            sub = TextSplit(s.shift, nt, a, b, tok, opens)
+            sub = TextSplit(s.shift, nt, at + a, at + b, tok, opens)
             opens = False
             out.append(sub)
             if tok is None:
-                jobs.append((sub, text if (a, b) == (0, len(text)) else text[a:b],
-                             max(first - a, 0), a))
+                jobs.append((sub, text[a:b], max(first - a, 0), at + a))
     if pre is None:
         for split, text, _, a in jobs:
             split.words, split.word_starts = [text], [a]
@@ -289,10 +310,11 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
     """Stage 3's words of many short pieces at once (``pre.split_mapped_flat``, pieces of
     up to :data:`STOP_CHECK_CHARS` code points in all per call, ``should_stop`` asked
     between): a text cut by many added tokens costs the pre-tokenizer's per-call work
-    once per batch, not once per piece. Each split gets its slices of the words and
-    starts, and :class:`SharedWords` for its maps (:meth:`TextSplit.word_maps`) and for
-    :func:`tokenize`. O(characters) besides the pre-tokenizer's work, with no numpy call
-    per piece."""
+    once per batch, not once per piece. ``jobs``: ``(split, its text, first, its start in
+    the split's piece)``. The starts and maps are moved to each split's piece in one
+    pass; each split gets its slices of the words and starts, and :class:`SharedWords`
+    for its maps (:meth:`TextSplit.word_maps`) and for :func:`tokenize`. O(characters)
+    besides the pre-tokenizer's work, with no numpy call per piece."""
     at = 0
     while at < len(jobs):
         check_stop(should_stop)
@@ -302,22 +324,23 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
             end += 1
         batch = jobs[at:end]
         words, starts, maps, counts = pre.split_mapped_flat([job[1] for job in batch])
+        bounds = list(accumulate(counts, initial=0))
+        chars = None  # code points before each text's words
+        if maps is not None:
+            lens = np.fromiter(map(len, words), np.int64, len(words))
+            chars = np.concatenate(([0], np.cumsum(lens)))[bounds].tolist()
+        shifts = [job[3] for job in batch]  # each text's start in its split's piece
+        if any(shifts):  # spans made relative to each split's piece, in one pass
+            by_word = np.repeat(np.asarray(shifts, np.int64), counts)
+            starts = (np.asarray(starts, np.int64) + by_word).tolist()
+            if maps is not None:
+                by_char = np.repeat(np.asarray(shifts, np.int64), np.diff(chars))
+                maps = (maps[0] + by_char, maps[1] + by_char)
         shared = SharedWords(words, starts, maps)
-        w = c = 0
-        for (split, _, _, a), n in zip(batch, counts):
-            mine = split.words = words[w:w + n]
-            if a:  # a split cut from its piece after normalization: spans in the piece
-                split.word_starts = [x + a for x in starts[w:w + n]]
-                if maps is not None:
-                    n_chars = sum(map(len, mine))
-                    split.char_maps = (maps[0][c:c + n_chars] + a, maps[1][c:c + n_chars] + a)
-                    c += n_chars
-            else:
-                split.word_starts = starts[w:w + n]
-                split.words_of = (shared, w, c)
-                if maps is not None:
-                    c += sum(map(len, mine))
-            w += n
+        for k, job in enumerate(batch):
+            split, w0, w1 = job[0], bounds[k], bounds[k + 1]
+            split.words, split.word_starts = words[w0:w1], starts[w0:w1]
+            split.words_of = (shared, w0, chars[k] if chars is not None else 0)
         at = end
 
 
@@ -594,7 +617,24 @@ def word_spans(split: TextSplit) -> list[tuple[str, int, int]]:
 
 def joined_normalized(text: str, splits: list[TextSplit]) -> NormalizedText:
     """The whole text's NormalizedText: the pieces of the stage-2 splits joined (an added
-    token matched before normalization kept verbatim). O(n)."""
-    if len(splits) == 1 and splits[0].shift == 0:
+    token matched before normalization kept verbatim); the one map they all share when
+    they do (no normalizer, or one that wrote the text whole). O(n)."""
+    if splits and all([s.normalized is splits[0].normalized for s in splits]) and (
+            splits[0].shift == 0 and splits[0].normalized.original is text):
         return splits[0].normalized
-    return NormalizedText.concat(text, [(s.shift, s.normalized) for s in splits])
+    parts = []
+    kept: dict[tuple[str, str], NormalizedText] = {}  # a stretch's map, however often
+    for s in splits:
+        nt = s.normalized
+        if s.start == 0 and s.end == len(nt.text):
+            parts.append((s.shift, nt))
+            continue
+        # a stretch of a map of the whole text made in place (stage 1's, or one
+        # normalized character for character): its own map, in place
+        at = s.shift + s.start
+        source, written = text[at:at + s.end - s.start], nt.text[s.start:s.end]
+        if (one := kept.get((source, written))) is None:
+            one = NormalizedText.identity(source)
+            one = kept[source, written] = one if written == source else one.same_map(written)
+        parts.append((at, one))
+    return NormalizedText.concat(text, parts)

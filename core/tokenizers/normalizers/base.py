@@ -31,12 +31,16 @@ class Normalizer:
     ``byte_level`` (it spells text in GPT-2's byte alphabet, or a member of it does) and
     ``per_character`` (a :class:`CharMapNormalizer`: ``translate`` applies it to a whole
     string with one table), ``prepares`` (:meth:`prepare` does something: a batch's
-    characters are worth gathering for it)."""
+    characters are worth gathering for it), ``char_for_char`` (it writes every character
+    alone as one character, whatever stands around it: any piece of its normalized text,
+    map in place, is the normalized piece, so the pipeline may normalize a text whole
+    however added tokens cut it)."""
 
     type_name = "Normalizer"
     byte_level = False
     per_character = False
     prepares = False
+    char_for_char = False
 
     def normalize(self, nt: NormalizedText) -> NormalizedText:  # pragma: no cover
         raise NotImplementedError

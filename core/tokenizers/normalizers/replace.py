@@ -66,6 +66,7 @@ class Replace(Normalizer):
         if not isinstance(pattern, str) or not isinstance(content, str):
             raise TokenizerLoadError("Replace needs a string pattern and a string content")
         self.pattern, self.content, self.is_regex = pattern, content, is_regex
+        self.char_for_char = not is_regex and len(pattern) == 1 == len(content)
         self._budgeted = is_regex and needs_budget(pattern)
         # the ``regex`` module's \\s, like the reference's Oniguruma, is Unicode White_Space
         try:
@@ -88,8 +89,7 @@ class Replace(Normalizer):
         text = nt.text
         if not self._may_match(text):
             return nt
-        if not self.is_regex and len(self.pattern) == 1 == len(self.content):
-            # one character for another (Gemma's " " -> "▁"): the same map, O(n) in C
+        if self.char_for_char:  # (Gemma's " " -> "▁"): the same map, O(n) in C
             return nt.same_map(text.replace(self.pattern, self.content))
         matches = (finditer_budgeted(self._re, text, self.pattern, "Replace normalizer")
                    if self._budgeted else self._re.finditer(text, concurrent=False))

@@ -20,6 +20,7 @@ class Sequence(Normalizer):
         self._steps = _fuse(self.normalizers)
         self.byte_level = any(n.byte_level for n in self.normalizers)
         self.prepares = any(n.prepares for n in self.normalizers)
+        self.char_for_char = all(n.char_for_char for n in self.normalizers)
 
     def describe(self) -> dict[str, Any]:
         return {"type": "Sequence", "normalizers": [n.describe() for n in self.normalizers]}

@@ -31,8 +31,11 @@ def test_splits_carry_the_piece_its_map_and_its_tokens(data_dir):
     tok = shared_tokenizer(data_dir, "bert-base-uncased/tokenizer.json")
     text = "Héllo [SEP] Wörld"
     pieces, splits = run_stages(tok, text)
-    assert [(s.shift, s.token and s.token.content) for s in pieces] == [
+    assert [(s.shift + s.start, s.token and s.token.content) for s in pieces] == [
         (0, None), (6, "[SEP]"), (11, None)]
+    # the token keeps its stretch of the whole text's map; each text piece is normalized alone
+    assert pieces[1].normalized.original is text and pieces[1].surface == "[SEP]"
+    assert [s.normalized.text for s in (pieces[0], pieces[2])] == ["hello ", " world"]
     first = pieces[0]
     assert first.normalized.text == "hello " and first.normalized.to_original(1, 2) == (1, 2)
     assert [s.words for s in splits] == [["hello"], None, ["world"]]
