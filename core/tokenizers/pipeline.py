@@ -618,23 +618,30 @@ def word_spans(split: TextSplit) -> list[tuple[str, int, int]]:
 def joined_normalized(text: str, splits: list[TextSplit]) -> NormalizedText:
     """The whole text's NormalizedText: the pieces of the stage-2 splits joined (an added
     token matched before normalization kept verbatim); the one map they all share when
-    they do (no normalizer, or one that wrote the text whole). O(n)."""
+    they do (no normalizer, or one that wrote the text whole). Where a token's stretch
+    overlaps the one before it (a ``rstrip`` that took whitespace a later token matched),
+    the overlap is kept once. O(n)."""
     if splits and all([s.normalized is splits[0].normalized for s in splits]) and (
             splits[0].shift == 0 and splits[0].normalized.original is text):
         return splits[0].normalized
     parts = []
     kept: dict[tuple[str, str], NormalizedText] = {}  # a stretch's map, however often
+    done = 0  # original code points joined so far
     for s in splits:
         nt = s.normalized
         if s.start == 0 and s.end == len(nt.text):
             parts.append((s.shift, nt))
+            done = s.shift + len(nt.original)
             continue
         # a stretch of a map of the whole text made in place (stage 1's, or one
         # normalized character for character): its own map, in place
-        at = s.shift + s.start
-        source, written = text[at:at + s.end - s.start], nt.text[s.start:s.end]
+        at, end = max(s.shift + s.start, done), s.shift + s.end
+        if at >= end:
+            continue
+        source, written = text[at:end], nt.text[at - s.shift:end - s.shift]
         if (one := kept.get((source, written))) is None:
             one = NormalizedText.identity(source)
             one = kept[source, written] = one if written == source else one.same_map(written)
         parts.append((at, one))
+        done = end
     return NormalizedText.concat(text, parts)
