@@ -311,10 +311,10 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
     up to :data:`STOP_CHECK_CHARS` code points in all per call, ``should_stop`` asked
     between): a text cut by many added tokens costs the pre-tokenizer's per-call work
     once per batch, not once per piece. ``jobs``: ``(split, its text, first, its start in
-    the split's piece)``. The starts and maps are moved to each split's piece in one
-    pass; each split gets its slices of the words and starts, and :class:`SharedWords`
-    for its maps (:meth:`TextSplit.word_maps`) and for :func:`tokenize`. O(characters)
-    besides the pre-tokenizer's work, with no numpy call per piece."""
+    the split's piece)``; the pre-tokenizer gives the starts and maps from there. Each
+    split gets its slices of the words and starts, and :class:`SharedWords` for its maps
+    (:meth:`TextSplit.word_maps`) and for :func:`tokenize`. O(characters) besides the
+    pre-tokenizer's work, with no numpy call per piece."""
     at = 0
     while at < len(jobs):
         check_stop(should_stop)
@@ -323,19 +323,13 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
             size += len(jobs[end][1])
             end += 1
         batch = jobs[at:end]
-        words, starts, maps, counts = pre.split_mapped_flat([job[1] for job in batch])
+        words, starts, maps, counts = pre.split_mapped_flat([job[1] for job in batch],
+                                                            [job[3] for job in batch])
         bounds = list(accumulate(counts, initial=0))
         chars = None  # code points before each text's words
         if maps is not None:
             lens = np.fromiter(map(len, words), np.int64, len(words))
             chars = np.concatenate(([0], np.cumsum(lens)))[bounds].tolist()
-        shifts = [job[3] for job in batch]  # each text's start in its split's piece
-        if any(shifts):  # spans made relative to each split's piece, in one pass
-            by_word = np.repeat(np.asarray(shifts, np.int64), counts)
-            starts = (np.asarray(starts, np.int64) + by_word).tolist()
-            if maps is not None:
-                by_char = np.repeat(np.asarray(shifts, np.int64), np.diff(chars))
-                maps = (maps[0] + by_char, maps[1] + by_char)
         shared = SharedWords(words, starts, maps)
         for k, job in enumerate(batch):
             split, w0, w1 = job[0], bounds[k], bounds[k + 1]

@@ -602,7 +602,7 @@ class BPE:
                 rank = np.fromiter(found, np.int64, len(left))
                 return rank << 32 | rank
         else:
-            (ranks, sep, cut), rank_of = self._rule, self._rule.ranks.get
+            (_, sep, cut), rank_of = self._rule, self._rule.ranks.get
 
             def many(left: list[int], right: list[int]) -> np.ndarray:
                 a, b = list(map(back, left)), list(map(back, right))

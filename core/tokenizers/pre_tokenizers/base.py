@@ -46,11 +46,17 @@ class PreTokenizer:
     def split(self, text: str) -> Words:  # pragma: no cover
         raise NotImplementedError
 
-    def split_texts(self, texts: list[str]) -> list[Words]:
-        """``[split(text) for text in texts]`` (an empty text has no words); a pre-tokenizer
-        that splits many short texts faster together (Split) overrides it."""
-        split = self.split
-        return [split(text) if text else ([], []) for text in texts]
+    def split_texts(self, texts: list[str], at: list[int] | None = None
+                    ) -> tuple[list[str], list[int], list[int]]:
+        """:meth:`split` of many texts, laid end to end: ``(words, starts, counts)`` — every
+        text's words in order, each word's start in its own text plus ``at[k]`` (the text's
+        start in a longer piece; default 0), and the number of words of each text (an
+        empty text has none). A pre-tokenizer that splits many short texts faster together
+        (Split) overrides it. O(words) besides the splitting."""
+        got = [self.split(text) if text else ([], []) for text in texts]
+        counts = [len(g[0]) for g in got]
+        return (list(chain.from_iterable(g[0] for g in got)),
+                moved(list(chain.from_iterable(g[1] for g in got)), counts, at), counts)
 
     def word_map(self, text: str, word: str, start: int) -> tuple[list[int], list[int]]:
         """Normalized span of each character of a rewritten ``word`` (``transforms`` only)."""
@@ -76,21 +82,28 @@ class PreTokenizer:
             hi += b
         return words, starts, (np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64))
 
-    def split_mapped_flat(self, texts: list[str]) -> tuple[list[str], list[int], Any, list[int]]:
+    def split_mapped_flat(self, texts: list[str], at: list[int] | None = None
+                          ) -> tuple[list[str], list[int], Any, list[int]]:
         """:meth:`split_mapped` of many texts none of which starts the original text (the
         pieces of a text cut by added tokens), laid end to end.
+
+        ``at``: each text's start in the longer piece it was cut from (default 0): the
+        starts and maps are given from there.
 
         Returns
         -------
         (words, starts, maps, counts)
-            Every text's words in order; each word's start in its own text (code points);
-            the flat ``(lo, hi)`` maps of all their characters, each in its own text's
-            code points (:func:`laid_maps`; None when every character stands at its own
-            place); and the number of words of each text. A pre-tokenizer that splits many
-            texts faster together (a Sequence ending in ByteLevel) overrides it.
-            O(characters) besides the splitting.
+            Every text's words in order; each word's start in its own text plus ``at``
+            (code points); the flat ``(lo, hi)`` maps of all their characters, likewise
+            (:func:`laid_maps`; None when every character stands at its own place); and
+            the number of words of each text. A pre-tokenizer that splits many texts
+            faster together (a Sequence ending in ByteLevel) overrides it. O(characters)
+            besides the splitting.
         """
         got = [self.split_mapped(text, 0) for text in texts]
+        if at is not None and any(at):
+            got = [(w, [x + a for x in s], m if m is None else (m[0] + a, m[1] + a)) if a
+                   else (w, s, m) for (w, s, m), a in zip(got, at)]
         words = list(chain.from_iterable(g[0] for g in got))
         starts = list(chain.from_iterable(g[1] for g in got))
         counts = [len(g[0]) for g in got]
@@ -132,3 +145,11 @@ def laid_maps(words: list[str], starts: list[int], maps: list[Any],
         if m is not None:
             lo[chars_before[w0]:chars_before[w1]], hi[chars_before[w0]:chars_before[w1]] = m
     return lo, hi
+
+
+def moved(starts: list[int], counts: list[int], at: list[int] | None) -> list[int]:
+    """``starts`` of groups of ``counts`` words, group ``k``'s moved by ``at[k]`` (None or
+    all 0: unmoved). O(words), in one numpy pass."""
+    if at is None or not any(at):
+        return starts
+    return (np.asarray(starts, np.int64) + np.repeat(np.asarray(at, np.int64), counts)).tolist()

@@ -7,7 +7,6 @@ Maps are flat int64 arrays of normalized code-point spans, one entry per charact
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -71,26 +70,23 @@ class Sequence(PreTokenizer):
                 words, starts, maps = _rewrite_mapped(p, words, starts, maps, first)
         return words, starts, maps
 
-    def split_mapped_flat(self, texts: list[str]) -> tuple[list[str], list[int], Any, list[int]]:
-        """:meth:`PreTokenizer.split_mapped_flat`: where plain members end in one rewriting
-        member that rewrites many words at once, one word for one (its ``split_many``:
-        ByteLevel after a Split, as Llama 3 and Qwen3 have it), the plain members split
-        the texts (:meth:`PreTokenizer.split_texts`) and the last rewrites the words of all
-        of them in one call (a chat prompt's many short turns); else text by text.
-        O(characters) besides the members' own work, with no numpy call per text."""
+    def split_mapped_flat(self, texts: list[str], at: list[int] | None = None
+                          ) -> tuple[list[str], list[int], Any, list[int]]:
+        """:meth:`PreTokenizer.split_mapped_flat`: where one plain member is followed by
+        a rewriting member that rewrites many words at once, one word for one (its
+        ``split_many``: ByteLevel after a Split, as Llama 3 and Qwen3 have it), the first
+        splits all the texts (:meth:`PreTokenizer.split_texts`) and the last rewrites the
+        words of all of them in one call (a chat prompt's many short turns); else text by
+        text. O(characters) besides the members' own work, with no numpy call per text."""
         *plain, last = self.pre_tokenizers or [None]
         bulk = getattr(last, "split_many", None)
-        if bulk is None or any(p.transforms for p in plain) or not last.transforms:
-            return super().split_mapped_flat(texts)
-        per_text = plain[0].split_texts(texts) if plain else [
-            ([text], [0]) if text else ([], []) for text in texts]
-        for p in plain[1:]:
-            per_text = [_split_plain(p, words, starts) for words, starts in per_text]
-        got = bulk(list(chain.from_iterable(w for w, _ in per_text)),
-                   list(chain.from_iterable(s for _, s in per_text)), 0)
+        if bulk is None or len(plain) != 1 or plain[0].transforms or not last.transforms:
+            return super().split_mapped_flat(texts, at)
+        words, starts, counts = plain[0].split_texts(texts, at)
+        got = bulk(words, starts, 0)
         if got is None:
-            return super().split_mapped_flat(texts)
-        return (*got, [len(w) for w, _ in per_text])
+            return super().split_mapped_flat(texts, at)
+        return (*got, counts)
 
 
 def _split_plain(p: PreTokenizer, words: list[str], starts: list[int]

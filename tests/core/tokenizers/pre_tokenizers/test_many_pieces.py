@@ -49,18 +49,24 @@ def _written_out(words: list[str], starts: list[int], maps):
 @given(st.sampled_from(sorted(BUILT)), _pieces)
 @example("split-then-bytes", ["Hi there", "", "नमस्ते दुनिया", "ok\n\n", "👨\u200d👩 x"])
 def test_pieces_together_equal_each_alone(name, pieces):
+    """Laid end to end, each piece's words, starts and maps moved by its ``at`` (its start
+    in a longer text) equal the piece's own."""
     pre = BUILT[name]
-    words, starts, maps, counts = pre.split_mapped_flat(pieces)
-    assert len(counts) == len(pieces) and sum(counts) == len(words) == len(starts)
-    lo, hi = _written_out(words, starts, maps)
-    assert len(lo) == sum(map(len, words))
-    at = chars = 0
-    for piece, n in zip(pieces, counts):
-        w1, s1, m1 = pre.split_mapped(piece, 0)
-        assert (words[at:at + n], starts[at:at + n]) == (w1, s1), piece
-        size = sum(map(len, w1))
-        assert (lo[chars:chars + size], hi[chars:chars + size]) == _written_out(w1, s1, m1), piece
-        at, chars = at + n, chars + size
+    shifts = [3 * k for k in range(len(pieces))]
+    for at in (None, shifts):
+        words, starts, maps, counts = pre.split_mapped_flat(pieces, at)
+        assert len(counts) == len(pieces) and sum(counts) == len(words) == len(starts)
+        lo, hi = _written_out(words, starts, maps)
+        assert len(lo) == sum(map(len, words))
+        w = chars = 0
+        for piece, n, shift in zip(pieces, counts, at or [0] * len(pieces)):
+            w1, s1, m1 = pre.split_mapped(piece, 0)
+            assert (words[w:w + n], starts[w:w + n]) == (w1, [x + shift for x in s1]), piece
+            size = sum(map(len, w1))
+            lo1, hi1 = _written_out(w1, s1, m1)
+            assert lo[chars:chars + size] == [x + shift for x in lo1], piece
+            assert hi[chars:chars + size] == [x + shift for x in hi1], piece
+            w, chars = w + n, chars + size
 
 
 @settings(max_examples=150, deadline=None)
@@ -68,12 +74,19 @@ def test_pieces_together_equal_each_alone(name, pieces):
        st.sampled_from(["Isolated", "Removed", "MergedWithPrevious"]), st.booleans())
 @example(["", "a  b", "1'\n"], "Isolated", False)
 def test_split_texts_equal_split_one_by_one(pieces, behavior, invert):
-    """A Split's tight loop over many texts (its tiles found by one ``findall`` a text)
-    equals :meth:`split` of each, for patterns whose matches tile the text or do not."""
+    """A Split's words of many texts laid end to end (its tiles found by one ``findall`` a
+    text, the starts moved by ``at`` in one pass) equal :meth:`split` of each, for
+    patterns whose matches tile the texts or do not."""
     for pattern in (LLAMA_SPLIT["pattern"]["Regex"], "\\s+", "a|(?=b)"):
         split = build_pre_tokenizer({"type": "Split", "pattern": {"Regex": pattern},
                                      "behavior": behavior, "invert": invert})
-        assert split.split_texts(pieces) == [split.split(p) for p in pieces]
+        one_by_one = [split.split(p) for p in pieces]
+        at = [len(p) + 1 for p in pieces]
+        words, starts, counts = split.split_texts(pieces, at)
+        assert counts == [len(w) for w, _ in one_by_one]
+        assert words == [w for ws, _ in one_by_one for w in ws]
+        assert starts == [s + a for (_, ss), a in zip(one_by_one, at) for s in ss]
+        assert split.split_texts(pieces)[1] == [s for _, ss in one_by_one for s in ss]
 
 
 @settings(max_examples=200, deadline=None)
