@@ -5,20 +5,25 @@ This is how the reference library finds added tokens (an Aho–Corasick automato
 the same place the longest, and the search goes on after it. Here a compiled character
 class jumps to the next character a string can start with (text holding none of them is
 skipped at C speed); there, the strings are looked up in a hash table, longest first,
-among the lengths of the strings that begin with the same two characters. That costs a
-few C-level slices per place where a string could start instead of one Python step per
-character read (a chat prompt's ``<|start_header_id|>`` is one lookup, not nineteen steps).
+among the lengths of the strings that begin with the same two characters (the same three,
+where those come in many lengths: ``<|s`` narrows Llama 3's 256 strings to a few). That
+costs a few C-level slices per place where a string could start instead of one Python step
+per character read (a chat prompt's ``<|start_header_id|>`` is one lookup, not nineteen
+steps).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from core.errors import check_stop
 
 #: Code points scanned between two ``should_stop`` checks (a fraction of a millisecond).
 STOP_CHECK_CHARS = 8192
+#: Strings that begin with the same two characters and come in more than this many lengths
+#: are told apart by their third character too.
+NARROW = 4
 
 
 class LeftmostLongest:
@@ -28,9 +33,9 @@ class LeftmostLongest:
     Building is O(total length of the patterns). :meth:`find` is O(n) for n code points of
     text, plus at each place where a pattern could start (its first character is one a
     pattern starts with) one hash lookup for each distinct length of the patterns that
-    begin with the two characters there: O(n·H) in the worst case for H such lengths (at
-    most the longest pattern's length; 30 for Gemma 3's runs of ``▁``), independent of how
-    many patterns there are.
+    begin with the two characters there (or three, :data:`NARROW`): O(n·H) in the worst
+    case for H such lengths (at most the longest pattern's length; 30 for Gemma 3's runs of
+    ``▁``), independent of how many patterns there are.
     """
 
     def __init__(self, patterns: Sequence[str]):
@@ -38,13 +43,26 @@ class LeftmostLongest:
         for k, p in enumerate(patterns):
             if p and p not in index:
                 index[p] = k
-        lengths: dict[str, set[int]] = {}
+        by_head: dict[str, list[str]] = {}
         for p in index:
             if len(p) > 1:
-                lengths.setdefault(p[:2], set()).add(len(p))
+                by_head.setdefault(p[:2], []).append(p)
         self._index = index
         self._singles = {p: k for p, k in index.items() if len(p) == 1}
-        self._lengths = {head: sorted(ls, reverse=True) for head, ls in lengths.items()}
+        self._lengths: dict[str, Any] = {}
+        for head, group in by_head.items():
+            lengths = set(map(len, group))
+            if len(lengths) <= NARROW:
+                self._lengths[head] = sorted(lengths, reverse=True)
+                continue
+            # many lengths (Llama 3's 256 strings all begin "<|"): narrowed by the third
+            # character; "" for a third character no string has (or none)
+            by_third: dict[str, set[int]] = {"": set()}
+            for p in group:
+                by_third.setdefault(p[2:3], set()).add(len(p))
+            two = {2} if head in index else set()  # the two characters alone, last
+            self._lengths[head] = {c: sorted(ls | two, reverse=True)
+                                   for c, ls in by_third.items()}
         lead = "".join(sorted({p[0] for p in index}))
         self._lead = re.compile(f"[{re.escape(lead)}]") if lead else None
 
@@ -73,7 +91,10 @@ class LeftmostLongest:
                 check_stop(should_stop)
                 check_at = j + STOP_CHECK_CHARS
             pos = j + 1
-            for size in lengths.get(text[j:j + 2], ()):  # longest first
+            sizes = lengths.get(text[j:j + 2], ())
+            if type(sizes) is dict:  # narrowed by the third character
+                sizes = sizes.get(text[j + 2:j + 3]) or sizes[""]
+            for size in sizes:  # longest first
                 if j + size <= n:
                     k = index.get(text[j:j + size])
                     if k is not None:

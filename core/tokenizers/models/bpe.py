@@ -327,8 +327,8 @@ class BPE:
         :data:`BATCH_WORDS` symbols or more (else nothing: ``{}``), put into the word
         cache; returned instead when the cache cannot take them all."""
         pieces = self._pieces
-        new = [w for w in dict.fromkeys(words)
-               if w not in pieces and 1 < len(w) < CACHE_MAX_WORD]
+        new = [w for w in filterfalse(pieces.__contains__, dict.fromkeys(words))
+               if 1 < len(w) < CACHE_MAX_WORD]  # (the cached ones left out in C)
         if sum(map(len, new)) < BATCH_WORDS:
             return {}
         fresh = self._merge_many(new, should_stop)
@@ -351,8 +351,7 @@ class BPE:
         :class:`core.errors.Cancelled`.
         """
         pieces = self._pieces
-        fresh = (self._cache_merged_together(words)
-                 if len(words) >= 64 and mostly_new(words, pieces) else {})
+        fresh = self._cache_merged_together(words) if len(words) >= 64 else {}
         get = fresh.get
         if should_stop is not None and words and max(map(len, words)) >= CACHE_MAX_WORD:
             return [self._piece(w, should_stop) if len(w) >= CACHE_MAX_WORD

@@ -16,6 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.errors import Cancelled
+from core.tokenizers import leftmost_longest
 from core.tokenizers.added_tokens import AddedToken, AddedVocabulary
 from core.tokenizers.chars import WHITESPACE, is_word_char
 from core.tokenizers.leftmost_longest import STOP_CHECK_CHARS, LeftmostLongest
@@ -91,6 +92,21 @@ _texts = st.text(_ALPHABET + "x.\u3000", max_size=60)
 @given(_patterns, _texts)
 def test_matcher_finds_the_reference_matches(patterns, text):
     got = [(s, e, patterns[k]) for s, e, k in LeftmostLongest(patterns).find(text)]
+    assert got == reference_matches(patterns, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_patterns, _texts)
+@example(["a"], "x<|b <|a<|ab> <|b> <|")
+def test_matcher_narrowed_by_the_third_character_finds_the_reference_matches(patterns, text):
+    """Every bucket of strings that begin alike told apart by the third character too (as
+    Llama 3's "<|" strings are), with two-character strings among them (found where the
+    longer ones that share their third character are not there)."""
+    patterns = patterns + ["<|", "<|a", "<|ab>", "<|b>"]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(leftmost_longest, "NARROW", 0)
+        matcher = LeftmostLongest(patterns)
+    got = [(s, e, patterns[k]) for s, e, k in matcher.find(text)]
     assert got == reference_matches(patterns, text)
 
 
