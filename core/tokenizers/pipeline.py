@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from itertools import accumulate, chain
-from operator import attrgetter, itemgetter
+from itertools import accumulate, chain, compress
+from operator import attrgetter, itemgetter, not_
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -264,9 +264,10 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
     pre-tokenizer's cost."""
     out: list[TextSplit] = []
     jobs: list[tuple[TextSplit, str, int, int]] = []  # (split, its text, first, its start)
+    keep, job, has_normalized = out.append, jobs.append, added.has_normalized
     for k, s in enumerate(splits):
         if s.token is not None:
-            out.append(s)
+            keep(s)
             continue
         if not k % STOP_CHECK_SPLITS:
             check_stop(should_stop)
@@ -280,11 +281,11 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
             first = bisect.bisect_right(nt.starts, 0, at, end) - at
         segments = (added.split_normalized(text, should_stop=should_stop,
                                            parse_special=parse_special)
-                    if added.has_normalized else None)
+                    if has_normalized else None)
         if segments is None or segments == [(0, len(text), None)]:
             # no added token in it: the split itself goes on, with its words
-            out.append(s)
-            jobs.append((s, text, first, at))
+            keep(s)
+            job((s, text, first, at))
             continue
         opens = True
         for a, b, tok in segments:
@@ -297,11 +298,10 @@ def pre_tokenize(added: AddedVocabulary, pre: Any, splits: list[TextSplit],
         for split, text, _, a in jobs:
             split.words, split.word_starts = [text], [a]
         return out
-    _split_together(pre, [job for job in jobs if not job[2] and len(job[1]) < STOP_CHECK_CHARS],
-                    should_stop)
-    for split, text, first, a in jobs:
-        if split.words is None:
-            _set_words(split, split_stoppable(pre, text, first, should_stop), a)
+    together = [not first and len(text) < STOP_CHECK_CHARS for _, text, first, _ in jobs]
+    _split_together(pre, list(compress(jobs, together)), should_stop)
+    for split, text, first, a in compress(jobs, map(not_, together)):
+        _set_words(split, split_stoppable(pre, text, first, should_stop), a)
     return out
 
 
@@ -315,12 +315,15 @@ def _split_together(pre: Any, jobs: list[tuple[TextSplit, str, int, int]],
     split gets its slices of the words and starts, and :class:`SharedWords` for its maps
     (:meth:`TextSplit.word_maps`) and for :func:`tokenize`. O(characters) besides the
     pre-tokenizer's work, with no numpy call per piece."""
+    sizes = [len(job[1]) for job in jobs]
     at = 0
     while at < len(jobs):
         check_stop(should_stop)
         end, size = at, 0
-        while end < len(jobs) and (end == at or size + len(jobs[end][1]) <= STOP_CHECK_CHARS):
-            size += len(jobs[end][1])
+        if not at and sum(sizes) <= STOP_CHECK_CHARS:  # (one batch: the usual case)
+            end = len(jobs)
+        while end < len(jobs) and (end == at or size + sizes[end] <= STOP_CHECK_CHARS):
+            size += sizes[end]
             end += 1
         batch = jobs[at:end]
         words, starts, maps, counts = pre.split_mapped_flat([job[1] for job in batch],
