@@ -475,10 +475,10 @@ def _tokenize_small_splits(model: Any, splits: list[TextSplit],
     lo_all, hi_all = spans_in_text(words, starts, maps, per_word, np.concatenate(rel_a),
                                    np.concatenate(rel_b))
     count_list = per_word.tolist()
-    shared = TokenRun(tokens, ids, count_list, lo_all, hi_all)
+    run = TokenRun(tokens, ids, count_list, lo_all, hi_all)
     before = list(accumulate(count_list, initial=0))  # tokens before each word
     for s, w0, w1 in zip(splits, bounds, bounds[1:]):
-        s.runs, s.part = None, RunPart(shared, before[w0], before[w1], w0, w1)
+        s.runs, s.part = None, RunPart(run, before[w0], before[w1], w0, w1)
 
 
 def _shared_words(splits: list[TextSplit]) -> SharedWords | None:

@@ -158,7 +158,6 @@ class Split(PreTokenizer):
         spans = apply_behavior(pieces, self.behavior)
         return [text[a:b] for a, b in spans], [a for a, _ in spans]
 
-
     def split_texts(self, texts: list[str], at: list[int] | None = None
                     ) -> tuple[list[str], list[int], list[int]]:
         """:meth:`PreTokenizer.split_texts`: where the split is the regex's tiling matches
