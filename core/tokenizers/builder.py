@@ -93,6 +93,16 @@ class Chunks:
                      for c in range(k))
 
 
+def _matched(split: TextSplit) -> tuple[str, tuple[int, int]]:
+    """An added token's string as matched (the whitespace ``lstrip``/``rstrip`` absorbed
+    included, as the reference reports it) and its span in the original text. O(its
+    length)."""
+    nt, a, b, shift = split.normalized, split.start, split.end, split.shift
+    if not nt.maps_in_place:  # matched in the normalized text
+        a, b = nt.to_original(a, b)
+    return split.surface, (a + shift, b + shift)
+
+
 def _shifted_spans(splits: list[TextSplit]) -> tuple[Any, list[tuple[int, int]] | None,
                                                      list[int] | None]:
     """The run that the splits of few words share (:class:`~core.tokenizers.pipeline.RunPart`),
@@ -168,14 +178,10 @@ class EncodingBuilder:
             nt = split.normalized
             token = split.token
             if token is not None:
-                a, b = split.start, split.end
-                text = nt.text
-                tokens.append(text if a == 0 and b == len(text) else text[a:b])
-                if not nt.maps_in_place:  # matched in the normalized text
-                    a, b = nt.to_original(a, b)
-                shift = split.shift
+                surface, span = _matched(split)
+                tokens.append(surface)
                 ids.append(token.id)
-                offsets.append((a + shift, b + shift))
+                offsets.append(span)
                 word_ids.append(wid)
                 last = wid
                 wid += 1
@@ -212,14 +218,10 @@ class EncodingBuilder:
         """:meth:`add` past the word-id restart."""
         nt = split.normalized
         if split.token is not None:
-            shift = split.shift
-            if nt.maps_in_place:  # matched in the original text
-                a, b = split.start, split.end
-            else:
-                a, b = nt.to_original(split.start, split.end)
-            self.tokens.append(split.surface)
+            surface, span = _matched(split)
+            self.tokens.append(surface)
             self.ids.append(split.token.id)
-            self.offsets.append((a + shift, b + shift))
+            self.offsets.append(span)
             self.word_ids.append(self._wid)
             self._last = self._wid
             self._wid += 1

@@ -22,7 +22,7 @@ import numpy as np
 from core.text.byte_alphabet import byte_char_index, bytes_to_byte_level
 from core.text.regex_lock import concurrency
 from core.tokenizers._components import config_flag
-from core.tokenizers.pre_tokenizers.base import PreTokenizer
+from core.tokenizers.pre_tokenizers.base import PreTokenizer, char_places
 from core.tokenizers.pre_tokenizers.split_patterns import (
     GPT2_PATTERN, cut_before_spaced_word, pattern_for_text, pre_split)
 
@@ -146,8 +146,5 @@ class ByteLevel(PreTokenizer):
         spelled = list(map(self._words.__getitem__, words))
         if all(map(str.isascii, words)):  # one byte a character, in place: no map
             return spelled, list(starts), None
-        lens = np.fromiter(map(len, words), np.int64, len(words))
-        char_pos = np.repeat(np.asarray(starts, dtype=np.int64) - (np.cumsum(lens) - lens), lens)
-        char_pos += np.arange(int(lens.sum()), dtype=np.int64)
-        lo = char_pos[byte_char_index("".join(words))]
+        lo = char_places(words, starts)[byte_char_index("".join(words))]
         return spelled, list(starts), (lo, lo + 1)
